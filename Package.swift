@@ -1,0 +1,72 @@
+// swift-tools-version:6.1
+//
+// phr: a personal health records vault. See README.md for the layout and DESIGN notes.
+
+import PackageDescription
+
+let package = Package(
+    name: "phr",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "phr", targets: ["phr"]),
+        .library(name: "PHRCore", targets: ["PHRCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // OpenSSL 3 (libcrypto) as a system module: AES-GCM, scrypt, HKDF, HMAC, SHA-256, RNG.
+        .systemLibrary(
+            name: "CPHROpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // The encrypting SQLite VFS and the page cipher, in C over OpenSSL EVP.
+        .target(
+            name: "CPHRVFS",
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror=implicit-function-declaration"])],
+            linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("crypto")]
+        ),
+        // Linux calls Swift cannot make directly: the kernel keyring (syscall) and prctl.
+        .target(name: "CPHRSystem"),
+        .target(
+            name: "PHRCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CPHRVFS",
+                "CPHROpenSSL",
+                "CPHRSystem",
+            ]
+        ),
+        .executableTarget(
+            name: "phr",
+            dependencies: [
+                "PHRCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Test support: a process that writes to a vault in a loop, for the SIGKILL crash tests.
+        .executableTarget(
+            name: "phr-crash-writer",
+            dependencies: ["PHRCore"],
+            path: "Tests/Support/CrashWriter"
+        ),
+        // `make bench`: encrypted versus plain SQLite and the later ingest/search benchmarks.
+        .executableTarget(
+            name: "phr-bench",
+            dependencies: ["PHRCore", "CPHRVFS"],
+            path: "Benchmarks/PHRBench"
+        ),
+        .testTarget(
+            name: "PHRCoreTests",
+            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL"]
+        ),
+        .testTarget(
+            name: "PHRCLITests",
+            dependencies: ["PHRCore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+// Linux system calls Swift cannot reach directly (syscall(2) and prctl(2) are variadic).
+//
+// Kernel key retention service: https://www.kernel.org/doc/html/latest/security/keys/core.html
+
+#ifndef CPHRSYSTEM_H
+#define CPHRSYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Adds (or replaces) a "user" key named `description` in the user keyring, readable only by this
+/// user, expiring after `timeoutSeconds`. Returns the key serial, or -1 with errno set.
+int32_t phr_keyring_store(const char *description, const void *payload, size_t length,
+                          unsigned timeoutSeconds);
+
+/// Finds a "user" key by description in the user keyring. Returns the serial or -1 with errno
+/// (ENOKEY, EKEYEXPIRED, EKEYREVOKED, ENOSYS, EPERM, ...).
+int32_t phr_keyring_find(const char *description);
+
+/// Reads a key's payload into `buffer`; returns the payload length or -1 with errno.
+long phr_keyring_read(int32_t serial, void *buffer, size_t length);
+
+/// Invalidates (or, on old kernels, revokes) a key. Returns 0 or -1 with errno.
+int phr_keyring_remove(int32_t serial);
+
+/// Makes the process non-dumpable and sets RLIMIT_CORE to 0, so no core file can hold keys.
+/// Returns 0 on success.
+int phr_disable_core_dumps(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Errors of opening, unlocking, checking and copying a vault.
+public enum VaultError: PHRError, Equatable {
+    /// No vault at the path.
+    case notFound(path: String)
+    /// `init` or `restore` into a path that is not empty.
+    case alreadyExists(path: String)
+    /// The directory exists but is not a phr vault (or of a format this phr does not know).
+    case notAVault(path: String, reason: String)
+    case keyFileInvalid(path: String, reason: String)
+    /// The passphrase or recovery key does not open any key slot.
+    case wrongPassphrase
+    /// No cached unlock and no way to ask for the passphrase.
+    case locked(path: String)
+    /// PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND could not supply a passphrase.
+    case passphraseSource(String)
+    /// A new passphrase was refused (empty, too short, confirmation mismatch).
+    case passphraseRejected(String)
+    /// Authentication or consistency failure; each string names one problem.
+    case integrity([String])
+    /// The kernel keyring cannot be used here.
+    case keyringUnavailable(String)
+    /// Another phr process holds the vault.
+    case busy(path: String)
+    /// A backup file that is not one, or is damaged.
+    case backupInvalid(path: String, reason: String)
+    case io(String)
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound: return .noInput
+        case .alreadyExists: return .failure
+        case .notAVault, .backupInvalid: return .dataError
+        case .keyFileInvalid, .integrity: return .integrity
+        case .wrongPassphrase, .locked, .passphraseSource: return .locked
+        case .passphraseRejected: return .dataError
+        case .keyringUnavailable: return .unavailable
+        case .busy: return .temporaryFailure
+        case .io: return .ioError
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .notFound(let path): return "no vault at \(path)"
+        case .alreadyExists(let path): return "\(path) already exists and is not empty"
+        case .notAVault(let path, let reason): return "\(path) is not a phr vault: \(reason)"
+        case .keyFileInvalid(let path, let reason): return "vault integrity check failed: key file \(path) is damaged: \(reason)"
+        case .wrongPassphrase: return "wrong passphrase or recovery key"
+        case .locked(let path): return "the vault at \(path) is locked"
+        case .passphraseSource(let reason): return reason
+        case .passphraseRejected(let reason): return reason
+        case .integrity(let problems):
+            return "vault integrity check failed: " + (problems.first ?? "unknown damage")
+                + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
+        case .keyringUnavailable(let reason): return "the kernel keyring is not available here: \(reason)"
+        case .busy(let path): return "the vault at \(path) is busy (another phr process is writing)"
+        case .backupInvalid(let path, let reason): return "\(path) is not a usable phr backup: \(reason)"
+        case .io(let message): return message
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .notFound: return "create one with 'phr init', or point --vault / PHR_VAULT at an existing vault"
+        case .alreadyExists: return "choose a new path, or remove what is there first"
+        case .wrongPassphrase: return "check the passphrase; if it is lost, use the recovery key printed by 'phr init'"
+        case .locked: return "run 'phr unlock', or set PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND for scripts"
+        case .integrity, .keyFileInvalid:
+            return "restore from a backup with 'phr restore'; run 'phr check' to list every damaged part"
+        case .keyringUnavailable:
+            return "phr will ask for the passphrase each time; for scripts use PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND"
+        case .busy: return "wait for the other phr command to finish, then try again"
+        default: return nil
+        }
+    }
+}

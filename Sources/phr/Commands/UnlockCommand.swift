@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import PHRCore
+
+struct UnlockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Keep the vault unlocked for a while, so commands stop asking for the passphrase.",
+        discussion: """
+            The vault's working keys (never the passphrase) are held in the Linux kernel user
+            keyring, which only your user can read, and expire by themselves. 'phr lock' ends it
+            early. Where the keyring is blocked (some containers) phr says so and keeps asking.
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+
+    @Option(name: .customLong("for"), help: "How long, like 15m, 2h or 1h30m (at most 24h).")
+    var duration: String = "15m"
+
+    func validate() throws {
+        guard let seconds = DurationText.parse(duration) else {
+            throw ValidationError("--for: '\(duration)' is not a duration; use something like 15m, 2h or 1h30m")
+        }
+        guard seconds <= UnlockCache.maximumDuration else {
+            throw ValidationError("--for: at most 24h; for longer, use PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND")
+        }
+    }
+
+    func run() throws {
+        let location = vault.location
+        let keyFile = try Vault.readKeyFile(at: location)
+        let seconds = DurationText.parse(duration)!
+        let keys = try Vault.unlock(keyFile: keyFile, secret: VaultAccess.secret(for: location))
+        try UnlockCache.store(keys, vaultID: keyFile.vaultID, duration: seconds)
+        let until = Date().addingTimeInterval(seconds)
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        Console.note("unlocked until \(formatter.string(from: until)) (\(Console.duration(seconds))); 'phr lock' ends it now")
+    }
+}
+
+struct LockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lock",
+        abstract: "End a 'phr unlock' now."
+    )
+
+    @OptionGroup var vault: VaultOptions
+
+    func run() throws {
+        let keyFile = try Vault.readKeyFile(at: vault.location)
+        if UnlockCache.clear(vaultID: keyFile.vaultID) {
+            Console.note("locked")
+        } else {
+            Console.note("the vault was not unlocked")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import PHRCore
+import CPHRSystem
+
+/// The `phr` command: configuration only; every verb is a nested command in Commands/.
+@main
+struct PHR: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "phr",
+        abstract: "A personal health records vault: encrypted, offline, searchable.",
+        discussion: """
+            The vault lives in one directory (--vault, PHR_VAULT, or ~/.local/share/phr/vault).
+            Passphrases come from a prompt, PHR_PASSPHRASE_FILE, PHR_PASSPHRASE_COMMAND or
+            PHR_PASSPHRASE, never from the command line. See 'phr help <command>'.
+            """,
+        version: version,
+        subcommands: [
+            InitCommand.self,
+            PasswdCommand.self,
+            UnlockCommand.self,
+            LockCommand.self,
+            StatusCommand.self,
+            CheckCommand.self,
+            BackupCommand.self,
+            RestoreCommand.self,
+        ]
+    )
+
+    static func main() {
+        // No core file may ever hold keys or plaintext.
+        _ = phr_disable_core_dumps()
+        // Everything phr creates (vault files, backups, exports) is private to the user.
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as PHRError {
+            Console.error(error.localizedDescription, hint: error.hint)
+            Foundation.exit(error.exitStatus.rawValue)
+        } catch let error as POSIXIOError {
+            Console.error(error.localizedDescription)
+            Foundation.exit(ExitStatus.ioError.rawValue)
+        } catch let error as CryptoError {
+            Console.error(error.localizedDescription)
+            Foundation.exit(ExitStatus.failure.rawValue)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// Options every command that works on a vault accepts.
+struct VaultOptions: ParsableArguments {
+    @Option(name: .customLong("vault"), help: "The vault directory (default: $PHR_VAULT, else ~/.local/share/phr/vault).")
+    var path: String?
+
+    var location: VaultLocation {
+        VaultLocation.resolve(explicit: path, environment: ProcessInfo.processInfo.environment)
+    }
+}
+
+/// `--json` for commands with structured output.
+struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print machine-readable JSON on stdout.")
+    var json = false
+}
