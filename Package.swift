@@ -22,6 +22,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // poppler-glib, cairo and pango: PDF text extraction, page embedding and typesetting.
+        .systemLibrary(
+            name: "CPHRPoppler",
+            pkgConfig: "poppler-glib pangocairo cairo-pdf",
+            providers: [.apt(["libpoppler-glib-dev", "libpango1.0-dev", "libcairo2-dev"])]
+        ),
         // The encrypting SQLite VFS and the page cipher, in C over OpenSSL EVP.
         .target(
             name: "CPHRVFS",
@@ -38,6 +44,7 @@ let package = Package(
                 "CPHRVFS",
                 "CPHROpenSSL",
                 "CPHRSystem",
+                "CPHRPoppler",
             ]
         ),
         .executableTarget(
@@ -50,13 +57,13 @@ let package = Package(
         // Test support: a process that writes to a vault in a loop, for the SIGKILL crash tests.
         .executableTarget(
             name: "phr-crash-writer",
-            dependencies: ["PHRCore"],
+            dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/Support/CrashWriter"
         ),
         // `make bench`: encrypted versus plain SQLite and the later ingest/search benchmarks.
         .executableTarget(
             name: "phr-bench",
-            dependencies: ["PHRCore", "CPHRVFS"],
+            dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/PHRBench"
         ),
         .testTarget(

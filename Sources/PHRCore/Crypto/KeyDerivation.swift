@@ -53,8 +53,11 @@ public enum KeyDerivation {
 
     /// HKDF-SHA256 (RFC 5869).
     public static func hkdf(key: SecretBytes, salt: [UInt8] = [], info: String, count: Int = 32) throws -> SecretBytes {
-        let infoBytes = Array(info.utf8)
-        return try SecretBytes(count: count) { out in
+        try hkdf(key: key, salt: salt, info: Array(info.utf8), count: count)
+    }
+
+    static func hkdf(key: SecretBytes, salt: [UInt8], info infoBytes: [UInt8], count: Int) throws -> SecretBytes {
+        try SecretBytes(count: count) { out in
             let ok = key.withUnsafeBytes { ikm in
                 salt.withUnsafeBytes { s in
                     infoBytes.withUnsafeBytes { i in

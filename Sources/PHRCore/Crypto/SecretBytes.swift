@@ -13,20 +13,24 @@ public final class SecretBytes: @unchecked Sendable {
 
     /// Allocates `count` zeroed bytes, fills them with `fill`, and seals them.
     public init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
-        self.count = count
+        // Work on locals: if `fill` throws, no stored property is set yet, so deinit does not
+        // run and the memory is freed exactly once, here.
         let size = max(count, 1)
-        pointer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        pointer.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        memory.initializeMemory(as: UInt8.self, repeating: 0, count: size)
         // Keep it out of swap; failure (RLIMIT_MEMLOCK) is tolerated, core dumps are off anyway.
-        locked = mlock(pointer, size) == 0
+        let isLocked = mlock(memory, size) == 0
         do {
-            try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+            try fill(UnsafeMutableRawBufferPointer(start: memory, count: count))
         } catch {
-            OPENSSL_cleanse(pointer, size)
-            if locked { munlock(pointer, size) }
-            pointer.deallocate()
+            OPENSSL_cleanse(memory, size)
+            if isLocked { munlock(memory, size) }
+            memory.deallocate()
             throw error
         }
+        self.count = count
+        pointer = memory
+        locked = isLocked
     }
 
     /// Copies `bytes` into a new secret. The caller remains responsible for wiping its copy.

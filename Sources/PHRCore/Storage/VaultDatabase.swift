@@ -22,18 +22,15 @@ public final class VaultDatabase: @unchecked Sendable {
     init(path: String, pageKey: SecretBytes, create: Bool) throws {
         self.path = path
         guard phr_vfs_register() == SQLITE_OK else { throw VaultError.io("cannot register the phr SQLite VFS") }
-        let handle = pageKey.withUnsafeBytes { phr_key_register($0.u8) }
-        guard handle > 0 else { throw VaultError.io("cannot register the page key (too many open vaults)") }
-        keyHandle = handle
         if create && !FileSystem.exists(path) {
             // SQLite would create the file 0644 and give its journal the same mode.
             try FileDescriptor.createExclusive(path, mode: 0o600).close()
-        } else if !create {
-            guard FileSystem.exists(path) else {
-                phr_key_unregister(handle)
-                throw VaultError.notAVault(path: (path as NSString).deletingLastPathComponent, reason: "vault.db is missing")
-            }
+        } else if !create && !FileSystem.exists(path) {
+            throw VaultError.notAVault(path: (path as NSString).deletingLastPathComponent, reason: "vault.db is missing")
         }
+        let handle = pageKey.withUnsafeBytes { phr_key_register($0.u8) }
+        guard handle > 0 else { throw VaultError.io("cannot register the page key (too many open vaults)") }
+        keyHandle = handle
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.label = "vault"
@@ -77,6 +74,9 @@ public final class VaultDatabase: @unchecked Sendable {
         try db.execute(sql: "PRAGMA synchronous = FULL")
         try db.execute(sql: "PRAGMA secure_delete = ON")
         try db.execute(sql: "PRAGMA cell_size_check = ON")
+        // Every page read from disk costs an AES-GCM decryption (about 1.2 us per 4 KiB here), so a
+        // larger page cache than SQLite's 2 MiB default pays for itself; 32 MiB is small for a CLI.
+        try db.execute(sql: "PRAGMA cache_size = -32768")
         try db.execute(sql: "PRAGMA trusted_schema = OFF")
         if creating {
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0

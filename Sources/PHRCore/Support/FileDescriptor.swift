@@ -195,14 +195,15 @@ public final class FileLock {
 
     /// Blocks until the lock is granted.
     public init(path: String, mode: Mode) throws {
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw POSIXIOError(operation: "open", path: path, code: errno) }
-        while flock(fd, mode == .shared ? LOCK_SH : LOCK_EX) != 0 {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXIOError(operation: "open", path: path, code: errno) }
+        while flock(descriptor, mode == .shared ? LOCK_SH : LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno
-            Glibc.close(fd)
+            Glibc.close(descriptor)
             throw POSIXIOError(operation: "lock", path: path, code: code)
         }
+        fd = descriptor
     }
 
     deinit { Glibc.close(fd) }

@@ -1,0 +1,57 @@
+# phr: the Makefile is the single source of truth for setting up a machine.
+#   make demo    install what is missing, build, and show phr on a throwaway vault
+#   make test    install what is missing, build, and run the whole test suite
+#   make bench   release build and benchmarks beside their peers (not part of the tests)
+
+SHELL := /bin/bash
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+# Build: system SQLite, OpenSSL, poppler-glib, cairo and pango (system-library targets).
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libpoppler-glib-dev libcairo2-dev libpango1.0-dev
+# Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers.
+TEST_PACKAGES := util-linux poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
+	python3 python3-jsonschema python3-icalendar
+# Benchmarks only: the peers phr is measured against.
+BENCH_PACKAGES := recoll hyperfine
+
+SWIFT_BUILD_FLAGS ?=
+
+.PHONY: all deps bench-deps build test demo bench samples clean
+
+all: build
+
+# Installs only what is missing, so repeated runs are quick and need no network.
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing $$missing"; \
+		$(SUDO) apt-get update && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+
+bench-deps: deps
+	$(call install_missing,$(BENCH_PACKAGES))
+
+build: deps
+	swift build $(SWIFT_BUILD_FLAGS)
+
+test: deps
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+
+demo: build
+	Scripts/demo.sh "$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/phr"
+
+bench: bench-deps
+	swift build -c release --product phr --product phr-bench 2>/dev/null || swift build -c release
+	"$$(swift build -c release --show-bin-path)/phr-bench"
+
+# Regenerates the synthetic sample documents committed under Samples/documents.
+samples: build
+	"$$(swift build --show-bin-path)/phr-samples" Samples/documents
+
+clean:
+	rm -rf .build

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// Runs the built `phr` binary the way a user or script would, without a controlling terminal
+/// (through setsid), and captures its exit status, stdout and stderr.
+struct CLI {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let binDirectory: String = {
+        if let path = ProcessInfo.processInfo.environment["PHR_BIN"], !path.isEmpty {
+            return (path as NSString).deletingLastPathComponent
+        }
+        return "\(packageRoot)/.build/debug"
+    }()
+
+    static let phr = "\(binDirectory)/phr"
+    static let sharedData = "\(packageRoot)/../shared/data"
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        /// Everything the command printed.
+        var output: String { stdout + stderr }
+    }
+
+    /// A scratch directory with its own HOME and vault path, removed by `cleanUp`.
+    let directory: String
+    var vault: String { "\(directory)/vault" }
+    var environment: [String: String]
+
+    init(label: String = "cli") throws {
+        directory = NSTemporaryDirectory() + "phr-\(label)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        environment = [
+            "PATH": "/usr/bin:/bin",
+            "HOME": directory,
+            "LANG": "C.UTF-8",
+            "PHR_VAULT": "\(directory)/vault",
+            // Debug builds only: cheap scrypt so each test vault takes milliseconds.
+            "PHR_TEST_SCRYPT_LOG2N": "10",
+        ]
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `phr` with `arguments`; `extra` adds to (or, with "", removes from) the environment.
+    @discardableResult
+    func run(_ arguments: [String], _ extra: [String: String] = [:], stdin: String? = nil,
+             executable: String = CLI.phr, timeout: TimeInterval = 120) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-w", executable] + arguments
+        var env = environment
+        for (key, value) in extra { env[key] = value.isEmpty ? nil : value }
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        // Drain both pipes concurrently so a chatty child never blocks.
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            Issue.record("phr \(arguments.joined(separator: " ")) timed out")
+        }
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Writes a passphrase file (mode 0600) and returns its path.
+    func passphraseFile(_ passphrase: String, name: String = "passphrase") throws -> String {
+        let path = "\(directory)/\(name)"
+        FileManager.default.createFile(atPath: path, contents: Data((passphrase + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        return path
+    }
+
+    /// `phr init` with a passphrase file; returns the recovery key.
+    func initVault(passphrase: String = "correct horse battery staple") throws -> String {
+        let file = try passphraseFile(passphrase)
+        let result = try run(["init"], ["PHR_PASSPHRASE_FILE": file])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    static func sha256(_ path: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let out = Pipe()
+        process.standardOutput = out
+        try? process.run()
+        process.waitUntilExit()
+        return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).components(separatedBy: " ").first ?? ""
+    }
+
+    /// sha256 of every file under the vault, to prove a command changed nothing.
+    func vaultFingerprint() -> [String: String] {
+        var result: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: vault)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = "\(vault)/\(relative)"
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[relative] = CLI.sha256(path)
+            }
+        }
+        return result
+    }
+}
