@@ -66,9 +66,12 @@ let package = Package(
             dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/PHRBench"
         ),
+        // `make samples`: draws the synthetic sample PDFs committed under Samples/documents/.
+        .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler"], path: "Tools/SampleGenerator"),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL"]
+            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL"],
+            exclude: ["Vectors/make_vectors.py"]
         ),
         .testTarget(
             name: "PHRCLITests",

@@ -1,0 +1,36 @@
+// phr-samples: writes the project's synthetic sample PDFs (Samples/documents/) into a directory.
+//
+// Usage: phr-samples OUTPUT_DIR
+//
+// Every person, organisation and number in the output is fictitious; see Samples/README.md.
+
+import Foundation
+
+let programName = "phr-samples"
+
+func run(_ arguments: [String]) throws(GeneratorError) {
+    if arguments == ["-h"] || arguments == ["--help"] {
+        print("usage: \(programName) OUTPUT_DIR")
+        print("Writes the synthetic sample documents of phr as PDF files into OUTPUT_DIR.")
+        return
+    }
+    guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
+        throw .usage("expected exactly one argument, the output directory")
+    }
+    try OutputDirectory.create(path)
+    let directory = URL(fileURLWithPath: path, isDirectory: true)
+    for document in allSampleDocuments {
+        let written = try SampleRenderer.render(document, into: directory)
+        print(written.path)
+    }
+}
+
+do {
+    try run(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("\(programName): error: \(error.localizedDescription)\n".utf8))
+    if case .usage = error {
+        FileHandle.standardError.write(Data("\(programName): hint: usage: \(programName) OUTPUT_DIR\n".utf8))
+    }
+    exit(error.exitStatus)
+}
