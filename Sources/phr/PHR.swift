@@ -62,6 +62,19 @@ struct VaultOptions: ParsableArguments {
     }
 }
 
+/// `--profile NAME` for commands on records: whose records they read and write.
+struct ProfileOptions: ParsableArguments {
+    @Option(name: .customLong("profile"), help: "Whose records (default: $PHR_PROFILE, else the default profile).")
+    var name: String?
+
+    /// The profile named on the command line or in PHR_PROFILE, or nil for the default profile.
+    var requested: String? {
+        if let name, !name.isEmpty { return name }
+        let fromEnvironment = ProcessInfo.processInfo.environment["PHR_PROFILE"]
+        return fromEnvironment?.isEmpty == false ? fromEnvironment : nil
+    }
+}
+
 /// `--json` for commands with structured output.
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print machine-readable JSON on stdout.")

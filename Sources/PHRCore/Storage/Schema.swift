@@ -1,7 +1,8 @@
 import GRDB
 
 /// The vault schema as an ordered list of migrations. A shipped migration is never edited: new
-/// features append new ones. Migrations use literal SQL only, never app types, so they replay the
+/// features append new ones, in the order they are registered here (each feature's migrations
+/// live in a `Schema+Feature.swift` file). Migrations use literal SQL only, never app types, so they replay the
 /// same way forever. Constraints live in the schema (STRICT tables, CHECKs, foreign keys).
 enum Schema {
     static var migrator: DatabaseMigrator {
@@ -22,6 +23,8 @@ enum Schema {
                 ) STRICT;
                 """)
         }
+        registerDocumentMigrations(&migrator)
+        registerRecordMigrations(&migrator)
         return migrator
     }
 }

@@ -59,6 +59,7 @@ public final class Vault: @unchecked Sendable {
     /// interrupted `init` leaves nothing half-made at the path.
     public static func create(at location: VaultLocation, passphrase: SecretBytes,
                               parameters: ScryptParameters = KeySlots.parametersForNewSlots,
+                              profileName: String = Profiles.initialName,
                               now: Date = Date()) throws -> (vault: Vault, recoveryKey: String) {
         try Passphrase.validateNew(passphrase)
         if FileSystem.exists(location.root) {
@@ -94,6 +95,7 @@ public final class Vault: @unchecked Sendable {
                 try database.write { db in
                     try db.execute(sql: "INSERT INTO vault_info (key, value) VALUES ('vault_id', ?), ('created', ?)",
                                    arguments: [vaultID, Timestamp.string(now)])
+                    try Profiles.create(db, name: profileName, relation: .self)
                 }
             }
             try FileSystem.syncDirectory(staging)

@@ -51,7 +51,7 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     }
 
     /// The record kinds `status` counts: (label, table). Later features add their tables here.
-    static let countedTables: [(String, String)] = [("blobs", "blob")]
+    static let countedTables: [(String, String)] = [("profiles", "profile"), ("documents", "document")]
 
     /// Reads the status. `vault` is the open vault when the caller could unlock it.
     public static func read(location: VaultLocation, keyFile: KeyFile, vault: Vault?,

@@ -16,6 +16,9 @@ struct InitCommand: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(name: .customLong("profile"), help: "The name of the first profile, whose records commands use by default.")
+    var profileName: String = Profiles.initialName
+
     func run() throws {
         let location = vault.location
         if FileSystem.exists(location.root) && !(FileSystem.isDirectory(location.root) && FileSystem.contents(of: location.root).isEmpty) {
@@ -29,7 +32,7 @@ struct InitCommand: ParsableCommand {
         } else {
             throw VaultError.passphraseSource("no passphrase: there is no terminal to ask on and PHR_PASSPHRASE_FILE, PHR_PASSPHRASE_COMMAND and PHR_PASSPHRASE are unset")
         }
-        let (created, recoveryKey) = try Vault.create(at: location, passphrase: passphrase)
+        let (created, recoveryKey) = try Vault.create(at: location, passphrase: passphrase, profileName: profileName)
         if output.json {
             struct Created: Encodable {
                 let path: String

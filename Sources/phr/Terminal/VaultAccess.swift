@@ -21,6 +21,13 @@ enum VaultAccess {
         return try Vault.unlock(keyFile: keyFile, secret: secret(for: location))
     }
 
+    /// Opens the vault and resolves the profile the command works on.
+    static func open(_ location: VaultLocation, profile: ProfileOptions) throws -> (Vault, Profile) {
+        let vault = try open(location)
+        let chosen = try vault.database.read { db in try Profiles.resolve(db, name: profile.requested) }
+        return (vault, chosen)
+    }
+
     static func open(_ location: VaultLocation) throws -> Vault {
         let keyFile = try Vault.readKeyFile(at: location)
         return try Vault.open(at: location, keyFile: keyFile, keys: keys(for: location, keyFile: keyFile))

@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+import Glibc
+
+/// Reading, editing, exporting and removing documents of one profile. Adding and re-extracting
+/// are in `DocumentImporter`.
+public struct DocumentStore {
+    public let vault: Vault
+    public let profile: Profile
+
+    static let kind = "doc"
+
+    public init(vault: Vault, profile: Profile) {
+        self.vault = vault
+        self.profile = profile
+    }
+
+    static let selectSQL = """
+        SELECT d.*, p.name AS profile FROM document d JOIN profile p ON p.id = d.profile_id
+        """
+
+    static func tags(_ db: Database, documentID: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT tag FROM document_tag WHERE document_id = ? ORDER BY tag", arguments: [documentID])
+    }
+
+    static func fetch(_ db: Database, id: String) throws -> Document? {
+        guard let row = try Row.fetchOne(db, sql: selectSQL + " WHERE d.id = ?", arguments: [id]) else { return nil }
+        return Document(row: row, tags: try tags(db, documentID: id))
+    }
+
+    /// The document whose ID starts with `prefix`, in this profile.
+    public func resolve(_ db: Database, _ prefix: String) throws -> Document {
+        let id = try RecordID.resolve(db, table: "document", kind: "document", prefix: prefix, profileID: profile.id)
+        return try Self.fetch(db, id: id)!
+    }
+
+    public func get(_ prefix: String) throws -> Document {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    /// Filters for `list`. Dates are YYYY-MM-DD and inclusive.
+    public struct Filter: Sendable {
+        public var type: String?
+        public var tag: String?
+        public var since: String?
+        public var until: String?
+
+        public init(type: String? = nil, tag: String? = nil, since: String? = nil, until: String? = nil) {
+            self.type = type
+            self.tag = tag
+            self.since = since
+            self.until = until
+        }
+    }
+
+    /// Documents newest first (by document date, then by when they were added).
+    public func list(_ filter: Filter = Filter()) throws -> [Document] {
+        try vault.database.read { db in
+            var sql = Self.selectSQL + " WHERE d.profile_id = ?"
+            var arguments: StatementArguments = [profile.id]
+            if let type = filter.type {
+                sql += " AND d.type = ?"
+                arguments += [type]
+            }
+            if let tag = filter.tag {
+                sql += " AND EXISTS (SELECT 1 FROM document_tag t WHERE t.document_id = d.id AND t.tag = ?)"
+                arguments += [tag.lowercased()]
+            }
+            if let since = filter.since {
+                sql += " AND d.date >= ?"
+                arguments += [since]
+            }
+            if let until = filter.until {
+                sql += " AND d.date <= ?"
+                arguments += [until]
+            }
+            sql += " ORDER BY d.date IS NULL, d.date DESC, d.added_at DESC, d.id"
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            return try rows.map { row in Document(row: row, tags: try Self.tags(db, documentID: row["id"])) }
+        }
+    }
+
+    /// The indexed text of a document, page by page.
+    public func text(of document: Document) throws -> [(page: Int, text: String)] {
+        try vault.database.read { db in
+            try SearchIndex.bodies(db, kind: Self.kind, recordID: document.id).compactMap { entry in
+                entry.page.map { ($0, entry.body) }
+            }
+        }
+    }
+
+    // MARK: Editing
+
+    /// Changes to a document's metadata; nil leaves a field as it is, "" clears an optional one.
+    public struct Changes: Sendable {
+        public var title: String?
+        public var type: String?
+        public var date: String?
+        public var provider: String?
+        public var note: String?
+        public var addTags: [String] = []
+        public var removeTags: [String] = []
+
+        public init() {}
+    }
+
+    @discardableResult
+    public func edit(_ prefix: String, _ changes: Changes) throws -> Document {
+        try vault.database.write { db in
+            var document = try resolve(db, prefix)
+            if let title = changes.title {
+                document.title = try DocumentFields.title(title)
+            }
+            if let type = changes.type {
+                document.type = try DocumentFields.type(type)
+                document.typeSource = "user"
+            }
+            if let date = changes.date {
+                document.date = date.isEmpty ? nil : try DocumentFields.date(date)
+                document.dateSource = date.isEmpty ? nil : "user"
+            }
+            if let provider = changes.provider { document.provider = provider.isEmpty ? nil : provider }
+            if let note = changes.note { document.note = note.isEmpty ? nil : note }
+            var tags = Set(document.tags)
+            for tag in changes.addTags { tags.insert(try DocumentFields.tag(tag)) }
+            for tag in changes.removeTags { tags.remove(try DocumentFields.tag(tag)) }
+            document.tags = tags.sorted()
+            document.updatedAt = Timestamp.string(Date())
+            try db.execute(sql: """
+                UPDATE document SET title = ?, type = ?, type_source = ?, date = ?, date_source = ?, provider = ?,
+                    note = ?, updated_at = ? WHERE id = ?
+                """, arguments: [document.title, document.type, document.typeSource, document.date, document.dateSource,
+                                 document.provider, document.note, document.updatedAt, document.id])
+            try db.execute(sql: "DELETE FROM document_tag WHERE document_id = ?", arguments: [document.id])
+            for tag in document.tags {
+                try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [document.id, tag])
+            }
+            try SearchIndex.updateMetadata(db, kind: Self.kind, recordID: document.id, title: document.searchTitle,
+                                           tags: document.tags, type: document.type, date: document.date)
+            return document
+        }
+    }
+
+    // MARK: Removing
+
+    /// Removes a document: its row, tags and search entries in one transaction (secure_delete
+    /// zeroes them inside the encrypted pages), then its blob file unless another document
+    /// shares it.
+    public func remove(_ prefix: String) throws -> Document {
+        var orphaned: [String] = []
+        let document = try vault.database.write { db in
+            let document = try resolve(db, prefix)
+            try SearchIndex.remove(db, kind: Self.kind, recordID: document.id)
+            try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [document.id])
+            let stillUsed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE blob_name = ?)",
+                                              arguments: [document.blobName])!
+            if !stillUsed {
+                try db.execute(sql: "DELETE FROM blob WHERE name = ?", arguments: [document.blobName])
+                orphaned.append(document.blobName)
+            }
+            return document
+        }
+        try vault.blobs.removeFiles(names: orphaned)
+        return document
+    }
+
+    // MARK: Exporting
+
+    /// Writes the original bytes to `path`, mode 0600, through a temporary file that becomes
+    /// `path` only once the whole blob authenticated. Refuses to replace an existing file.
+    public func export(_ document: Document, to path: String) throws {
+        if FileSystem.exists(path) { throw DocumentError.exists(path) }
+        let directory = (path as NSString).deletingLastPathComponent
+        let temp = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).phr-\(try SecureRandom.bytes(4).hex)"
+        let out = try FileDescriptor.createExclusive(temp, mode: 0o600)
+        do {
+            try vault.blobs.read(name: document.blobName) { try out.write($0) }
+            try out.sync()
+            try out.close()
+            // link(2) fails if `path` appeared meanwhile, where rename(2) would replace it.
+            guard link(temp, path) == 0 else { throw POSIXIOError(operation: "create", path: path, code: errno) }
+            unlink(temp)
+        } catch {
+            unlink(temp)
+            throw error
+        }
+    }
+
+    /// Streams the original bytes to a descriptor (standard output). Bytes of a chunk reach the
+    /// descriptor only after that chunk authenticated; a failure midway is reported, and the
+    /// reader of the stream sees a short output.
+    public func export(_ document: Document, toDescriptor fd: Int32) throws {
+        let out = FileDescriptor(fd: fd, path: "standard output")
+        try vault.blobs.read(name: document.blobName) { try out.write($0) }
+    }
+}
+
+extension Document {
+    /// The title as indexed: the title plus the provider, so either finds the document.
+    var searchTitle: String {
+        [title, provider].compactMap { $0 }.joined(separator: " · ")
+    }
+}
+
+/// Errors of the document commands.
+public enum DocumentError: PHRError, Equatable {
+    case exists(String)
+    case refusingTerminal
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .exists: return .failure
+        case .refusingTerminal: return .usage
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .exists(let path): return "\(path) already exists"
+        case .refusingTerminal: return "refusing to write a document's bytes to a terminal"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .exists: return "choose another name, or remove the file first"
+        case .refusingTerminal: return "redirect the output, e.g. 'phr doc export ID --out - > file.pdf', or give a file name"
+        }
+    }
+}
+
+/// Validation of document fields typed by people.
+public enum DocumentFields {
+    public static func title(_ text: String) throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "--title", reason: "a title cannot be empty") }
+        guard trimmed.count <= 300 else { throw RecordError.invalidField(field: "--title", reason: "at most 300 characters") }
+        return trimmed
+    }
+
+    public static func type(_ text: String) throws -> String {
+        let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
+        guard DocumentKind.all.contains(lowered) else {
+            throw RecordError.invalidField(field: "--type", reason: "'\(text)' is not a document type; use one of \(DocumentKind.all.joined(separator: ", "))")
+        }
+        return lowered
+    }
+
+    /// A calendar date as YYYY-MM-DD; accepts YYYY-MM-DD only, to avoid day/month ambiguity.
+    public static func date(_ text: String, field: String = "--date") throws -> String {
+        guard let date = CalendarDate(text.trimmingCharacters(in: .whitespaces)) else {
+            throw RecordError.invalidField(field: field, reason: "'\(text)' is not a date; use YYYY-MM-DD, e.g. 2025-03-14")
+        }
+        return date.description
+    }
+
+    public static func tag(_ text: String) throws -> String {
+        let tag = text.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !tag.isEmpty, tag.count <= 64, !tag.contains(where: { $0.isWhitespace || $0 == "," }) else {
+            throw RecordError.invalidField(field: "--tag", reason: "'\(text)' is not a tag; use one word without spaces or commas")
+        }
+        return tag
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+
+/// A person whose records the vault keeps. Every record belongs to one profile.
+public struct Profile: Codable, Sendable, Equatable {
+    public enum Relation: String, Codable, Sendable, CaseIterable {
+        case `self`, child, parent, partner, other
+    }
+
+    public var id: Int64
+    public var name: String
+    public var relation: Relation
+    public var createdAt: String
+    /// The profile commands use when neither --profile nor PHR_PROFILE names one.
+    public var isDefault: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, relation
+        case createdAt = "created_at"
+        case isDefault = "default"
+    }
+}
+
+/// Creating, listing and choosing profiles.
+public enum Profiles {
+    /// The name `phr init` gives the first profile.
+    public static let initialName = "me"
+
+    static func defaultID(_ db: Database) throws -> Int64? {
+        try String.fetchOne(db, sql: "SELECT value FROM vault_info WHERE key = 'default_profile'").flatMap { Int64($0) }
+    }
+
+    public static func all(_ db: Database) throws -> [Profile] {
+        let defaultID = try defaultID(db)
+        return try Row.fetchAll(db, sql: "SELECT id, name, relation, created_at FROM profile ORDER BY id").map { row in
+            Profile(id: row["id"], name: row["name"], relation: Profile.Relation(rawValue: row["relation"]) ?? .other,
+                    createdAt: row["created_at"], isDefault: row["id"] == defaultID)
+        }
+    }
+
+    /// Adds a profile; the first one becomes the default.
+    @discardableResult
+    public static func create(_ db: Database, name: String, relation: Profile.Relation) throws -> Profile {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "name", reason: "a profile needs a name") }
+        guard trimmed.count <= 64 else { throw RecordError.invalidField(field: "name", reason: "at most 64 characters") }
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM profile WHERE name = ? COLLATE NOCASE)", arguments: [trimmed])! {
+            throw RecordError.profileExists(trimmed)
+        }
+        let now = Timestamp.string(Date())
+        try db.execute(sql: "INSERT INTO profile (name, relation, created_at) VALUES (?, ?, ?)",
+                       arguments: [trimmed, relation.rawValue, now])
+        let id = db.lastInsertedRowID
+        if try defaultID(db) == nil { try setDefault(db, id: id) }
+        return try all(db).first { $0.id == id }!
+    }
+
+    public static func setDefault(_ db: Database, id: Int64) throws {
+        try db.execute(sql: "INSERT INTO vault_info (key, value) VALUES ('default_profile', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                       arguments: [String(id)])
+    }
+
+    /// The profile called `name` (case-insensitive), or the default profile when `name` is nil.
+    public static func resolve(_ db: Database, name: String?) throws -> Profile {
+        let profiles = try all(db)
+        if let name, !name.isEmpty {
+            guard let profile = profiles.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame }) else {
+                throw RecordError.profileNotFound(name)
+            }
+            return profile
+        }
+        guard let profile = profiles.first(where: \.isDefault) ?? profiles.first else {
+            throw RecordError.profileNotFound(initialName)
+        }
+        return profile
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+
+/// The write side of phr's one full-text index (FTS5 in the encrypted database): every record
+/// kind hands its searchable text to `replace` when it changes and calls `remove` when it goes.
+///
+/// Rows live in `search_entry` (the text, stored once) and are indexed by the `search_fts`
+/// external-content FTS5 table; every change goes through here so the two stay in step (an
+/// external-content index must be told the old values of a row to forget it). A record kind plugs in by turning its
+/// record into `SearchEntry` values: documents give one entry per page, other kinds one entry.
+public enum SearchIndex {
+    public struct Entry: Sendable, Equatable {
+        public var page: Int?
+        public var title: String
+        public var tags: [String]
+        public var body: String
+        /// The record's type for filters (a document type, a log metric...).
+        public var type: String?
+        /// YYYY-MM-DD, for date filters and recency ranking.
+        public var date: String?
+
+        public init(page: Int? = nil, title: String, tags: [String] = [], body: String, type: String? = nil, date: String? = nil) {
+            self.page = page
+            self.title = title
+            self.tags = tags
+            self.body = body
+            self.type = type
+            self.date = date
+        }
+    }
+
+    /// Replaces everything indexed for one record.
+    public static func replace(_ db: Database, kind: String, recordID: String, profileID: Int64, entries: [Entry]) throws {
+        try remove(db, kind: kind, recordID: recordID)
+        let insertEntry = try db.makeStatement(sql: """
+            INSERT INTO search_entry (kind, record_id, profile_id, page, title, tags, body, type, date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let indexEntry = try db.makeStatement(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)")
+        for entry in entries {
+            let tags = entry.tags.joined(separator: " ")
+            try insertEntry.execute(arguments: [kind, recordID, profileID, entry.page, entry.title, tags, entry.body,
+                                                entry.type, entry.date])
+            try indexEntry.execute(arguments: [db.lastInsertedRowID, entry.title, tags, entry.body])
+        }
+    }
+
+    /// Updates the title, tags, type and date on every entry of a record, keeping the bodies
+    /// (after a document's metadata was edited).
+    public static func updateMetadata(_ db: Database, kind: String, recordID: String, title: String, tags: [String],
+                                      type: String?, date: String?) throws {
+        let joinedTags = tags.joined(separator: " ")
+        for row in try rows(db, kind: kind, recordID: recordID) {
+            try forget(db, row)
+            try db.execute(sql: "UPDATE search_entry SET title = ?, tags = ?, type = ?, date = ? WHERE id = ?",
+                           arguments: [title, joinedTags, type, date, row["id"]])
+            try db.execute(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+                           arguments: [row["id"], title, joinedTags, row["body"]])
+        }
+    }
+
+    public static func remove(_ db: Database, kind: String, recordID: String) throws {
+        for row in try rows(db, kind: kind, recordID: recordID) { try forget(db, row) }
+        try db.execute(sql: "DELETE FROM search_entry WHERE kind = ? AND record_id = ?", arguments: [kind, recordID])
+    }
+
+    private static func rows(_ db: Database, kind: String, recordID: String) throws -> [Row] {
+        try Row.fetchAll(db, sql: "SELECT id, title, tags, body FROM search_entry WHERE kind = ? AND record_id = ?",
+                         arguments: [kind, recordID])
+    }
+
+    /// Removes a row's terms from the index: FTS5's 'delete' command needs the indexed values.
+    private static func forget(_ db: Database, _ row: Row) throws {
+        try db.execute(sql: "INSERT INTO search_fts (search_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
+                       arguments: [row["id"], row["title"], row["tags"], row["body"]])
+    }
+
+    /// The indexed bodies of a record by page (documents) in order.
+    public static func bodies(_ db: Database, kind: String, recordID: String) throws -> [(page: Int?, body: String)] {
+        try Row.fetchAll(db, sql: "SELECT page, body FROM search_entry WHERE kind = ? AND record_id = ? ORDER BY page",
+                         arguments: [kind, recordID]).map { ($0["page"], $0["body"]) }
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PHRCore
+
+/// The write side of the full-text index: entries go in, change and go out with their record.
+@Suite struct SearchIndexTests {
+    static func matches(_ vault: Vault, _ query: String) throws -> [String] {
+        try vault.database.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT e.record_id || ':' || ifnull(e.page, 0) FROM search_fts f JOIN search_entry e ON e.id = f.rowid
+                WHERE search_fts MATCH ? ORDER BY e.record_id, e.page
+                """, arguments: [query])
+        }
+    }
+
+    @Test func entriesAreIndexedReplacedAndRemoved() throws {
+        let (vault, _, directory) = try TestSupport.makeVault("search")
+        defer { TestSupport.remove(directory) }
+        let profile = try vault.database.read { try Profiles.resolve($0, name: nil) }
+        try vault.database.write { db in
+            try SearchIndex.replace(db, kind: "doc", recordID: "abc123", profileID: profile.id, entries: [
+                .init(page: 1, title: "Lab report", tags: ["blood"], body: "Ferritin 12 ng/mL, Lévothyrox"),
+                .init(page: 2, title: "Lab report", tags: ["blood"], body: "Haemoglobin 11.4 g/dL, code A-1312/B"),
+            ])
+        }
+        #expect(try Self.matches(vault, "ferritin") == ["abc123:1"])
+        #expect(try Self.matches(vault, "levothyrox") == ["abc123:1"], "diacritics are folded")
+        #expect(try Self.matches(vault, "1312") == ["abc123:2"])
+        #expect(try Self.matches(vault, "blood") == ["abc123:1", "abc123:2"])
+        try vault.database.write { db in
+            try SearchIndex.updateMetadata(db, kind: "doc", recordID: "abc123", title: "Iron panel", tags: ["anaemia"], type: "lab", date: "2025-03-18")
+        }
+        #expect(try Self.matches(vault, "blood") == [])
+        #expect(try Self.matches(vault, "anaemia AND ferritin") == ["abc123:1"])
+        try vault.database.write { db in try SearchIndex.remove(db, kind: "doc", recordID: "abc123") }
+        #expect(try Self.matches(vault, "ferritin OR haemoglobin OR iron") == [])
+        let report = try VaultCheck.run(location: vault.location, keyFile: vault.keyFile, keys: vault.keys)
+        #expect(report.problems == [])
+        #expect(report.ftsTablesChecked == 1)
+    }
+}
