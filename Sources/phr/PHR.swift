@@ -26,6 +26,7 @@ struct PHR: ParsableCommand {
             CheckCommand.self,
             BackupCommand.self,
             RestoreCommand.self,
+            SearchCommand.self,
         ]
     )
 

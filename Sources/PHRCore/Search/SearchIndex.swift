@@ -36,12 +36,11 @@ public enum SearchIndex {
             INSERT INTO search_entry (kind, record_id, profile_id, page, title, tags, body, type, date)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let indexEntry = try db.makeStatement(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)")
         for entry in entries {
             let tags = entry.tags.joined(separator: " ")
             try insertEntry.execute(arguments: [kind, recordID, profileID, entry.page, entry.title, tags, entry.body,
                                                 entry.type, entry.date])
-            try indexEntry.execute(arguments: [db.lastInsertedRowID, entry.title, tags, entry.body])
+            try index(db, rowID: db.lastInsertedRowID, title: entry.title, tags: tags, body: entry.body)
         }
     }
 
@@ -54,8 +53,7 @@ public enum SearchIndex {
             try forget(db, row)
             try db.execute(sql: "UPDATE search_entry SET title = ?, tags = ?, type = ?, date = ? WHERE id = ?",
                            arguments: [title, joinedTags, type, date, row["id"]])
-            try db.execute(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
-                           arguments: [row["id"], title, joinedTags, row["body"]])
+            try index(db, rowID: row["id"], title: title, tags: joinedTags, body: row["body"])
         }
     }
 
@@ -69,10 +67,26 @@ public enum SearchIndex {
                          arguments: [kind, recordID])
     }
 
-    /// Removes a row's terms from the index: FTS5's 'delete' command needs the indexed values.
+    /// Adds a row's terms to the word index and its unsegmented-script runs to the trigram index.
+    private static func index(_ db: Database, rowID: Int64, title: String, tags: String, body: String) throws {
+        try db.execute(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
+                       arguments: [rowID, title, tags, body])
+        let unsegmented = ScriptRuns.runs(in: title + "\n" + body)
+        if !unsegmented.isEmpty {
+            try db.execute(sql: "INSERT INTO search_cjk (entry_id, text) VALUES (?, ?)", arguments: [rowID, unsegmented])
+            try db.execute(sql: "INSERT INTO search_cjk_fts (rowid, text) VALUES (?, ?)", arguments: [rowID, unsegmented])
+        }
+    }
+
+    /// Removes a row's terms from the indexes: FTS5's 'delete' command needs the indexed values.
     private static func forget(_ db: Database, _ row: Row) throws {
         try db.execute(sql: "INSERT INTO search_fts (search_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
                        arguments: [row["id"], row["title"], row["tags"], row["body"]])
+        if let text = try String.fetchOne(db, sql: "SELECT text FROM search_cjk WHERE entry_id = ?", arguments: [row["id"]]) {
+            try db.execute(sql: "INSERT INTO search_cjk_fts (search_cjk_fts, rowid, text) VALUES ('delete', ?, ?)",
+                           arguments: [row["id"], text])
+            try db.execute(sql: "DELETE FROM search_cjk WHERE entry_id = ?", arguments: [row["id"]])
+        }
     }
 
     /// The indexed bodies of a record by page (documents) in order.

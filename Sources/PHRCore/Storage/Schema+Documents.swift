@@ -79,5 +79,20 @@ extension Schema {
                 );
                 """)
         }
+        migrator.registerMigration("v1-search-cjk-vocab") { db in
+            try db.execute(sql: """
+                -- Runs of Chinese, Japanese, Korean, Thai... text (ScriptRuns), indexed by trigrams so
+                -- a word inside a run is found by substring; unicode61 sees a whole run as one token.
+                CREATE TABLE search_cjk (
+                    entry_id INTEGER PRIMARY KEY REFERENCES search_entry (id),
+                    text TEXT NOT NULL
+                ) STRICT;
+                CREATE VIRTUAL TABLE search_cjk_fts USING fts5(
+                    text, content = 'search_cjk', content_rowid = 'entry_id', tokenize = 'trigram'
+                );
+                -- The vocabulary of the main index, for typo tolerance and "did you mean".
+                CREATE VIRTUAL TABLE search_vocab USING fts5vocab(search_fts, 'row');
+                """)
+        }
     }
 }

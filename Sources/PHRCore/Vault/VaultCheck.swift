@@ -97,7 +97,7 @@ public struct VaultCheck {
                     }
                     let ftsTables = try String.fetchAll(db, sql: """
                         SELECT name FROM sqlite_master
-                        WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'
+                        WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5(%'
                         ORDER BY name
                         """)
                     for table in ftsTables {

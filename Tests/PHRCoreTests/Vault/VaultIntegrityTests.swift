@@ -62,7 +62,10 @@ import Testing
         let readAll = {
             let reopened = try Vault.open(at: location, keyFile: keyFile, keys: keys)
             _ = try reopened.database.read { db in
-                (try String.fetchAll(db, sql: "SELECT body FROM note"), try Row.fetchAll(db, sql: "SELECT * FROM blob"))
+                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'") {
+                    _ = try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier)")
+                }
+                _ = try String.fetchAll(db, sql: "PRAGMA quick_check")
             }
         }
         #expect {

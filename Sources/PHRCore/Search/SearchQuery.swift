@@ -1,0 +1,209 @@
+import Foundation
+
+/// A parsed `phr search` query.
+///
+/// The language, as a person types it:
+///
+///     ferritin low            both words (AND)
+///     "iron deficiency"       a phrase
+///     amox*                   a prefix
+///     metformin OR insulin    either (OR binds tighter than the implicit AND: `a b OR c` = a AND (b OR c))
+///     -draft                  exclude (a word or a "phrase")
+///     type:lab tag:insurance kind:doc after:2025-01-01 before:2026-01-01
+///
+/// Parentheses are read as spaces: there is no grouping beyond OR binding tighter than AND.
+/// `after:D` keeps dates on or after D, `before:D` dates strictly before D (as Gmail does).
+/// Words are matched case- and accent-insensitively; every word is handed to FTS5 as a quoted
+/// string, so no input can inject FTS5 syntax.
+public struct SearchQuery: Equatable, Sendable {
+    public enum Term: Equatable, Sendable {
+        /// A word (possibly several tokens, like `A-1312/B`), optionally a prefix.
+        case word(String, prefix: Bool)
+        case phrase(String)
+
+        var text: String {
+            switch self {
+            case .word(let text, _), .phrase(let text): return text
+            }
+        }
+
+        /// Written in Chinese, Japanese, Thai...: searched by substring in the trigram index.
+        var isUnsegmented: Bool { ScriptRuns.containsUnsegmented(text) }
+    }
+
+    /// Terms ANDed together; each clause is an OR of one or more terms.
+    public var clauses: [[Term]] = []
+    public var excluded: [Term] = []
+    public var kinds: [String] = []
+    public var types: [String] = []
+    public var tags: [String] = []
+    /// Inclusive lower bound (YYYY-MM-DD).
+    public var since: String?
+    /// Exclusive upper bound (YYYY-MM-DD), from `before:`.
+    public var before: String?
+    /// Inclusive upper bound (YYYY-MM-DD), from `--until`.
+    public var until: String?
+
+    public var hasTerms: Bool { !clauses.isEmpty }
+
+    public static let kindNames = ["doc", "med", "appt", "contact", "condition", "allergy", "immunization", "note", "log"]
+
+    public init() {}
+
+    /// Parses `text`; throws `SearchError.syntax` with a message a person can act on.
+    public init(parsing text: String) throws {
+        let tokens = try Self.tokenize(text)
+        var index = 0
+        var pendingOr = false
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            switch token {
+            case .or:
+                guard !clauses.isEmpty, !pendingOr, index < tokens.count else {
+                    throw SearchError.syntax("OR needs a word on each side, like 'metformin OR insulin'")
+                }
+                pendingOr = true
+            case .term(let term, let negated):
+                if negated {
+                    guard !pendingOr else { throw SearchError.syntax("OR cannot be followed by an exclusion") }
+                    excluded.append(term)
+                } else if pendingOr {
+                    clauses[clauses.count - 1].append(term)
+                    pendingOr = false
+                } else {
+                    clauses.append([term])
+                }
+            case .filter(let field, let value):
+                guard !pendingOr else { throw SearchError.syntax("OR cannot be followed by \(field):") }
+                try addFilter(field, value)
+            }
+        }
+        if pendingOr { throw SearchError.syntax("OR needs a word on each side, like 'metformin OR insulin'") }
+    }
+
+    /// Adds a filter as if `field:value` had been typed (for --kind, --type, --tag, --since, --until).
+    public mutating func addFilter(_ field: String, _ value: String) throws {
+        let lowered = value.lowercased()
+        switch field {
+        case "kind":
+            let kind = lowered == "document" || lowered == "docs" ? "doc" : lowered == "medication" ? "med" : lowered == "appointment" ? "appt" : lowered
+            guard Self.kindNames.contains(kind) else {
+                throw SearchError.syntax("kind:\(value) is not a record kind; use one of \(Self.kindNames.joined(separator: ", "))")
+            }
+            kinds.append(kind)
+        case "type": types.append(lowered)
+        case "tag": tags.append(lowered)
+        case "after", "since":
+            since = try Self.date(value, field: field)
+        case "before":
+            before = try Self.date(value, field: field)
+        case "until":
+            until = try Self.date(value, field: field)
+        default:
+            preconditionFailure("unknown filter \(field)")
+        }
+    }
+
+    static func date(_ value: String, field: String) throws -> String {
+        guard let date = CalendarDate(value) else {
+            throw SearchError.syntax("\(field):\(value) is not a date; use YYYY-MM-DD, like \(field):2025-01-31")
+        }
+        return date.description
+    }
+
+    // MARK: Tokenizing
+
+    enum Token: Equatable {
+        case term(Term, negated: Bool)
+        case or
+        case filter(field: String, value: String)
+    }
+
+    static let filterFields: Set<String> = ["kind", "type", "tag", "after", "before", "since", "until"]
+
+    static func tokenize(_ text: String) throws -> [Token] {
+        var tokens: [Token] = []
+        // Typographic quotes from copy-paste count as straight ones. Parentheses do not group
+        // (OR already binds tighter than AND); they separate words like spaces.
+        let characters = Array(text.map { character -> Character in
+            if "\u{201C}\u{201D}\u{201E}\u{00AB}\u{00BB}".contains(character) { return "\"" }
+            return character == "(" || character == ")" ? " " : character
+        })
+        var index = 0
+        while index < characters.count {
+            if characters[index].isWhitespace {
+                index += 1
+                continue
+            }
+            var negated = false
+            if characters[index] == "-" && index + 1 < characters.count && !characters[index + 1].isWhitespace {
+                negated = true
+                index += 1
+            }
+            if characters[index] == "\"" {
+                guard let close = characters[(index + 1)...].firstIndex(of: "\"") else {
+                    throw SearchError.syntax("a quote is not closed: add the closing \" after the phrase")
+                }
+                let phrase = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                index = close + 1
+                guard hasSearchableCharacters(phrase) else {
+                    throw SearchError.syntax("a quoted phrase is empty")
+                }
+                tokens.append(.term(.phrase(phrase), negated: negated))
+                continue
+            }
+            var end = index
+            while end < characters.count && !characters[end].isWhitespace && characters[end] != "\"" { end += 1 }
+            let word = String(characters[index..<end])
+            index = end
+            if word == "OR" && !negated {
+                tokens.append(.or)
+                continue
+            }
+            if let colon = word.firstIndex(of: ":"), !negated {
+                let field = word[..<colon].lowercased()
+                let value = String(word[word.index(after: colon)...])
+                if filterFields.contains(field) {
+                    guard !value.isEmpty else { throw SearchError.syntax("\(field): needs a value, like \(field == "kind" ? "kind:doc" : field == "type" ? "type:lab" : field == "tag" ? "tag:insurance" : "\(field):2025-01-31")") }
+                    tokens.append(.filter(field: field, value: value))
+                    continue
+                }
+            }
+            let isPrefix = word.hasSuffix("*")
+            let stem = isPrefix ? String(word.dropLast()).trimmingCharacters(in: CharacterSet(charactersIn: "*")) : word
+            guard hasSearchableCharacters(stem) else {
+                if negated || isPrefix { throw SearchError.syntax("'\(negated ? "-" : "")\(word)' has no letters or digits to look for") }
+                continue  // stray punctuation between words
+            }
+            tokens.append(.term(.word(stem, prefix: isPrefix), negated: negated))
+        }
+        return tokens
+    }
+
+    static func hasSearchableCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
+    }
+}
+
+/// Errors of `phr search`.
+public enum SearchError: PHRError, Equatable {
+    case syntax(String)
+    case nothingToSearch
+
+    public var exitStatus: ExitStatus { .usage }
+
+    public var errorDescription: String? {
+        switch self {
+        case .syntax(let message): return "search: \(message)"
+        case .nothingToSearch: return "search: give at least one word to look for (exclusions and filters alone are not a query)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .syntax: return "words must all match; use \"quotes\" for phrases, word* for prefixes, OR, -word, type:lab, after:2025-01-01"
+        case .nothingToSearch: return "to list records by type or date, use 'phr doc list --type lab --since 2025-01-01'"
+        }
+    }
+}

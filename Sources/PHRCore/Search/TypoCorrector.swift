@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// Typo tolerance: for a word with few or no matches, the words of the index within a small edit
+/// distance (1 for words of 4-7 letters, 2 from 8), found in the FTS5 vocabulary (`search_vocab`),
+/// most frequent first. Distances count a swap of two neighbouring letters as one edit
+/// (optimal string alignment), because "metfromin" is one slip, not two.
+enum TypoCorrector {
+    /// A word has "few" matches at or below this many indexed rows.
+    static let fewMatches = 2
+    static let maximumAlternatives = 3
+
+    /// Alternatives for each plain word of `query` that matches few rows, keyed by the word as
+    /// typed. Prefixes, phrases, codes with punctuation and unsegmented scripts are left alone.
+    static func corrections(_ db: Database, for query: SearchQuery) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for case .word(let word, false) in query.clauses.flatMap({ $0 }) where !ScriptRuns.containsUnsegmented(word) {
+            let folded = fold(word)
+            guard folded.count >= 4, folded.allSatisfy({ $0.isLetter }) else { continue }
+            let frequency = try Int.fetchOne(db, sql: "SELECT doc FROM search_vocab WHERE term = ?", arguments: [folded]) ?? 0
+            guard frequency <= fewMatches else { continue }
+            let alternatives = try candidates(db, for: folded, frequency: frequency)
+            if !alternatives.isEmpty { result[word] = alternatives }
+        }
+        return result
+    }
+
+    /// Lowercase without diacritics, as the unicode61 tokenizer (remove_diacritics 2) indexes words.
+    static func fold(_ word: String) -> String {
+        word.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+    }
+
+    static func maximumDistance(for word: String) -> Int { word.count >= 8 ? 2 : 1 }
+
+    static func candidates(_ db: Database, for word: String, frequency: Int) throws -> [String] {
+        let target = Array(word.unicodeScalars)
+        let limit = maximumDistance(for: word)
+        var scored: [(term: String, distance: Int, documents: Int)] = []
+        func consider(_ rows: RowCursor) throws {
+            while let row = try rows.next() {
+                let term: String = row[0]
+                let documents: Int = row[1]
+                guard documents > frequency, abs(term.unicodeScalars.count - target.count) <= limit else { continue }
+                if let distance = editDistance(target, Array(term.unicodeScalars), limit: limit) {
+                    scored.append((term, distance, documents))
+                }
+            }
+        }
+        // Most slips keep the first letter: look there first (a range scan of the vocabulary).
+        let first = String(target[0])
+        try consider(Row.fetchCursor(db, sql: "SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ?",
+                                     arguments: [first, first + "\u{10FFFF}"]))
+        if scored.isEmpty && frequency == 0 {
+            // Then the whole vocabulary, for a slip in the first letter.
+            try consider(Row.fetchCursor(db, sql: "SELECT term, doc FROM search_vocab WHERE length(term) BETWEEN ? AND ?",
+                                         arguments: [target.count - limit, target.count + limit]))
+        }
+        return scored.sorted { ($0.distance, -$0.documents, $0.term) < ($1.distance, -$1.documents, $1.term) }
+            .prefix(maximumAlternatives).map(\.term)
+    }
+
+    /// Optimal string alignment distance, or nil if it exceeds `limit` (computed with early exit).
+    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int? {
+        if a == b { return 0 }
+        let n = a.count, m = b.count
+        var previous2 = [Int](repeating: 0, count: m + 1)
+        var previous = Array(0...m)
+        var current = [Int](repeating: 0, count: m + 1)
+        for i in 1...n {
+            current[0] = i
+            var rowMinimum = current[0]
+            for j in 1...max(m, 1) where m > 0 {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    value = min(value, previous2[j - 2] + 1)
+                }
+                current[j] = value
+                rowMinimum = min(rowMinimum, value)
+            }
+            if rowMinimum > limit { return nil }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[m] <= limit ? previous[m] : nil
+    }
+
+    /// The query as typed with each corrected word replaced by its best alternative.
+    static func suggestion(_ text: String, corrections: [String: [String]]) -> String {
+        var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for index in words.indices {
+            if let best = corrections[words[index]]?.first { words[index] = best }
+        }
+        return words.joined(separator: " ")
+    }
+}
