@@ -17,6 +17,13 @@ if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold= plain=; fi
 step() { printf '\n%s$ phr %s%s\n' "$bold" "$*" "$plain"; "$phr" "$@"; }
 
 step init
+step doc add "$here/Samples/documents"
+step doc list
+lab=$("$phr" doc list --type lab --json | sed -n 's/.*"id" : "\([0-9a-z]*\)".*/\1/p' | head -n 1)
+step doc show "$lab"
+step search ferritin
+step search '"iron deficiency" OR pneumonia type:discharge'
+step search amoxicilin
 step status
 step check
 step backup --out "$work/vault.phrbak"

@@ -2,6 +2,7 @@
 #include "CPHRSystem.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -53,4 +54,10 @@ int phr_disable_core_dumps(void) {
     int rc = setrlimit(RLIMIT_CORE, &none);
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) rc = -1;
     return rc;
+}
+
+int phr_die_with_parent(void) {
+    // A parent that died before this call goes unnoticed here; the worker then finds its socket
+    // closed and exits on its own.
+    return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : -1;
 }

@@ -26,7 +26,9 @@ struct PHR: ParsableCommand {
             CheckCommand.self,
             BackupCommand.self,
             RestoreCommand.self,
+            DocCommand.self,
             SearchCommand.self,
+            ExtractWorkerCommand.self,
         ]
     )
 
@@ -80,4 +82,14 @@ struct ProfileOptions: ParsableArguments {
 struct OutputOptions: ParsableArguments {
     @Flag(help: "Print machine-readable JSON on stdout.")
     var json = false
+}
+
+/// Runs option checks that use the library's field validation inside `validate()`, turning their
+/// errors into usage errors (exit 64 with the usage line), as ArgumentParser expects.
+func asUsageError(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let error as PHRError {
+        throw ValidationError(error.localizedDescription)
+    }
 }

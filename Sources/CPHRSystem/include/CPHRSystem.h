@@ -31,6 +31,10 @@ int phr_keyring_remove(int32_t serial);
 /// Returns 0 on success.
 int phr_disable_core_dumps(void);
 
+/// Asks the kernel to send SIGKILL to this process when its parent dies, so an extraction worker
+/// never outlives the phr process that started it. Returns 0 on success.
+int phr_die_with_parent(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -115,9 +115,3 @@ public struct Document: Codable, Sendable, Equatable {
         }
     }
 }
-
-/// The kinds of document phr recognises; `other` when nothing fits.
-public enum DocumentKind {
-    public static let all = ["prescription", "insurance", "lab", "imaging", "discharge", "visit",
-                             "vaccination", "referral", "bill", "other"]
-}

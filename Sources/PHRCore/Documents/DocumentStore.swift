@@ -240,10 +240,11 @@ public enum DocumentFields {
 
     public static func type(_ text: String) throws -> String {
         let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
-        guard DocumentKind.all.contains(lowered) else {
-            throw RecordError.invalidField(field: "--type", reason: "'\(text)' is not a document type; use one of \(DocumentKind.all.joined(separator: ", "))")
+        guard let type = DocumentType(rawValue: lowered) else {
+            let names = DocumentType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw RecordError.invalidField(field: "--type", reason: "'\(text)' is not a document type; use one of \(names)")
         }
-        return lowered
+        return type.rawValue
     }
 
     /// A calendar date as YYYY-MM-DD; accepts YYYY-MM-DD only, to avoid day/month ambiguity.

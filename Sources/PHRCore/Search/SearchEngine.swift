@@ -45,8 +45,8 @@ public struct SearchEngine {
     public let vault: Vault
     public let profile: Profile
 
-    /// Column weights for bm25(): title, tags, body.
-    static let weights = "10.0, 5.0, 1.0"
+    /// Column weights for bm25(): title, tags, body, alternate spellings.
+    static let weights = "10.0, 5.0, 1.0, 1.0"
     static let markStart = "\u{2}"
     static let markEnd = "\u{3}"
 
@@ -153,7 +153,8 @@ public struct SearchEngine {
         let sql: String
         if plainClauses.isEmpty {
             sql = """
-                SELECT e.id AS rowid, e.kind, e.record_id, e.page, e.title, e.type, e.date, e.body AS snippet, 0.0 AS score
+                SELECT e.id AS rowid, e.kind, e.record_id, e.page, e.title, e.type, e.date, e.body AS snippet,
+                       NULL AS any_snippet, 0.0 AS score
                 FROM search_entry e
                 WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY e.date IS NULL, e.date DESC, e.id
@@ -164,7 +165,8 @@ public struct SearchEngine {
             let expression = plainClauses.map(Self.ftsClause).joined(separator: " AND ")
             sql = """
                 SELECT e.id AS rowid, e.kind, e.record_id, e.page, e.title, e.type, e.date,
-                       snippet(search_fts, -1, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS snippet,
+                       snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS snippet,
+                       snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS any_snippet,
                        bm25(search_fts, \(Self.weights)) AS score
                 FROM search_fts JOIN search_entry e ON e.id = search_fts.rowid
                 WHERE search_fts MATCH ? AND \(conditions.joined(separator: " AND "))
@@ -189,7 +191,10 @@ public struct SearchEngine {
                 continue
             }
             guard hits.count < limit else { continue }
+            // Text around the match in the body; for a match only in the title or tags, the start
+            // of the body says more than the title repeated, unless the body is empty.
             var snippet: String = row["snippet"]
+            if snippet.isEmpty, let any: String = row["any_snippet"] { snippet = any }
             if plainClauses.isEmpty || (!snippet.contains(Self.markStart) && !substrings.isEmpty) {
                 snippet = Self.substringSnippet(plainClauses.isEmpty ? snippet : try String.fetchOne(db, sql: "SELECT body FROM search_entry WHERE id = ?", arguments: [row["rowid"]]) ?? "", terms: substrings)
             }

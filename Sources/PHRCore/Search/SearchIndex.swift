@@ -63,14 +63,16 @@ public enum SearchIndex {
     }
 
     private static func rows(_ db: Database, kind: String, recordID: String) throws -> [Row] {
-        try Row.fetchAll(db, sql: "SELECT id, title, tags, body FROM search_entry WHERE kind = ? AND record_id = ?",
+        try Row.fetchAll(db, sql: "SELECT id, title, tags, body, alternates FROM search_entry WHERE kind = ? AND record_id = ?",
                          arguments: [kind, recordID])
     }
 
     /// Adds a row's terms to the word index and its unsegmented-script runs to the trigram index.
     private static func index(_ db: Database, rowID: Int64, title: String, tags: String, body: String) throws {
-        try db.execute(sql: "INSERT INTO search_fts (rowid, title, tags, body) VALUES (?, ?, ?, ?)",
-                       arguments: [rowID, title, tags, body])
+        let alternates = alternates(of: title + "\n" + body)
+        try db.execute(sql: "UPDATE search_entry SET alternates = ? WHERE id = ?", arguments: [alternates, rowID])
+        try db.execute(sql: "INSERT INTO search_fts (rowid, title, tags, body, alternates) VALUES (?, ?, ?, ?, ?)",
+                       arguments: [rowID, title, tags, body, alternates])
         let unsegmented = ScriptRuns.runs(in: title + "\n" + body)
         if !unsegmented.isEmpty {
             try db.execute(sql: "INSERT INTO search_cjk (entry_id, text) VALUES (?, ?)", arguments: [rowID, unsegmented])
@@ -78,10 +80,44 @@ public enum SearchIndex {
         }
     }
 
+    /// Right-to-left words (Hebrew, Arabic, Syriac, Thaana) spelled backwards, one per line.
+    ///
+    /// Some PDFs lay out right-to-left text glyph by glyph in visual order, and poppler then
+    /// extracts each word reversed ("يبيبح" for "حبيبي") while others come out in logical order,
+    /// and nothing in the text says which. Indexing both spellings finds the word as typed either
+    /// way; the alternates are never shown.
+    static func alternates(of text: String) -> String {
+        var words: [String] = []
+        var current = String.UnicodeScalarView()
+        func flush() {
+            if current.count >= 2 { words.append(String(String.UnicodeScalarView(current.reversed()))) }
+            current = String.UnicodeScalarView()
+        }
+        for scalar in text.unicodeScalars {
+            if isRightToLeft(scalar) {
+                current.append(scalar)
+            } else if !(scalar.properties.generalCategory == .nonspacingMark && !current.isEmpty) {
+                flush()
+            }
+        }
+        flush()
+        return words.joined(separator: "\n")
+    }
+
+    static func isRightToLeft(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0590...0x05FF, 0x0600...0x06FF, 0x0700...0x074F, 0x0750...0x077F, 0x0780...0x07BF, 0x08A0...0x08FF,
+             0xFB1D...0xFDFF, 0xFE70...0xFEFF:
+            return scalar.properties.generalCategory != .nonspacingMark
+        default:
+            return false
+        }
+    }
+
     /// Removes a row's terms from the indexes: FTS5's 'delete' command needs the indexed values.
     private static func forget(_ db: Database, _ row: Row) throws {
-        try db.execute(sql: "INSERT INTO search_fts (search_fts, rowid, title, tags, body) VALUES ('delete', ?, ?, ?, ?)",
-                       arguments: [row["id"], row["title"], row["tags"], row["body"]])
+        try db.execute(sql: "INSERT INTO search_fts (search_fts, rowid, title, tags, body, alternates) VALUES ('delete', ?, ?, ?, ?, ?)",
+                       arguments: [row["id"], row["title"], row["tags"], row["body"], row["alternates"]])
         if let text = try String.fetchOne(db, sql: "SELECT text FROM search_cjk WHERE entry_id = ?", arguments: [row["id"]]) {
             try db.execute(sql: "INSERT INTO search_cjk_fts (search_cjk_fts, rowid, text) VALUES ('delete', ?, ?)",
                            arguments: [row["id"], text])

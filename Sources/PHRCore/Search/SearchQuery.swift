@@ -46,7 +46,8 @@ public struct SearchQuery: Equatable, Sendable {
 
     public var hasTerms: Bool { !clauses.isEmpty }
 
-    public static let kindNames = ["doc", "med", "appt", "contact", "condition", "allergy", "immunization", "note", "log"]
+    public static let kindNames = ["doc", "med", "appt", "contact", "condition", "allergy", "immunization", "observation",
+                                   "profile", "log"]
 
     public init() {}
 

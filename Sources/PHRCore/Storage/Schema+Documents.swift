@@ -66,6 +66,9 @@ extension Schema {
                     title TEXT NOT NULL,
                     tags TEXT NOT NULL,
                     body TEXT NOT NULL,
+                    -- Other spellings indexed but never shown: right-to-left words reversed
+                    -- (SearchIndex.alternates).
+                    alternates TEXT NOT NULL DEFAULT '',
                     type TEXT,
                     date TEXT
                 ) STRICT;
@@ -73,7 +76,7 @@ extension Schema {
                 CREATE INDEX search_entry_profile ON search_entry (profile_id, kind);
 
                 CREATE VIRTUAL TABLE search_fts USING fts5(
-                    title, tags, body,
+                    title, tags, body, alternates,
                     content = 'search_entry', content_rowid = 'id',
                     tokenize = 'unicode61 remove_diacritics 2'
                 );

@@ -21,7 +21,7 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to look for (quote it for the shell if it has spaces or quotes).")
     var query: [String]
 
-    @Option(help: "Only this kind of record: doc, med, appt, contact, condition, allergy, immunization, note, log.")
+    @Option(help: "Only this kind of record: doc, med, appt, contact, condition, allergy, immunization, observation, profile, log.")
     var kind: String?
 
     @Option(help: "Only records of this type (for documents: prescription, insurance, lab, imaging, ...).")
@@ -73,7 +73,13 @@ struct SearchCommand: ParsableCommand {
             heading += Console.bold(hit.title)
             if let date = hit.date { heading += "  \(date)" }
             if let pages = hit.pages, let page = hit.page {
-                heading += pages.count > 1 ? "  p.\(page) (also \(pages.filter { $0 != page }.map(String.init).joined(separator: ", ")))" : "  p.\(page)"
+                heading += "  p.\(page)"
+                let others = pages.filter { $0 != page }
+                if others.count > 6 {
+                    heading += " (and \(others.count) more pages)"
+                } else if !others.isEmpty {
+                    heading += " (also \(others.map(String.init).joined(separator: ", ")))"
+                }
             }
             if hit.fuzzy { heading += "  ~" }
             Console.out(heading)

@@ -1,0 +1,199 @@
+import CPHRPoppler
+import CPHRSystem
+import Glibc
+
+/// The worker process behind `TextExtractor`: `phr __extract-worker`, started by the parent with
+/// posix_spawn, reads PDFs with poppler and reports in `WorkerProtocol` frames on descriptor 3.
+///
+/// Everything hostile in a PDF is met here, so the worker first narrows what it can do: it closes
+/// every descriptor but 0 to 3, limits its address space, data segment, CPU time, open files and
+/// file writes with setrlimit(2), and only then says `ready` and accepts documents. It handles
+/// documents one after another until the parent closes the socket or it has used its share
+/// (documents or CPU), then exits 0; the parent starts a fresh one when needed.
+public enum ExtractionWorker {
+    /// The limits a worker applies to itself, passed on its command line (they are not secret).
+    public struct Settings: Equatable, Sendable {
+        public var memoryBytes: Int
+        public var cpuSecondsPerStep: Int
+        public var cpuLifetimeSeconds: Int
+        public var documentsPerWorker: Int
+        public var maximumPageTextBytes: Int
+
+        public init(memoryBytes: Int, cpuSecondsPerStep: Int, cpuLifetimeSeconds: Int,
+                    documentsPerWorker: Int, maximumPageTextBytes: Int) {
+            self.memoryBytes = memoryBytes
+            self.cpuSecondsPerStep = cpuSecondsPerStep
+            self.cpuLifetimeSeconds = cpuLifetimeSeconds
+            self.documentsPerWorker = documentsPerWorker
+            self.maximumPageTextBytes = maximumPageTextBytes
+        }
+
+        init(_ limits: ExtractionLimits) {
+            self.init(memoryBytes: limits.memoryBytes, cpuSecondsPerStep: limits.cpuSecondsPerStep,
+                      cpuLifetimeSeconds: limits.workerLifetimeCPUSeconds,
+                      documentsPerWorker: limits.documentsPerWorker,
+                      maximumPageTextBytes: limits.maximumPageTextBytes)
+        }
+
+        /// The worker's argv after the executable; `ExtractWorkerCommand` declares these options.
+        var arguments: [String] {
+            [WorkerProtocol.subcommand,
+             "--memory-bytes", String(memoryBytes),
+             "--cpu-seconds-per-step", String(cpuSecondsPerStep),
+             "--cpu-lifetime-seconds", String(cpuLifetimeSeconds),
+             "--documents", String(documentsPerWorker),
+             "--page-text-bytes", String(maximumPageTextBytes)]
+        }
+    }
+
+    /// Runs the worker loop; never returns. Exits 0 when the parent has no more jobs, 70 (EX_SOFTWARE)
+    /// if the parent breaks the protocol or the socket fails.
+    public static func run(_ settings: Settings) -> Never {
+        // A worker must never outlive the phr process that started it.
+        if phr_die_with_parent() != 0 { exit(70) }
+        let socket = WorkerProtocol.workerSocketDescriptor
+        closefrom(socket + 1)
+        applyLimits(settings)
+        signal(SIGPIPE, SIG_DFL)
+
+        let log = PopplerLog()
+        log.install()
+        var channel = WorkerChannel(socket: socket)
+        #if DEBUG
+        let beforeSending = WorkerTestFaults().trigger(pageText:)
+        #else
+        let beforeSending: (String) -> Void = { _ in }
+        #endif
+        do {
+            try channel.send(.ready(version: WorkerProtocol.version))
+            var handled = 0
+            while let (received, descriptor) = try channel.nextJob() {
+                var job = received
+                advanceCPULimit(settings)
+                let opening = PopplerReader.open(descriptor: descriptor, candidates: job.passwordCandidates, log: log)
+                for index in job.passwordCandidates.indices { wipe(&job.passwordCandidates[index]) }
+                let (status, reason): (WorkerDocumentStatus, String)
+                switch opening {
+                case let .passwordRequired(message):
+                    (status, reason) = (.passwordRequired, message)
+                case let .unreadable(message):
+                    (status, reason) = (.unreadable, message)
+                case let .opened(reader):
+                    (status, reason) = try readPages(reader, settings: settings, log: log, channel: &channel,
+                                                     beforeSending: beforeSending)
+                }
+                close(descriptor)
+                handled += 1
+                // Retire while well inside the hard CPU limit, so no document meets it.
+                let retiring = handled >= settings.documentsPerWorker
+                    || cpuSecondsUsed() * 2 > Double(settings.cpuLifetimeSeconds)
+                try channel.send(.done(status, retiring: retiring, syntaxErrors: log.count, reason: reason))
+                if retiring { break }
+            }
+        } catch {
+            exit(70)
+        }
+        exit(0)
+    }
+
+    /// Sends `opened` and every page; returns the status and reason for `done`. `beforeSending`
+    /// sees each page's text first (the test faults' hook; nothing in release builds).
+    private static func readPages(_ reader: PopplerReader, settings: Settings, log: PopplerLog,
+                                  channel: inout WorkerChannel,
+                                  beforeSending: (String) -> Void) throws -> (WorkerDocumentStatus, String) {
+        let pageCount = reader.pageCount
+        // A hostile title could be megabytes; the parent keeps 300 characters of it anyway.
+        let title = reader.title.map { truncated($0, toUTF8Bytes: 2048) }
+        try channel.send(.opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: reader.isEncrypted,
+                                                      creationTime: reader.creationTime, title: title)))
+        if pageCount == 0 {
+            return (.unreadable, log.sawInvalidPageCount ? "damaged: invalid page count" : "the document has no pages")
+        }
+        for index in 0..<pageCount {
+            advanceCPULimit(settings)
+            guard let page = reader.page(at: index) else {
+                try channel.send(.page(number: index + 1, flags: .failed, text: ""))
+                continue
+            }
+            beforeSending(page.text)
+            let text = truncated(page.text, toUTF8Bytes: settings.maximumPageTextBytes)
+            try channel.send(.page(number: index + 1, flags: page.hasImages ? .hasImages : [], text: text))
+        }
+        return (.read, "")
+    }
+
+    /// `text` cut to at most `limit` UTF-8 bytes, at a character boundary.
+    static func truncated(_ text: String, toUTF8Bytes limit: Int) -> String {
+        let utf8 = Array(text.utf8)
+        guard utf8.count > limit else { return text }
+        var end = limit
+        while end > 0 && utf8[end] & 0xC0 == 0x80 { end -= 1 }
+        return String(decoding: utf8[..<end], as: UTF8.self)
+    }
+
+    // MARK: - Limits
+
+    private static func applyLimits(_ settings: Settings) {
+        func set(_ resource: __rlimit_resource, _ soft: Int, _ hard: Int) {
+            var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
+            _ = setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
+        }
+        set(RLIMIT_AS, settings.memoryBytes, settings.memoryBytes)
+        set(RLIMIT_DATA, settings.memoryBytes, settings.memoryBytes)
+        set(RLIMIT_CORE, 0, 0)
+        // A worker writes only to its socket and pipe, never to a file.
+        set(RLIMIT_FSIZE, 0, 0)
+        set(RLIMIT_NOFILE, 64, 64)
+        set(RLIMIT_CPU, settings.cpuSecondsPerStep, settings.cpuLifetimeSeconds)
+    }
+
+    /// Moves the soft CPU limit to `cpuSecondsPerStep` beyond what the worker has used so far:
+    /// a step that overruns it gets SIGXCPU, which the parent reports for that document.
+    private static func advanceCPULimit(_ settings: Settings) {
+        let soft = min(Int(cpuSecondsUsed()) + settings.cpuSecondsPerStep + 1, settings.cpuLifetimeSeconds)
+        var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(settings.cpuLifetimeSeconds))
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit)
+    }
+
+    private static func cpuSecondsUsed() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// The worker's end of the socket: blocking writes of whole frames, reads of job frames with
+/// the descriptor that came with each.
+struct WorkerChannel {
+    let socket: Int32
+    private var decoder = FrameDecoder(maximumPayload: 1 << 16)
+    private var descriptors: [Int32] = []
+
+    init(socket: Int32) {
+        self.socket = socket
+    }
+
+    mutating func send(_ message: WorkerMessage) throws {
+        try UnixSocket.send(socket, message.encoded())
+    }
+
+    /// The next job and its document's descriptor, or nil when the parent has closed its end.
+    mutating func nextJob() throws -> (WorkerJob, Int32)? {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        defer { wipe(&chunk) }
+        while true {
+            if let frame = try decoder.next() {
+                let job = try WorkerJob.decode(kind: frame.kind, payload: frame.payload)
+                decoder.wipeConsumed()
+                guard !descriptors.isEmpty else {
+                    throw ExtractionError.protocolViolation(detail: "a job came without a document")
+                }
+                return (job, descriptors.removeFirst())
+            }
+            let count = try chunk.withUnsafeMutableBytes { try UnixSocket.receive(socket, into: $0, descriptors: &descriptors) }
+            if count == 0 { return nil }
+            chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+    }
+}

@@ -1,0 +1,65 @@
+/// Puts a tab between text runs that sit side by side on a line with a wide gap between them.
+///
+/// poppler-glib's page text joins the cells of a line with nothing in between: a form row
+/// "Patient: Alex Example" ... "Date of service: 02/17/2025" comes out as
+/// "Patient: Alex ExampleDate of service: 02/17/2025", which glues "Example" and "Date" into one
+/// word for the search index and hides the label from the date guesser. pdftotext does not glue
+/// them, but the glib API has no equivalent call. `poppler_page_get_text_layout` gives one box
+/// per character of that text, so a gap wider than the characters are tall (an em, far wider than
+/// any letter or word spacing) between two glyphs on the same line marks a new cell.
+/// https://poppler.freedesktop.org/api/glib/PopplerPage.html#poppler-page-get-text-layout
+enum PageTextColumns {
+    /// A glyph's box in PDF points (y grows downwards in poppler-glib's page coordinates).
+    struct Box: Equatable {
+        var x1: Double
+        var y1: Double
+        var x2: Double
+        var y2: Double
+
+        var height: Double { y2 - y1 }
+    }
+
+    /// `text` with tabs where `boxes` show a column gap. The layout has no boxes for the bidi
+    /// controls poppler wraps directional runs in, so those are skipped; inside such runs the
+    /// boxes follow the visual rather than the logical order, so no tab goes there (the run
+    /// boundaries themselves become spaces in `PageTextCleaner`). If the boxes still do not line
+    /// up with the characters, `text` is returned unchanged.
+    static func separate(_ text: String, boxes: [Box]) -> String {
+        var output = String.UnicodeScalarView()
+        var boxIndex = 0
+        var previous: (scalar: Unicode.Scalar, box: Box)?
+        var runDepth = 0
+        for scalar in text.unicodeScalars {
+            if PageTextCleaner.isDirectionalRun(scalar.value) {
+                // PDF (U+202C) and PDI (U+2069) close a run; the others open one.
+                runDepth = scalar.value == 0x202C || scalar.value == 0x2069 ? max(0, runDepth - 1) : runDepth + 1
+                previous = nil
+                output.append(scalar)
+                continue
+            }
+            guard boxIndex < boxes.count else { return text }
+            let box = boxes[boxIndex]
+            boxIndex += 1
+            if runDepth == 0, let previous, isGlyph(previous.scalar), isGlyph(scalar), startsColumn(box, after: previous.box) {
+                output.append("\t")
+            }
+            output.append(scalar)
+            previous = (scalar, box)
+        }
+        return boxIndex == boxes.count ? String(output) : text
+    }
+
+    /// On the same line (the boxes overlap by half the smaller height) and more than an em apart,
+    /// in either direction.
+    static func startsColumn(_ box: Box, after previous: Box) -> Bool {
+        let overlap = min(box.y2, previous.y2) - max(box.y1, previous.y1)
+        let height = min(box.height, previous.height)
+        guard height > 0, overlap >= height / 2 else { return false }
+        let gap = max(box.x1 - previous.x2, previous.x1 - box.x2)
+        return gap > max(box.height, previous.height)
+    }
+
+    private static func isGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.properties.isWhitespace
+    }
+}

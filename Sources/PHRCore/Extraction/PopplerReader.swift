@@ -1,0 +1,210 @@
+import CPHRPoppler
+import Glibc
+
+/// Opens and reads a PDF with poppler-glib, inside a worker process only.
+///
+/// Opening goes through `file:///proc/self/fd/N` with `poppler_document_new_from_file` rather
+/// than `poppler_document_new_from_fd`: poppler reads the file with pread(2) either way, but when
+/// a password fails, from_fd retries on a copy of its stream after deleting the original, which
+/// closes the file under the copy (with 22.12 a wrong password comes back as "damaged", not
+/// "encrypted"); from_file simply opens the path again.
+/// https://poppler.freedesktop.org/api/glib/PopplerDocument.html
+final class PopplerReader {
+    /// What opening a document gave.
+    enum Opening {
+        case opened(PopplerReader)
+        case passwordRequired(reason: String)
+        case unreadable(reason: String)
+    }
+
+    let isEncrypted: Bool
+    private let document: OpaquePointer
+
+    private init(document: OpaquePointer, isEncrypted: Bool) {
+        self.document = document
+        self.isEncrypted = isEncrypted
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+
+    /// A password no real file uses: if it opens the file, the file is not encrypted at all.
+    private static let probePassword: [UInt8] = [0x01] + Array("phr-probe".utf8) + [0x01]
+
+    /// Opens the PDF at `descriptor`, trying `candidates` (see `PDFPasswordCandidates`) if it needs a password.
+    ///
+    /// poppler-glib cannot say whether a file is encrypted, and a wrong password makes even an
+    /// owner-password-only file (which opens with none) fail. So: open with a probe password
+    /// first (success means not encrypted, the common case, one open); then with none (success
+    /// means owner-password-only); then with each candidate.
+    static func open(descriptor: Int32, candidates: [[UInt8]], log: PopplerLog) -> Opening {
+        let uri = "file:///proc/self/fd/\(descriptor)"
+        log.reset()
+        if case let .success(document) = attempt(uri, password: probePassword) {
+            return .opened(PopplerReader(document: document, isEncrypted: false))
+        }
+        log.reset()
+        switch attempt(uri, password: nil) {
+        case let .success(document):
+            return .opened(PopplerReader(document: document, isEncrypted: true))
+        case let .failure(failure) where failure.isEncrypted:
+            for candidate in candidates {
+                log.reset()
+                if case let .success(document) = attempt(uri, password: candidate) {
+                    return .opened(PopplerReader(document: document, isEncrypted: true))
+                }
+            }
+            return .passwordRequired(reason: candidates.isEmpty ? "a password is required" : "the password is wrong")
+        case let .failure(failure):
+            return .unreadable(reason: unreadableReason(failure, descriptor: descriptor, log: log))
+        }
+    }
+
+    var pageCount: Int { Int(poppler_document_get_n_pages(document)) }
+
+    var title: String? {
+        guard let title = poppler_document_get_title(document) else { return nil }
+        defer { g_free(title) }
+        return String(cString: title)
+    }
+
+    /// /CreationDate as Unix time, or nil.
+    var creationTime: Int64? {
+        let time = poppler_document_get_creation_date(document)
+        return time > 0 ? Int64(time) : nil
+    }
+
+    /// The text of page `index` (from 0) and whether a page without text has images, or nil if
+    /// poppler cannot load the page.
+    func page(at index: Int) -> (text: String, hasImages: Bool)? {
+        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var text = ""
+        if let raw = poppler_page_get_text(page) {
+            text = String(cString: raw)
+            g_free(raw)
+        }
+        var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+        var count: guint = 0
+        if !text.isEmpty, poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles {
+            let boxes = UnsafeBufferPointer(start: rectangles, count: Int(count)).map {
+                PageTextColumns.Box(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2)
+            }
+            g_free(rectangles)
+            text = PageTextColumns.separate(text, boxes: boxes)
+        }
+        let fields = formFieldValues(page)
+        if !fields.isEmpty {
+            text += (text.isEmpty || text.hasSuffix("\n") ? "" : "\n") + fields.joined(separator: "\n")
+        }
+        // Only a page without text needs the image check, which is a second pass over its
+        // content stream; image mapping records image boxes without decoding any image data.
+        var hasImages = false
+        if text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
+            if let images = poppler_page_get_image_mapping(page) {
+                hasImages = true
+                poppler_page_free_image_mapping(images)
+            }
+        }
+        return (text, hasImages)
+    }
+
+    /// The values of filled-in text fields and selected choices on the page.
+    ///
+    /// poppler-glib's page text leaves out form fields (they are annotations with their own
+    /// appearance), yet a filled claim or intake form says most in them.
+    private func formFieldValues(_ page: OpaquePointer) -> [String] {
+        guard let mapping = poppler_page_get_form_field_mapping(page) else { return [] }
+        defer { poppler_page_free_form_field_mapping(mapping) }
+        var values: [String] = []
+        var node: UnsafeMutablePointer<GList>? = mapping
+        while let current = node {
+            node = current.pointee.next
+            guard let data = current.pointee.data else { continue }
+            let field = data.assumingMemoryBound(to: PopplerFormFieldMapping.self).pointee.field
+            switch poppler_form_field_get_field_type(field) {
+            case POPPLER_FORM_FIELD_TEXT:
+                if let value = poppler_form_field_text_get_text(field) {
+                    values.append(String(cString: value))
+                    g_free(value)
+                }
+            case POPPLER_FORM_FIELD_CHOICE:
+                for item in 0..<poppler_form_field_choice_get_n_items(field)
+                where poppler_form_field_choice_is_item_selected(field, item) != 0 {
+                    if let value = poppler_form_field_choice_get_item(field, item) {
+                        values.append(String(cString: value))
+                        g_free(value)
+                    }
+                }
+            default:
+                break
+            }
+        }
+        return values.filter { !$0.allSatisfy(\.isWhitespace) }
+    }
+
+    // MARK: - Opening
+
+    private struct Failure: Error {
+        var domain: GQuark
+        var code: Int32
+        var isEncrypted: Bool { domain == poppler_error_quark() && code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) }
+        var isBadCatalog: Bool { domain == poppler_error_quark() && code == Int32(POPPLER_ERROR_BAD_CATALOG.rawValue) }
+        var isFileError: Bool { domain == g_file_error_quark() }
+    }
+
+    private static func attempt(_ uri: String, password: [UInt8]?) -> Result<OpaquePointer, Failure> {
+        var error: UnsafeMutablePointer<GError>?
+        var encoded = password.map(latin1TransparentUTF8)
+        defer { if encoded != nil { wipe(&encoded!) } }
+        let document: OpaquePointer? = uri.withCString { uriPointer in
+            guard encoded != nil else { return poppler_document_new_from_file(uriPointer, nil, &error) }
+            return encoded!.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { poppler_document_new_from_file(uriPointer, $0.baseAddress, &error) }
+            }
+        }
+        if let document { return .success(document) }
+        let failure = Failure(domain: error?.pointee.domain ?? 0, code: error?.pointee.code ?? -1)
+        if let error { g_error_free(error) }
+        return .failure(failure)
+    }
+
+    /// `bytes` spelled so that poppler's UTF-8 to ISO 8859-1 conversion (g_convert, applied to
+    /// every password it is given) yields exactly `bytes` again: each byte becomes the UTF-8 of
+    /// the Latin-1 character with that value. NUL-terminated.
+    static func latin1TransparentUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2 + 1)
+        for byte in bytes {
+            if byte < 0x80 {
+                out.append(byte)
+            } else {
+                out.append(0xC0 | (byte >> 6))
+                out.append(0x80 | (byte & 0x3F))
+            }
+        }
+        out.append(0)
+        return out
+    }
+
+    private static func unreadableReason(_ failure: Failure, descriptor: Int32, log: PopplerLog) -> String {
+        if failure.isFileError { return "the file cannot be read" }
+        if let filter = log.unknownFilter { return "uses a compression method poppler cannot read (\(filter))" }
+        if !hasEndOfFileMarker(descriptor) { return "truncated: the file ends before its end-of-file marker" }
+        if failure.isBadCatalog { return "damaged: the document catalog is missing" }
+        if log.sawMissingTrailer { return "damaged: no usable cross-reference table or trailer" }
+        return "damaged beyond repair"
+    }
+
+    /// True if `%%EOF` occurs in the last kilobyte, where every complete PDF has it.
+    static func hasEndOfFileMarker(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        let length = Int(min(Int64(info.st_size), 1024))
+        var tail = [UInt8](repeating: 0, count: length)
+        let count = tail.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(Int64(info.st_size) - Int64(length))) }
+        guard count == length else { return false }
+        let marker = Array("%%EOF".utf8)
+        guard length >= marker.count else { return false }
+        return (0...(length - marker.count)).contains { tail[$0..<$0 + marker.count].elementsEqual(marker) }
+    }
+}

@@ -1,0 +1,250 @@
+import Glibc
+
+/// One running extraction worker, as the parent sees it: spawning, sending jobs, reading
+/// messages and diagnostics, killing and reaping.
+///
+/// The worker is started with posix_spawn(3) rather than Foundation's `Process`, which closes
+/// every descriptor above 2: the worker needs its socket as descriptor 3. Its stdin is /dev/null;
+/// its stdout and stderr go to a socket the parent drains and keeps only the last few kilobytes
+/// of (to recognise an out-of-memory abort), so poppler's or the runtime's noise is never printed.
+/// The environment is exactly the one given (see `TextExtractor.workerEnvironment`).
+final class WorkerProcess {
+    let pid: pid_t
+    let socket: Int32
+    let diagnostics: Int32
+    private(set) var isReady = false
+    private var decoder: FrameDecoder
+    private var diagnosticTail: [UInt8] = []
+    private var reaped: Int32?
+
+    private static let diagnosticTailLimit = 4096
+
+    private init(pid: pid_t, socket: Int32, diagnostics: Int32, maximumPayload: Int) {
+        self.pid = pid
+        self.socket = socket
+        self.diagnostics = diagnostics
+        decoder = FrameDecoder(maximumPayload: maximumPayload)
+    }
+
+    deinit {
+        if reaped == nil {
+            Glibc.kill(pid, SIGKILL)
+            _ = waitForExit()
+        }
+        close(socket)
+        close(diagnostics)
+    }
+
+    /// Starts `executable` with `arguments` (argv after argv[0]) and the given environment entries.
+    static func spawn(executable: String, arguments: [String], environment: [String],
+                      maximumPayload: Int) throws -> WorkerProcess {
+        let (parentSocket, childSocketLow) = try UnixSocket.pair()
+        let childSocket = raised(childSocketLow)
+        let (diagnosticsRead, diagnosticsWrite): (Int32, Int32)
+        do {
+            let (read, write) = try UnixSocket.pair()
+            (diagnosticsRead, diagnosticsWrite) = (read, raised(write))
+        } catch {
+            close(parentSocket)
+            close(childSocket)
+            throw error
+        }
+        defer {
+            close(childSocket)
+            close(diagnosticsWrite)
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, diagnosticsWrite, 1)
+        posix_spawn_file_actions_adddup2(&actions, diagnosticsWrite, 2)
+        posix_spawn_file_actions_adddup2(&actions, childSocket, WorkerProtocol.workerSocketDescriptor)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            close(parentSocket)
+            close(diagnosticsRead)
+            throw ExtractionError.workerStartFailed(executable: executable, code: status)
+        }
+        return WorkerProcess(pid: pid, socket: parentSocket, diagnostics: diagnosticsRead, maximumPayload: maximumPayload)
+    }
+
+    /// `descriptor`, moved to 10 or above if it is lower, so that the dup2 calls onto 0 to 3
+    /// in the child never overwrite one another's sources (which happens if the parent runs
+    /// with stdout closed) and dup2 always clears close-on-exec.
+    private static func raised(_ descriptor: Int32) -> Int32 {
+        guard descriptor < 10 else { return descriptor }
+        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
+        guard moved >= 0 else { return descriptor }
+        close(descriptor)
+        return moved
+    }
+
+    /// Sends a job frame with the document's descriptor.
+    func send(_ frame: [UInt8], passing descriptor: Int32) throws {
+        try UnixSocket.send(socket, frame, passing: descriptor)
+    }
+
+    /// What one read from the socket gave.
+    struct Received {
+        /// Complete messages, without `ready` (consumed here).
+        var messages: [WorkerMessage] = []
+        /// Any bytes arrived: the worker is alive and working, even if no message is complete yet.
+        var madeProgress = false
+        /// The worker's end has closed.
+        var closed = false
+    }
+
+    /// Reads what the socket has (call when poll says it is readable).
+    func receive() throws -> Received {
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count < 0 {
+            if errno == EAGAIN || errno == EINTR { return Received() }
+            if errno == ECONNRESET { return Received(closed: true) }
+            throw ExtractionError.system(operation: "recv", code: errno)
+        }
+        if count > 0 {
+            chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        var messages: [WorkerMessage] = []
+        while let frame = try decoder.next() {
+            let message = try WorkerMessage.decode(kind: frame.kind, payload: frame.payload)
+            if case let .ready(version) = message {
+                guard version == WorkerProtocol.version, !isReady else {
+                    throw ExtractionError.protocolViolation(detail: "worker protocol version \(version), expected \(WorkerProtocol.version)")
+                }
+                isReady = true
+            } else {
+                guard isReady else { throw ExtractionError.protocolViolation(detail: "a message before ready") }
+                messages.append(message)
+            }
+        }
+        return Received(messages: messages, madeProgress: count > 0, closed: count == 0)
+    }
+
+    /// False once the worker's stdout and stderr have closed (it exited, or closed them itself);
+    /// the parent then stops polling them.
+    private(set) var diagnosticsOpen = true
+
+    /// Reads whatever the worker wrote to stdout/stderr without blocking, keeping the tail.
+    func drainDiagnostics() {
+        var chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while diagnosticsOpen {
+            let count = chunk.withUnsafeMutableBytes { recv(diagnostics, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { diagnosticsOpen = false }
+            if count <= 0 { return }
+            diagnosticTail.append(contentsOf: chunk[0..<count])
+            if diagnosticTail.count > Self.diagnosticTailLimit {
+                diagnosticTail.removeFirst(diagnosticTail.count - Self.diagnosticTailLimit)
+            }
+        }
+    }
+
+    /// Forgets the diagnostics so far (at the start of each document).
+    func clearDiagnostics() {
+        diagnosticTail.removeAll(keepingCapacity: true)
+    }
+
+    /// True if the recent diagnostics show an allocation failure (glib, C++ or the Swift runtime).
+    var diagnosticsShowMemoryExhaustion: Bool {
+        let text = String(decoding: diagnosticTail, as: UTF8.self)
+        return ["failed to allocate", "bad_alloc", "out of memory", "Cannot allocate memory"].contains { text.contains($0) }
+    }
+
+    /// Sends SIGKILL (for a hung worker, or one whose document was abandoned).
+    func kill() {
+        if reaped == nil { Glibc.kill(pid, SIGKILL) }
+    }
+
+    /// Waits for the worker to exit and returns its wait status. After its socket closed, a
+    /// worker that has not exited within a second is killed.
+    func reap(graceSeconds: Double = 1) -> Int32 {
+        if let reaped { return reaped }
+        let deadline = Monotonic.now() + graceSeconds
+        var status: Int32 = 0
+        while Monotonic.now() < deadline {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid {
+                reaped = status
+                return status
+            }
+            if result < 0 && errno != EINTR { break }
+            usleep(1000)
+        }
+        Glibc.kill(pid, SIGKILL)
+        return waitForExit()
+    }
+
+    private func waitForExit() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR { break }
+        }
+        reaped = status
+        return status
+    }
+
+    /// Closes the parent's end: an idle worker takes it as "no more jobs" and exits 0.
+    func finish() {
+        shutdown(socket, Int32(SHUT_RDWR))
+        _ = reap()
+    }
+}
+
+/// How a worker ended, in the words of an outcome's reason.
+struct WorkerTermination {
+    let status: Int32
+
+    var signal: Int32? { status & 0x7F == 0 ? nil : status & 0x7F }
+    var exitCode: Int32? { status & 0x7F == 0 ? (status >> 8) & 0xFF : nil }
+
+    /// A one-line reason for a worker that died on its own (not killed by the parent).
+    func reason(limits: ExtractionLimits, memoryExhausted: Bool) -> String {
+        if memoryExhausted {
+            return "the reader ran out of memory (limit \(Self.bytes(limits.memoryBytes)))"
+        }
+        switch signal {
+        case SIGXCPU?:
+            return "the reader used more than \(limits.cpuSecondsPerStep) s of CPU time on one step"
+        case SIGKILL?:
+            return "the reader was killed (SIGKILL; out of memory?)"
+        case let number?:
+            return "the reader crashed (\(Self.signalName(number)))"
+        case nil:
+            return "the reader exited unexpectedly (status \(exitCode ?? 0))"
+        }
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        let names: [Int32: String] = [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL",
+                                      SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGXFSZ: "SIGXFSZ",
+                                      SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM"]
+        return names[number] ?? "signal \(number)"
+    }
+
+    static func bytes(_ count: Int) -> String {
+        if count >= 1 << 30 && count % (1 << 30) == 0 { return "\(count >> 30) GiB" }
+        return "\(count >> 20) MiB"
+    }
+}

@@ -1,0 +1,290 @@
+/// The messages between phr and its extraction workers (`phr __extract-worker`), version 1.
+///
+/// Transport: an AF_UNIX stream socket pair; the worker holds its end as descriptor 3, and its
+/// stdout and stderr go to a pipe the parent drains and never prints. Every message is a frame:
+///
+///     kind u8 | payload length u32 | payload
+///
+/// Integers are little-endian; `str` is a u32 length and that many UTF-8 bytes.
+///
+/// Worker to parent:
+///
+///     0x01 ready   version u16                                   once, when the worker starts
+///     0x02 opened  pageCount u32, flags u8 (1: encrypted), created i64 (Unix time; Int64.min
+///                  if unknown), title str
+///     0x03 page    number u32 (from 1), flags u8 (1: page failed to load, 2: page has images),
+///                  text: the rest of the payload, UTF-8
+///     0x04 done    status u8 (0: read, 1: password required, 2: unreadable), flags u8 (1: the
+///                  worker exits after this job), syntaxErrors u32, reason str
+///
+/// Parent to worker:
+///
+///     0x10 job     count u8, then count × (length u16, bytes): the password candidates to try,
+///                  in order. The document's descriptor travels with this frame as SCM_RIGHTS.
+///
+/// A job is answered by `opened`, one `page` per page in order, and `done`; a document that does
+/// not open gets only `done`. The parent sends the next job only after `done`. The parent closing
+/// its end means "no more jobs"; the worker's end closing before `done` means it died.
+enum WorkerProtocol {
+    static let version: UInt16 = 1
+    /// The worker's end of the socket pair.
+    static let workerSocketDescriptor: Int32 = 3
+    /// The hidden subcommand that runs a worker.
+    static let subcommand = "__extract-worker"
+    static let headerSize = 5
+}
+
+/// A message from a worker.
+enum WorkerMessage: Equatable {
+    case ready(version: UInt16)
+    case opened(WorkerOpenedDocument)
+    case page(number: Int, flags: WorkerPageFlags, text: String)
+    case done(WorkerDocumentStatus, retiring: Bool, syntaxErrors: Int, reason: String)
+
+    enum Kind: UInt8 {
+        case ready = 0x01, opened = 0x02, page = 0x03, done = 0x04
+    }
+
+    /// The frame for this message.
+    func encoded() -> [UInt8] {
+        var payload = ByteWriter()
+        let kind: Kind
+        switch self {
+        case let .ready(version):
+            kind = .ready
+            payload.u16(version)
+        case let .opened(document):
+            kind = .opened
+            payload.u32(UInt32(clamping: document.pageCount))
+            payload.u8(document.isEncrypted ? 1 : 0)
+            payload.i64(document.creationTime ?? Int64.min)
+            payload.string(document.title ?? "")
+        case let .page(number, flags, text):
+            kind = .page
+            payload.u32(UInt32(clamping: number))
+            payload.u8(flags.rawValue)
+            payload.bytes(Array(text.utf8))
+        case let .done(status, retiring, syntaxErrors, reason):
+            kind = .done
+            payload.u8(status.rawValue)
+            payload.u8(retiring ? 1 : 0)
+            payload.u32(UInt32(clamping: syntaxErrors))
+            payload.string(reason)
+        }
+        return WorkerFrame.make(kind: kind.rawValue, payload: payload.buffer)
+    }
+
+    /// Decodes one frame's payload; throws `ExtractionError.protocolViolation` on anything malformed.
+    static func decode(kind rawKind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerMessage {
+        guard let kind = Kind(rawValue: rawKind) else {
+            throw ExtractionError.protocolViolation(detail: "unknown message kind \(rawKind)")
+        }
+        var reader = ByteReader(payload)
+        let message: WorkerMessage
+        switch kind {
+        case .ready:
+            message = .ready(version: try reader.u16())
+        case .opened:
+            let pageCount = Int(try reader.u32())
+            let flags = try reader.u8()
+            let created = try reader.i64()
+            let title = try reader.string()
+            message = .opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: flags & 1 != 0,
+                                                   creationTime: created == Int64.min ? nil : created,
+                                                   title: title.isEmpty ? nil : title))
+        case .page:
+            let number = Int(try reader.u32())
+            let flags = WorkerPageFlags(rawValue: try reader.u8())
+            message = .page(number: number, flags: flags, text: String(decoding: reader.rest(), as: UTF8.self))
+        case .done:
+            guard let status = WorkerDocumentStatus(rawValue: try reader.u8()) else {
+                throw ExtractionError.protocolViolation(detail: "unknown document status")
+            }
+            let retiring = try reader.u8() & 1 != 0
+            let syntaxErrors = Int(try reader.u32())
+            message = .done(status, retiring: retiring, syntaxErrors: syntaxErrors, reason: try reader.string())
+        }
+        guard reader.isAtEnd else {
+            throw ExtractionError.protocolViolation(detail: "trailing bytes in a \(kind) message")
+        }
+        return message
+    }
+}
+
+/// What a worker learned on opening a document.
+struct WorkerOpenedDocument: Equatable {
+    var pageCount: Int
+    var isEncrypted: Bool
+    /// Seconds since 1970, from /CreationDate.
+    var creationTime: Int64?
+    var title: String?
+}
+
+/// Flags of a `page` message.
+struct WorkerPageFlags: OptionSet, Equatable {
+    let rawValue: UInt8
+    static let failed = WorkerPageFlags(rawValue: 1)
+    static let hasImages = WorkerPageFlags(rawValue: 2)
+}
+
+/// How a worker finished a job.
+enum WorkerDocumentStatus: UInt8 {
+    case read = 0
+    case passwordRequired = 1
+    case unreadable = 2
+}
+
+/// A job for a worker: the password candidates, in the order to try them.
+///
+/// The candidates are secrets. `encoded()` returns a frame the caller must `wipe` after sending,
+/// and `decode` hands back arrays the worker wipes after use.
+struct WorkerJob {
+    static let kind: UInt8 = 0x10
+    var passwordCandidates: [[UInt8]]
+
+    func encoded() -> [UInt8] {
+        var payload = ByteWriter()
+        let candidates = passwordCandidates.prefix(Int(UInt8.max))
+        payload.u8(UInt8(candidates.count))
+        for candidate in candidates {
+            payload.u16(UInt16(clamping: candidate.count))
+            payload.bytes(Array(candidate.prefix(Int(UInt16.max))))
+        }
+        defer { payload.wipe() }
+        return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
+    }
+
+    static func decode(kind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerJob {
+        guard kind == Self.kind else {
+            throw ExtractionError.protocolViolation(detail: "unknown job kind \(kind)")
+        }
+        var reader = ByteReader(payload)
+        var candidates: [[UInt8]] = []
+        for _ in 0..<Int(try reader.u8()) {
+            let length = Int(try reader.u16())
+            candidates.append(Array(try reader.take(length)))
+        }
+        guard reader.isAtEnd else { throw ExtractionError.protocolViolation(detail: "trailing bytes in a job") }
+        return WorkerJob(passwordCandidates: candidates)
+    }
+}
+
+/// Frame assembly and splitting for both directions.
+enum WorkerFrame {
+    static func make(kind: UInt8, payload: [UInt8]) -> [UInt8] {
+        var frame = [UInt8]()
+        frame.reserveCapacity(WorkerProtocol.headerSize + payload.count)
+        frame.append(kind)
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { frame.append(contentsOf: $0) }
+        frame.append(contentsOf: payload)
+        return frame
+    }
+}
+
+/// Collects bytes from a stream and cuts them into frames.
+struct FrameDecoder {
+    /// Frames larger than this are a protocol violation (a worker cannot send an unbounded page).
+    let maximumPayload: Int
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init(maximumPayload: Int) {
+        self.maximumPayload = maximumPayload
+    }
+
+    /// Bytes received and not yet part of a complete frame.
+    var pendingByteCount: Int { buffer.count - start }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        // Drop consumed bytes before growing, so a long stream of pages does not accumulate.
+        if start > 0 && start >= buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete frame, or nil if more bytes are needed.
+    mutating func next() throws -> (kind: UInt8, payload: ArraySlice<UInt8>)? {
+        guard buffer.count - start >= WorkerProtocol.headerSize else { return nil }
+        let kind = buffer[start]
+        var length = 0
+        for index in 0..<4 { length |= Int(buffer[start + 1 + index]) << (8 * index) }
+        guard length <= maximumPayload else {
+            throw ExtractionError.protocolViolation(detail: "a message of \(length) bytes exceeds the limit of \(maximumPayload)")
+        }
+        let payloadStart = start + WorkerProtocol.headerSize
+        guard buffer.count - payloadStart >= length else { return nil }
+        start = payloadStart + length
+        return (kind, buffer[payloadStart..<start])
+    }
+
+    /// Overwrites and drops the bytes of frames already returned (job frames carry passwords).
+    mutating func wipeConsumed() {
+        buffer.withUnsafeMutableBytes { bytes in
+            for index in 0..<start { bytes[index] = 0 }
+        }
+        buffer.removeFirst(start)
+        start = 0
+    }
+}
+
+/// Little-endian serialisation for frame payloads.
+struct ByteWriter {
+    private(set) var buffer: [UInt8] = []
+
+    mutating func u8(_ value: UInt8) { buffer.append(value) }
+    mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    mutating func i64(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    mutating func bytes(_ value: [UInt8]) { buffer.append(contentsOf: value) }
+    mutating func string(_ value: String) {
+        let utf8 = Array(value.utf8)
+        u32(UInt32(utf8.count))
+        buffer.append(contentsOf: utf8)
+    }
+
+    mutating func wipe() { PHRCore.wipe(&buffer) }
+}
+
+/// Little-endian deserialisation that throws instead of reading past the end.
+struct ByteReader {
+    private let bytes: ArraySlice<UInt8>
+    private var index: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    var isAtEnd: Bool { index == bytes.endIndex }
+
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, bytes.endIndex - index >= count else {
+            throw ExtractionError.protocolViolation(detail: "a message ends early")
+        }
+        defer { index += count }
+        return bytes[index..<index + count]
+    }
+
+    mutating func rest() -> ArraySlice<UInt8> {
+        defer { index = bytes.endIndex }
+        return bytes[index...]
+    }
+
+    mutating func u8() throws -> UInt8 { try take(1).first! }
+    mutating func u16() throws -> UInt16 { UInt16(try integer(2)) }
+    mutating func u32() throws -> UInt32 { UInt32(try integer(4)) }
+    mutating func i64() throws -> Int64 { Int64(bitPattern: try integer(8)) }
+
+    mutating func string() throws -> String {
+        let length = Int(try u32())
+        return String(decoding: try take(length), as: UTF8.self)
+    }
+
+    private mutating func integer(_ size: Int) throws -> UInt64 {
+        var value: UInt64 = 0
+        for (shift, byte) in try take(size).enumerated() { value |= UInt64(byte) << (8 * UInt64(shift)) }
+        return value
+    }
+}

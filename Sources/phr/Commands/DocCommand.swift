@@ -1,0 +1,367 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import PHRCore
+
+struct DocCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doc",
+        abstract: "Add, list, show, export, edit and remove documents (PDFs and photos of paper).",
+        subcommands: [DocAdd.self, DocList.self, DocShow.self, DocExport.self, DocEdit.self, DocRemove.self, DocReindex.self]
+    )
+}
+
+/// The documents of the chosen profile in an open vault.
+struct DocContext {
+    let vault: Vault
+    let profile: Profile
+    var store: DocumentStore { DocumentStore(vault: vault, profile: profile) }
+
+    init(_ options: VaultOptions, _ profile: ProfileOptions) throws {
+        (vault, self.profile) = try VaultAccess.open(options.location, profile: profile)
+    }
+
+    /// Ambiguous dates like 03/04/2025 are read day first unless the locale is a month-first one.
+    static var preferDayFirst: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        let locale = environment["LC_ALL"] ?? environment["LC_TIME"] ?? environment["LANG"] ?? ""
+        let monthFirst = ["en_US", "en_PH", "en_CA", "es_US"]
+        return !locale.isEmpty && !locale.hasPrefix("C") && !locale.hasPrefix("POSIX") && !monthFirst.contains { locale.hasPrefix($0) }
+    }
+}
+
+extension Document {
+    /// `lab "Laboratory report" 2 pages, no text (needs OCR)`
+    var summaryLine: String {
+        var line = "\(type) \"\(title)\" \(pageCount) page\(pageCount == 1 ? "" : "s")"
+        if outcome != "indexed" { line += ", \(outcomeDescription)" }
+        return line
+    }
+}
+
+struct DocAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Store documents encrypted and index their text.",
+        discussion: """
+            Takes PDF, PNG and JPEG files, and directories (searched recursively; other files in
+            them are skipped). The same content added twice is stored once. A file that cannot
+            be read is reported and the others are still added; the command then exits 65.
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "Files or directories to add.")
+    var files: [String]
+
+    @Option(help: "Document type (prescription, insurance, lab, imaging, discharge, visit, vaccination, referral, bill, other); guessed from the text if omitted.")
+    var type: String?
+
+    @Option(help: "Title; the PDF's own title or the file name if omitted.")
+    var title: String?
+
+    @Option(help: "Document date (YYYY-MM-DD); found in the text if omitted.")
+    var date: String?
+
+    @Option(help: "A tag; repeat for several.")
+    var tag: [String] = []
+
+    @Option(help: "Who issued it (clinic, doctor, lab).")
+    var provider: String?
+
+    @Option(help: "A note, searchable with the document.")
+    var note: String?
+
+    @Option(name: .customLong("pdf-password-file"), help: "A file whose first line is the password of encrypted PDFs.")
+    var pdfPasswordFile: String?
+
+    func validate() throws {
+        try asUsageError {
+            if let type { _ = try DocumentFields.type(type) }
+            if let date { _ = try DocumentFields.date(date) }
+            if let title { _ = try DocumentFields.title(title) }
+            for tag in tag { _ = try DocumentFields.tag(tag) }
+        }
+    }
+
+    func run() throws {
+        let (paths, skipped) = try DocumentImporter.expand(files)
+        var options = DocumentImporter.Options()
+        options.title = title
+        options.type = type
+        options.date = date
+        options.tags = tag
+        options.provider = provider
+        options.note = note
+        if let pdfPasswordFile {
+            options.pdfPassword = try PassphraseSource.fromFile(pdfPasswordFile, variable: "--pdf-password-file")
+        }
+        let context = try DocContext(vault, profile)
+        let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
+        let showBar = paths.count > 1 || paths.contains { (FileSystem.fileSize($0) ?? 0) > 20_000_000 }
+        let bar = Progress("adding", enabled: showBar && Console.stderrIsTTY)
+        let results = try importer.add(paths, options: options) { done, total, file in
+            bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \((file as NSString).lastPathComponent)")
+        }
+        bar.finish()
+        if output.json {
+            try Console.json(results)
+        } else {
+            for result in results {
+                switch result.status {
+                case .added:
+                    let document = result.document!
+                    if result.isProblem {
+                        Console.error("\(result.file): \(document.outcomeDescription): \(result.reason ?? "no text") (stored as \(document.id); not searchable)")
+                    }
+                    Console.out("added \(document.id) \(document.summaryLine)")
+                case .duplicate:
+                    Console.out("skipped \(result.file): \(result.reason!)")
+                case .failed:
+                    Console.error("\(result.file): \(result.reason!)")
+                }
+            }
+        }
+        let added = results.filter { $0.status == .added }.count
+        let duplicates = results.filter { $0.status == .duplicate }.count
+        let problems = results.filter(\.isProblem).count
+        if results.count > 1 || skipped > 0 {
+            var parts = ["\(added) added"]
+            if duplicates > 0 { parts.append("\(duplicates) already in the vault") }
+            if problems > 0 { parts.append("\(problems) with problems (see above)") }
+            if skipped > 0 { parts.append("\(skipped) skipped (not PDF, PNG or JPEG)") }
+            Console.note(parts.joined(separator: ", "))
+        }
+        if problems > 0 { throw ExitCode(ExitStatus.dataError.rawValue) }
+    }
+}
+
+struct DocList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List documents, newest first.")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Only this type.") var type: String?
+    @Option(help: "Only documents with this tag.") var tag: String?
+    @Option(help: "Only documents dated on or after this day (YYYY-MM-DD).") var since: String?
+    @Option(help: "Only documents dated on or before this day (YYYY-MM-DD).") var until: String?
+
+    func validate() throws {
+        try asUsageError {
+            if let type { _ = try DocumentFields.type(type) }
+            if let since { _ = try DocumentFields.date(since, field: "--since") }
+            if let until { _ = try DocumentFields.date(until, field: "--until") }
+        }
+    }
+
+    func run() throws {
+        let context = try DocContext(vault, profile)
+        let documents = try context.store.list(DocumentStore.Filter(type: type.map { $0.lowercased() }, tag: tag, since: since, until: until))
+        if output.json {
+            try Console.json(documents)
+            return
+        }
+        if documents.isEmpty {
+            Console.note("no documents\(type != nil || tag != nil || since != nil || until != nil ? " match" : " yet; add some with 'phr doc add FILE'")")
+            return
+        }
+        let rows = documents.map { document in
+            [document.id, document.date ?? "—", document.type, "\(document.pageCount)", document.title
+                + (document.outcome == "indexed" ? "" : "  (\(document.outcomeDescription))")]
+        }
+        Table.print(header: ["ID", "DATE", "TYPE", "PAGES", "TITLE"], rows: rows)
+    }
+}
+
+struct DocShow: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a document's details and, with --text, its text.")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The document ID (any unique prefix).") var id: String
+    @Flag(help: "Also print the extracted text, page by page.") var text = false
+
+    func run() throws {
+        let context = try DocContext(vault, profile)
+        let document = try context.store.get(id)
+        let pages = text ? try context.store.text(of: document) : []
+        if output.json {
+            struct Shown: Encodable {
+                let document: Document
+                let text: [Page]?
+                struct Page: Encodable { let page: Int; let text: String }
+            }
+            try Console.json(Shown(document: document, text: text ? pages.map { Shown.Page(page: $0.page, text: $0.text) } : nil))
+            return
+        }
+        let fields: [(String, String?)] = [
+            ("id", document.id),
+            ("title", document.title),
+            ("type", document.type + (document.typeSource == "guessed" ? " (guessed)" : "")),
+            ("date", document.date.map { $0 + (document.dateSource == "user" ? "" : " (\(document.dateSource == "metadata" ? "from the PDF's creation date" : "found in the text"))") }),
+            ("provider", document.provider),
+            ("tags", document.tags.isEmpty ? nil : document.tags.joined(separator: ", ")),
+            ("note", document.note),
+            ("profile", document.profile),
+            ("file", "\(document.fileName) (\(document.mediaType), \(Console.bytes(document.size)))"),
+            ("pages", "\(document.pageCount), \(document.textPages) with text"),
+            ("text", document.outcomeDescription + (document.outcomeDetail.map { ": \($0)" } ?? "")),
+            ("sha256", document.sha256),
+            ("added", document.addedAt),
+            ("extractor", document.extractor),
+        ]
+        for (name, value) in fields {
+            guard let value else { continue }
+            Console.out(name.padding(toLength: 10, withPad: " ", startingAt: 0) + value)
+        }
+        if text {
+            for page in pages {
+                Console.out("")
+                Console.out(Console.bold("— page \(page.page) —"))
+                Console.out(page.text)
+            }
+            if pages.isEmpty { Console.note("no text was extracted from this document") }
+        }
+    }
+}
+
+struct DocExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Write a document's original file, byte for byte.",
+        discussion: "The file is created with mode 0600 and only once the whole document verified. '--out -' writes to standard output, which must not be a terminal."
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+
+    @Argument(help: "The document ID (any unique prefix).") var id: String
+    @Option(help: "Where to write it, or - for standard output.") var out: String
+
+    func run() throws {
+        if out == "-" && Console.stdoutIsTTY { throw DocumentError.refusingTerminal }
+        let context = try DocContext(vault, profile)
+        let document = try context.store.get(id)
+        if out == "-" {
+            try context.store.export(document, toDescriptor: STDOUT_FILENO)
+        } else {
+            try context.store.export(document, to: out)
+            Console.note("wrote \(out) (\(Console.bytes(document.size)), sha256 \(document.sha256.prefix(16))…)")
+        }
+    }
+}
+
+struct DocEdit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a document's title, type, date, tags, provider or note.",
+        discussion: "Tags: '--tag +x' adds x, '--tag -y' removes y. An empty value ('--date \"\"') clears a field."
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "The document ID (any unique prefix).") var id: String
+    @Option(help: "New title.") var title: String?
+    @Option(help: "New type.") var type: String?
+    @Option(help: "New date (YYYY-MM-DD), or \"\" to clear.") var date: String?
+    @Option(help: "New provider, or \"\" to clear.") var provider: String?
+    @Option(help: "New note, or \"\" to clear.") var note: String?
+    @Option(parsing: .unconditionalSingleValue, help: "+TAG adds a tag, -TAG removes one; repeat for several.") var tag: [String] = []
+
+    func validate() throws {
+        for change in tag where !(change.hasPrefix("+") || change.hasPrefix("-")) || change.count < 2 {
+            throw ValidationError("--tag: '\(change)' needs a + (add) or - (remove) in front, like --tag +insurance")
+        }
+    }
+
+    func run() throws {
+        var changes = DocumentStore.Changes()
+        changes.title = title
+        changes.type = type
+        changes.date = date
+        changes.provider = provider
+        changes.note = note
+        changes.addTags = tag.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) }
+        changes.removeTags = tag.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
+        let context = try DocContext(vault, profile)
+        let document = try context.store.edit(id, changes)
+        if output.json {
+            try Console.json(document)
+        } else {
+            Console.out("updated \(document.id) \(document.summaryLine)")
+        }
+    }
+}
+
+struct DocRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove a document: its file, text, search entries and details.",
+        discussion: "Asks for confirmation on a terminal unless --yes."
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+
+    @Argument(help: "The document ID (any unique prefix).") var id: String
+    @Flag(help: "Do not ask for confirmation.") var yes = false
+
+    func run() throws {
+        let context = try DocContext(vault, profile)
+        let document = try context.store.get(id)
+        if !yes {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw ValidationError("removing \(document.id) needs --yes when there is no terminal to confirm on")
+            }
+            FileHandle.standardError.write(Data("Remove \(document.id) \(document.summaryLine)? [y/N] ".utf8))
+            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+                Console.note("kept \(document.id)")
+                return
+            }
+        }
+        let removed = try context.store.remove(document.id)
+        Console.out("removed \(removed.id) \(removed.summaryLine)")
+    }
+}
+
+struct DocReindex: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reindex",
+        abstract: "Extract the text of documents again (all of them without IDs), e.g. after a phr upgrade.",
+        discussion: "Decrypted content goes to the extractor through memory, never through a file on disk."
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    @Argument(help: "Document IDs (any unique prefix); all documents if none.") var ids: [String] = []
+    @Option(name: .customLong("pdf-password-file"), help: "A file whose first line is the password of encrypted PDFs.")
+    var pdfPasswordFile: String?
+
+    func run() throws {
+        let password = try pdfPasswordFile.map { try PassphraseSource.fromFile($0, variable: "--pdf-password-file") }
+        let context = try DocContext(vault, profile)
+        let documents = ids.isEmpty ? try context.store.list() : try ids.map { try context.store.get($0) }
+        let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
+        let bar = Progress("reindexing", enabled: documents.count > 1 && Console.stderrIsTTY)
+        let updated = try importer.reindex(documents, password: password) { done, total, id in
+            bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \(id)")
+        }
+        bar.finish()
+        if output.json {
+            try Console.json(updated)
+        } else {
+            for document in updated { Console.out("reindexed \(document.id) \(document.summaryLine)") }
+        }
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+@testable import PHRCore
+
+/// A worker that crashes, hangs, spins or runs out of memory costs that one document, reported
+/// as its outcome; the parent carries on with the others on a fresh worker. The misbehaviour is
+/// triggered through the debug-only `WorkerTestFaults` on the first page containing a marker, so
+/// $PHR_BIN must be a debug build of phr.
+@Suite struct TextExtractorFaultTests {
+    static let discharge = ExtractionFixtures.file("medical__discharge_summary_citycare.pdf").path
+    static let prescription = ExtractionFixtures.file("medical__prescription_reportlab_1.pdf").path
+    static let insurance = ExtractionFixtures.file("medical__health_insurance_card.pdf").path
+    static let lab = ExtractionFixtures.file("medical__lab_report_cbc_lipid_3p.pdf").path
+    /// Printed only on the prescription, and only on page 2 of the lab report.
+    static let prescriptionMarker = "Sunrise Health Clinic"
+    static let labPage2Marker = "Triglycerides"
+
+    /// Runs the four medical documents with one fault armed; returns the summaries by file.
+    func runBatch(_ faults: [String: String], limits: ExtractionLimits = .default)
+        throws -> (summaries: [String: ExtractionSummary], pages: [String: [ExtractedPage]]) {
+        let paths = [Self.discharge, Self.prescription, Self.insurance, Self.lab]
+        let extractor = ExtractionFixtures.extractor(limits, faults: faults)
+        let (summaries, pages) = try ExtractionFixtures.extractAll(paths.map { ExtractionJob(.path($0)) }, with: extractor)
+        var byPath: [String: ExtractionSummary] = [:]
+        var pagesByPath: [String: [ExtractedPage]] = [:]
+        for (index, path) in paths.enumerated() {
+            byPath[path] = summaries[index]
+            pagesByPath[path] = pages[index] ?? []
+        }
+        return (byPath, pagesByPath)
+    }
+
+    @Test func aCrashIsReportedForThatDocumentOnly() throws {
+        let (summaries, _) = try runBatch([WorkerTestFaults.crashVariable: Self.prescriptionMarker])
+        #expect(summaries[Self.prescription]?.outcome == .unreadable)
+        #expect(summaries[Self.prescription]?.reason == "the reader crashed (SIGSEGV) on page 1 of 1")
+        #expect(summaries[Self.discharge]?.outcome == .indexed)
+        #expect(summaries[Self.insurance]?.outcome == .indexed)
+        #expect(summaries[Self.lab]?.outcome == .indexed)
+    }
+
+    @Test func aCrashAfterSomePagesKeepsThemAndIsPartial() throws {
+        let (summaries, pages) = try runBatch([WorkerTestFaults.crashVariable: Self.labPage2Marker])
+        let lab = try #require(summaries[Self.lab])
+        #expect(lab.outcome == .partial)
+        #expect(lab.reason == "the reader crashed (SIGSEGV) on page 2 of 3")
+        #expect(lab.textPages == 1)
+        #expect(pages[Self.lab]?.map(\.number) == [1])
+        #expect(summaries[Self.prescription]?.outcome == .indexed)
+    }
+
+    @Test func aHangIsKilledAfterTheStepTimeout() throws {
+        var limits = ExtractionLimits.default
+        limits.stepTimeout = 3
+        let started = Date()
+        let (summaries, _) = try runBatch([WorkerTestFaults.hangVariable: Self.prescriptionMarker], limits: limits)
+        #expect(summaries[Self.prescription]?.outcome == .unreadable)
+        #expect(summaries[Self.prescription]?.reason == "the reader made no progress for 3 s on page 1 of 1")
+        #expect(summaries[Self.discharge]?.outcome == .indexed)
+        #expect(summaries[Self.lab]?.outcome == .indexed)
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+
+    @Test func aDocumentThatTakesTooLongInAllIsStopped() throws {
+        var limits = ExtractionLimits.default
+        limits.stepTimeout = 30
+        limits.documentTimeout = 4
+        let (summaries, _) = try runBatch([WorkerTestFaults.hangVariable: Self.labPage2Marker], limits: limits)
+        #expect(summaries[Self.lab]?.outcome == .partial)
+        #expect(summaries[Self.lab]?.reason == "the reader took longer than 4 s in all on page 2 of 3")
+    }
+
+    @Test func aRunawayLoopHitsTheCPULimit() throws {
+        var limits = ExtractionLimits.default
+        limits.cpuSecondsPerStep = 1
+        let (summaries, _) = try runBatch([WorkerTestFaults.spinVariable: Self.prescriptionMarker], limits: limits)
+        #expect(summaries[Self.prescription]?.outcome == .unreadable)
+        #expect(summaries[Self.prescription]?.reason == "the reader used more than 1 s of CPU time on one step on page 1 of 1")
+        #expect(summaries[Self.insurance]?.outcome == .indexed)
+    }
+
+    @Test func runningOutOfMemoryIsReportedAsSuch() throws {
+        var limits = ExtractionLimits.default
+        limits.memoryBytes = 768 << 20
+        let (summaries, _) = try runBatch([WorkerTestFaults.exhaustMemoryVariable: Self.prescriptionMarker], limits: limits)
+        #expect(summaries[Self.prescription]?.outcome == .unreadable)
+        #expect(summaries[Self.prescription]?.reason == "the reader ran out of memory (limit 768 MiB) on page 1 of 1")
+        #expect(summaries[Self.discharge]?.outcome == .indexed)
+        #expect(summaries[Self.lab]?.outcome == .indexed)
+    }
+
+    @Test func workersRetireAfterTheirShareAndFreshOnesTakeOver() throws {
+        var limits = ExtractionLimits.default
+        limits.documentsPerWorker = 2
+        limits.parallelWorkers = 1
+        let files = ExtractionFixtures.files(in: "text")
+        let extractor = ExtractionFixtures.extractor(limits)
+        let (summaries, _) = try ExtractionFixtures.extractAll(files.map { ExtractionJob(.path($0.path)) }, with: extractor)
+        #expect(summaries.count == files.count)
+        #expect(summaries.values.allSatisfy { $0.outcome == .indexed })
+        // And the extractor is still usable afterwards, with a kept worker.
+        let (again, _) = try ExtractionFixtures.extract(Self.discharge, with: extractor)
+        #expect(again.outcome == .indexed)
+    }
+
+    @Test func aCallbackErrorStopsTheBatchAndTheExtractorRecovers() throws {
+        struct Stop: Error {}
+        let extractor = ExtractionFixtures.extractor()
+        #expect(throws: Stop.self) {
+            _ = try extractor.extract(.path(Self.lab)) { _ in throw Stop() }
+        }
+        let (summary, pages) = try ExtractionFixtures.extract(Self.lab, with: extractor)
+        #expect(summary.outcome == .indexed)
+        #expect(pages.count == 3)
+    }
+
+    @Test func aMissingWorkerExecutableIsAnError() throws {
+        let extractor = TextExtractor(workerExecutable: "/nonexistent/phr")
+        #expect(throws: ExtractionError.workerStartFailed(executable: "/nonexistent/phr", code: ENOENT)) {
+            _ = try extractor.extract(.path(Self.discharge)) { _ in }
+        }
+    }
+
+    @Test func aWorkerThatIsNotPhrIsAnError() throws {
+        let extractor = TextExtractor(workerExecutable: "/bin/true")
+        #expect(throws: ExtractionError.workerNotReady(executable: "/bin/true", detail: "it exited with status 0")) {
+            _ = try extractor.extract(.path(Self.discharge)) { _ in }
+        }
+    }
+
+    @Test func filesThatAreNotPDFsNeverReachAWorker() throws {
+        let directory = try TestSupport.temporaryDirectory("sniff")
+        defer { TestSupport.remove(directory) }
+        let png = "\(directory)/photo.pdf"
+        _ = FileManager.default.createFile(atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
+        let extractor = TextExtractor(workerExecutable: "/nonexistent/phr")
+        let cases: [(String, String)] = [
+            (png, "not a PDF file (a PNG image)"),
+            ("\(directory)/missing.pdf", "cannot open the file: no such file or directory"),
+            (directory, "not a regular file"),
+            ("/dev/null", "not a regular file"),
+        ]
+        for (path, reason) in cases {
+            let summary = try extractor.extract(.path(path)) { _ in }
+            #expect(summary.outcome == .unreadable)
+            #expect(summary.reason == reason)
+        }
+    }
+
+    @Test func thePasswordNeverAppearsInTheWorkersArgumentsOrEnvironment() throws {
+        let file = ExtractionFixtures.file("qpdf__enc-XI-R6-V5-U_view-O_master.pdf")
+        let password = "view"
+        let extractor = ExtractionFixtures.extractor()
+        var inspected = 0
+        _ = try extractor.extract(.path(file.path), password: TestSupport.secret(password)) { _ in
+            // Workers are not dumpable (phr disables core dumps first thing), so their environ
+            // is unreadable even to their own user; their command line is readable.
+            for pid in Self.workerProcesses() {
+                let arguments = Self.procFile(pid, "cmdline")
+                guard !arguments.isEmpty else { continue }  // another test's worker, just exited
+                #expect(!arguments.contains(Array(password.utf8)))
+                inspected += 1
+            }
+        }
+        #expect(inspected > 0)
+        #expect(extractor.workerEnvironment == ["SWIFT_BACKTRACE=enable=no"])
+        #expect(!ExtractionWorker.Settings(extractor.limits).arguments.joined().contains(password))
+    }
+
+    @Test func errorMessagesAreLowercaseOneLinersWithoutSecrets() {
+        let errors: [ExtractionError] = [
+            .workerStartFailed(executable: "/usr/bin/phr", code: ENOENT),
+            .workerNotReady(executable: "/usr/bin/phr", detail: "it exited with status 64"),
+            .protocolViolation(detail: "page 3 out of order"),
+            .system(operation: "poll", code: EINTR),
+            .passwordProhibitedCharacter,
+            .passwordBidirectionalText,
+        ]
+        for error in errors {
+            let message = error.localizedDescription
+            #expect(message.first?.isLowercase == true)
+            #expect(!message.contains("\n") && !message.hasSuffix("."))
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Children of this process running the extraction worker.
+    static func workerProcesses() -> [Int32] {
+        let me = getpid()
+        return FileSystem.contents(of: "/proc").compactMap(Int32.init).filter { pid in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("PPid:") }),
+                  Int32(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == me else { return false }
+            return procFile(pid, "cmdline").contains(Array(WorkerProtocol.subcommand.utf8))
+        }
+    }
+
+    static func procFile(_ pid: Int32, _ name: String) -> [UInt8] {
+        Array(FileManager.default.contents(atPath: "/proc/\(pid)/\(name)") ?? Data())
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func contains(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, count >= needle.count else { return false }
+        return (0...(count - needle.count)).contains { self[$0..<$0 + needle.count].elementsEqual(needle) }
+    }
+}

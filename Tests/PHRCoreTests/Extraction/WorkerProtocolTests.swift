@@ -1,0 +1,108 @@
+import Testing
+@testable import PHRCore
+
+/// The framed messages between the parent and a worker, and the parent's checks of them.
+@Suite struct WorkerProtocolTests {
+    func roundTrip(_ message: WorkerMessage) throws -> WorkerMessage {
+        var decoder = FrameDecoder(maximumPayload: 1 << 20)
+        message.encoded().withUnsafeBytes { decoder.append($0) }
+        let frame = try #require(try decoder.next())
+        #expect(try decoder.next() == nil)
+        return try WorkerMessage.decode(kind: frame.kind, payload: frame.payload)
+    }
+
+    @Test func everyMessageSurvivesEncoding() throws {
+        let messages: [WorkerMessage] = [
+            .ready(version: WorkerProtocol.version),
+            .opened(WorkerOpenedDocument(pageCount: 117, isEncrypted: true, creationTime: 1_741_774_500, title: "Laborbefund – März")),
+            .opened(WorkerOpenedDocument(pageCount: 0, isEncrypted: false, creationTime: nil, title: nil)),
+            .page(number: 3, flags: [.hasImages], text: "𐐐𐐯𐑊𐐬 שלום\nline two"),
+            .page(number: 4, flags: .failed, text: ""),
+            .done(.read, retiring: false, syntaxErrors: 0, reason: ""),
+            .done(.unreadable, retiring: true, syntaxErrors: 1283, reason: "damaged beyond repair"),
+        ]
+        for message in messages {
+            #expect(try roundTrip(message) == message)
+        }
+    }
+
+    @Test func framesArriveInPiecesAndTogether() throws {
+        let bytes = WorkerMessage.page(number: 1, flags: [], text: "abc").encoded()
+            + WorkerMessage.done(.read, retiring: false, syntaxErrors: 2, reason: "").encoded()
+        var decoder = FrameDecoder(maximumPayload: 1024)
+        var decoded: [WorkerMessage] = []
+        for byte in bytes {
+            [byte].withUnsafeBytes { decoder.append($0) }
+            while let frame = try decoder.next() {
+                decoded.append(try WorkerMessage.decode(kind: frame.kind, payload: frame.payload))
+            }
+        }
+        #expect(decoded == [.page(number: 1, flags: [], text: "abc"), .done(.read, retiring: false, syntaxErrors: 2, reason: "")])
+        #expect(decoder.pendingByteCount == 0)
+    }
+
+    @Test func oversizedUnknownAndMalformedFramesAreViolations() throws {
+        var decoder = FrameDecoder(maximumPayload: 16)
+        WorkerMessage.page(number: 1, flags: [], text: String(repeating: "x", count: 100)).encoded().withUnsafeBytes { decoder.append($0) }
+        #expect(throws: ExtractionError.self) { try decoder.next() }
+
+        #expect(throws: ExtractionError.protocolViolation(detail: "unknown message kind 9")) {
+            try WorkerMessage.decode(kind: 9, payload: [])
+        }
+        #expect(throws: ExtractionError.protocolViolation(detail: "a message ends early")) {
+            try WorkerMessage.decode(kind: WorkerMessage.Kind.opened.rawValue, payload: [1, 0])
+        }
+        #expect(throws: ExtractionError.protocolViolation(detail: "unknown document status")) {
+            try WorkerMessage.decode(kind: WorkerMessage.Kind.done.rawValue, payload: [7, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        }
+        #expect(throws: ExtractionError.protocolViolation(detail: "trailing bytes in a ready message")) {
+            try WorkerMessage.decode(kind: WorkerMessage.Kind.ready.rawValue, payload: [1, 0, 0])
+        }
+    }
+
+    @Test func jobsCarryPasswordCandidatesAndAreWipedOnceRead() throws {
+        let job = WorkerJob(passwordCandidates: [Array("IX".utf8), [0xE9]])
+        var decoder = FrameDecoder(maximumPayload: 1024)
+        (job.encoded() + WorkerJob(passwordCandidates: []).encoded()).withUnsafeBytes { decoder.append($0) }
+        let frame = try #require(try decoder.next())
+        #expect(try WorkerJob.decode(kind: frame.kind, payload: frame.payload).passwordCandidates == job.passwordCandidates)
+        decoder.wipeConsumed()
+        let second = try #require(try decoder.next())
+        #expect(try WorkerJob.decode(kind: second.kind, payload: second.payload).passwordCandidates.isEmpty)
+    }
+
+    @Test func theParentChecksPagesAgainstThePageCount() throws {
+        var assembly = DocumentAssembly()
+        #expect(throws: ExtractionError.self) { try assembly.page(number: 1, flags: [], text: "early") }
+        try assembly.open(WorkerOpenedDocument(pageCount: 2, isEncrypted: false, creationTime: nil, title: "  A\u{7}\n title  "))
+        #expect(throws: ExtractionError.self) { try assembly.open(WorkerOpenedDocument(pageCount: 9, isEncrypted: false)) }
+        #expect(throws: ExtractionError.self) { try assembly.page(number: 2, flags: [], text: "skipped one") }
+        let first = try assembly.page(number: 1, flags: [], text: "Hello")
+        #expect(first == ExtractedPage(number: 1, text: "Hello", quality: .text))
+        #expect(throws: ExtractionError.self) { try assembly.summary(status: .read, syntaxErrors: 0, reason: "") }
+        _ = try assembly.page(number: 2, flags: [.hasImages], text: "")
+        #expect(throws: ExtractionError.self) { try assembly.page(number: 3, flags: [], text: "beyond the end") }
+        let summary = try assembly.summary(status: .read, syntaxErrors: 4, reason: "ignored")
+        #expect(summary == ExtractionSummary(outcome: .partial, pageCount: 2, textPages: 1,
+                                             reason: "1 of 2 pages are images without text (need OCR)",
+                                             metadata: DocumentMetadata(title: "A title"), syntaxErrors: 4))
+    }
+
+    @Test func titlesLoseControlsAndExtraWhitespace() {
+        #expect(DocumentAssembly.cleanTitle("  Lab\u{0}results\n 2025\u{202E} ") == "Lab results 2025")
+        #expect(DocumentAssembly.cleanTitle(" \u{1}\n") == nil)
+        #expect(DocumentAssembly.cleanTitle(String(repeating: "a", count: 400))?.count == 300)
+    }
+
+    @Test func aWorkersReasonIsReducedToOnePrintableLine() {
+        #expect(DocumentAssembly.sanitize("damaged\u{1B}[31m\nbeyond repair") == "damaged[31mbeyond repair")
+        #expect(DocumentAssembly.sanitize(String(repeating: "x", count: 500))?.count == 200)
+        #expect(DocumentAssembly.sanitize(" \n ") == nil)
+    }
+
+    @Test func pageTextIsCutAtACharacterBoundary() {
+        #expect(ExtractionWorker.truncated("aé", toUTF8Bytes: 2) == "a")
+        #expect(ExtractionWorker.truncated("𐐐x", toUTF8Bytes: 3) == "")
+        #expect(ExtractionWorker.truncated("abc", toUTF8Bytes: 3) == "abc")
+    }
+}
