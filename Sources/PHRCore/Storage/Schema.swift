@@ -25,6 +25,7 @@ enum Schema {
         }
         registerDocumentMigrations(&migrator)
         registerRecordMigrations(&migrator)
+        registerMedAPIMigrations(&migrator)
         return migrator
     }
 }
