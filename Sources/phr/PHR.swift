@@ -28,6 +28,18 @@ struct PHR: ParsableCommand {
             RestoreCommand.self,
             DocCommand.self,
             SearchCommand.self,
+            ProfileCommand.self,
+            MedCommand.self,
+            ApptCommand.self,
+            ContactCommand.self,
+            IDCommand.self,
+            AllergyCommand.self,
+            ConditionCommand.self,
+            ImmunizationCommand.self,
+            ObservationCommand.self,
+            EmergencyCommand.self,
+            ExportCommand.self,
+            ImportCommand.self,
             ExtractWorkerCommand.self,
         ]
     )

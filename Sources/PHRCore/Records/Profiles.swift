@@ -60,6 +60,23 @@ public enum Profiles {
                        arguments: [String(id)])
     }
 
+    /// Makes the profile called `name` the default and returns it.
+    @discardableResult
+    public static func makeDefault(_ db: Database, name: String) throws -> Profile {
+        let profile = try resolve(db, name: name)
+        try setDefault(db, id: profile.id)
+        return try all(db).first { $0.id == profile.id }!
+    }
+
+    /// Parses a relation typed on the command line (`self` is reserved for the first profile
+    /// but accepted, for a vault whose first profile is someone else).
+    public static func relation(_ text: String, field: String = "--relation") throws -> Profile.Relation {
+        guard let relation = Profile.Relation(rawValue: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
+            throw RecordError.invalidField(field: field, reason: "'\(text)' is not a relation; use child, parent, partner or other")
+        }
+        return relation
+    }
+
     /// The profile called `name` (case-insensitive), or the default profile when `name` is nil.
     public static func resolve(_ db: Database, name: String?) throws -> Profile {
         let profiles = try all(db)

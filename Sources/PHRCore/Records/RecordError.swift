@@ -1,6 +1,9 @@
 import Foundation
 
-/// Errors about records: IDs, profiles and field values.
+/// Errors about records: IDs, profiles, field values and the dose guard.
+///
+/// Messages name the field or the record's ID, never a record's contents, so that stderr can be
+/// logged safely; the dose guard's times are the exception the user asked for.
 public enum RecordError: PHRError, Equatable {
     /// No record of `kind` has an ID starting with `id`.
     case notFound(kind: String, id: String)
@@ -8,14 +11,21 @@ public enum RecordError: PHRError, Equatable {
     case ambiguous(kind: String, prefix: String, matches: [String])
     case profileNotFound(String)
     case profileExists(String)
-    /// A field has a value phr cannot use; `reason` says what it expects.
+    /// A field has a value phr cannot use; `reason` says what it expects (bad data, exit 65).
     case invalidField(field: String, reason: String)
+    /// A command-line option has a value phr cannot use (usage, exit 64).
+    case invalidOption(option: String, reason: String, hint: String?)
+    /// The dose guard refused a dose (exit 1); `--force` records it anyway.
+    case doseRefused(DoseRefusal)
+    /// The command does not apply to this record (exit 1), e.g. skipping a dose of an
+    /// unscheduled medication.
+    case notApplicable(reason: String, hint: String?)
 
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound, .profileNotFound: return .noInput
-        case .ambiguous: return .usage
-        case .profileExists: return .failure
+        case .ambiguous, .invalidOption: return .usage
+        case .profileExists, .doseRefused, .notApplicable: return .failure
         case .invalidField: return .dataError
         }
     }
@@ -28,15 +38,32 @@ public enum RecordError: PHRError, Equatable {
         case .profileNotFound(let name): return "no profile named '\(name)'"
         case .profileExists(let name): return "a profile named '\(name)' already exists"
         case .invalidField(let field, let reason): return "\(field): \(reason)"
+        case .invalidOption(let option, let reason, _): return "\(option): \(reason)"
+        case .doseRefused(let refusal): return refusal.message
+        case .notApplicable(let reason, _): return reason
         }
     }
 
     public var hint: String? {
         switch self {
-        case .notFound(let kind, _): return "list them with 'phr \(kind == "document" ? "doc" : kind) list'"
+        case .notFound(let kind, _):
+            switch kind {
+            case "document": return "list them with 'phr doc list'"
+            case "dose": return "'phr med show MED' lists a medication's doses with their IDs"
+            default: return "list them with 'phr \(kind) list'"
+            }
         case .ambiguous: return "type more characters of the ID"
         case .profileNotFound: return "list profiles with 'phr profile list'"
+        case .invalidOption(_, _, let hint): return hint
+        case .doseRefused: return "to record it anyway, add --force; the dose is then flagged in the log"
+        case .notApplicable(_, let hint): return hint
         default: return nil
         }
+    }
+
+    /// The same problem reported against a command-line option (exit 64) instead of data.
+    public func asOption() -> RecordError {
+        if case .invalidField(let field, let reason) = self { return .invalidOption(option: field, reason: reason, hint: nil) }
+        return self
     }
 }

@@ -51,7 +51,10 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     }
 
     /// The record kinds `status` counts: (label, table). Later features add their tables here.
-    static let countedTables: [(String, String)] = [("profiles", "profile"), ("documents", "document")]
+    static let countedTables: [(String, String)] = [("profiles", "profile"), ("documents", "document"),
+                                                    ("medications", "medication"), ("doses", "dose"), ("appointments", "appointment"),
+                                                    ("contacts", "contact"), ("allergies", "allergy"), ("conditions", "condition"),
+                                                    ("immunizations", "immunization"), ("observations", "observation")]
 
     /// Reads the status. `vault` is the open vault when the caller could unlock it.
     public static func read(location: VaultLocation, keyFile: KeyFile, vault: Vault?,

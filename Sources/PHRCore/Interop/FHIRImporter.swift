@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+
+/// Imports a FHIR R4 Bundle into one profile, inside the caller's transaction (so a malformed
+/// entry anywhere leaves the vault as it was).
+///
+/// Records: MedicationRequest and MedicationStatement become medications, AllergyIntolerance
+/// allergies, Condition conditions, Immunization immunizations, Observation observations,
+/// Appointment appointments, the Patient's contacts contacts. The Patient (and blood group,
+/// height and weight observations) fill the medical ID's empty fields; fields already set are
+/// kept. Every other resource is listed as skipped, with the reason.
+struct FHIRImporter {
+    let bundle: FHIRBundle
+    let path: String
+    let profileID: Int64
+    let time: TimeContext
+
+    /// LOINC codes that fill the medical ID.
+    static let bloodGroupCode = "882-1"
+    static let heightCode = "8302-2"
+    static let weightCode = "29463-7"
+
+    func run(_ db: Database, report: inout ImportReport) throws {
+        let mapper = FHIRMapper(bundle: bundle, time: time)
+        let patients = bundle.resources.filter { $0.type == "Patient" }
+        if Set(patients.map(mapper.sourceKey)).count > 1 {
+            throw InteropError.severalPatients(path: path, entries: patients.map { "entry[\($0.index)]" })
+        }
+        var facts: FHIRMapper.PatientFacts?
+        var measured = MeasuredFacts()
+        for resource in bundle.resources {
+            do {
+                switch resource.type {
+                case "Patient":
+                    let patient = try mapper.patient(resource)
+                    facts = patient
+                    for (location, mapped) in patient.contacts {
+                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts", db, &report)
+                    }
+                case "MedicationRequest", "MedicationStatement":
+                    try take(try mapper.medication(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "medications", db, &report)
+                case "AllergyIntolerance":
+                    try take(try mapper.allergy(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "allergies", db, &report)
+                case "Condition":
+                    try take(try mapper.condition(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "conditions", db, &report)
+                case "Immunization":
+                    try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations", db, &report)
+                case "Observation":
+                    let mapped = try mapper.observation(resource)
+                    if case .record(let observation) = mapped { measured.note(observation) }
+                    try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations", db, &report)
+                case "Appointment":
+                    try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments", db, &report)
+                case "Medication":
+                    report.skip("entry[\(resource.index)]", type: resource.type, "a drug definition, read with the entries that refer to it")
+                case "Composition":
+                    report.skip("entry[\(resource.index)]", type: resource.type, "the document's table of contents; its entries are imported")
+                case "Practitioner", "PractitionerRole", "Organization", "Location", "RelatedPerson":
+                    report.skip("entry[\(resource.index)]", type: resource.type, "not a record about the patient; its name is used where entries refer to it")
+                default:
+                    report.skip("entry[\(resource.index)]", type: resource.type, "phr does not keep \(resource.type) resources")
+                }
+            } catch let error as FHIRFieldError {
+                throw InteropError.malformed(path: path, location: resource.location, reason: "\(error.field): \(error.reason)")
+            }
+        }
+        try fillMedicalID(db, facts: facts, measured: measured, report: &report)
+    }
+
+    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
+                                       _ db: Database, _ report: inout ImportReport) throws {
+        switch mapped {
+        case .skip(let reason):
+            report.skip(location, type: type, reason)
+        case .record(let record):
+            let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
+            report.count(outcome, kind)
+        }
+    }
+
+    /// The latest blood group, height and weight among the imported observations.
+    struct MeasuredFacts {
+        var bloodType: (effective: String, value: String)?
+        var height: (effective: String, value: Double)?
+        var weight: (effective: String, value: Double)?
+
+        mutating func note(_ observation: Observation) {
+            let loinc = observation.codes.filter { $0.system == Coding.System.loinc }.map(\.code)
+            let effective = observation.effective ?? ""
+            if loinc.contains(FHIRImporter.bloodGroupCode),
+               let text = observation.valueText ?? observation.valueCodes?.preferredDisplay(),
+               let type = FHIRMapper.bloodType(from: text), effective >= (bloodType?.effective ?? "") {
+                bloodType = (effective, type)
+            }
+            if loinc.contains(FHIRImporter.heightCode), let value = observation.valueNumber,
+               let centimetres = Self.convert(value, unit: observation.valueUnit, to: ["cm": 1, "m": 100, "[in_i]": 2.54, "in": 2.54]),
+               effective >= (height?.effective ?? "") {
+                height = (effective, (centimetres * 10).rounded() / 10)
+            }
+            if loinc.contains(FHIRImporter.weightCode), let value = observation.valueNumber,
+               let kilograms = Self.convert(value, unit: observation.valueUnit, to: ["kg": 1, "g": 0.001, "[lb_av]": 0.45359237, "lb": 0.45359237]),
+               effective >= (weight?.effective ?? "") {
+                weight = (effective, (kilograms * 10).rounded() / 10)
+            }
+        }
+
+        static func convert(_ value: Double, unit: String?, to factors: [String: Double]) -> Double? {
+            guard let unit, let factor = factors[unit] else { return nil }
+            return value * factor
+        }
+    }
+
+    /// Fills the medical ID's empty fields; a field already set is kept, and a different value
+    /// in the bundle is mentioned in the report.
+    private func fillMedicalID(_ db: Database, facts: FHIRMapper.PatientFacts?, measured: MeasuredFacts, report: inout ImportReport) throws {
+        let existing = try MedicalIDStore.fetch(db, profileID: profileID)
+        var id = existing ?? .empty(updatedAt: Timestamp.string(time.now))
+        var filled: [String] = []
+        var kept: [String] = []
+        func fill<T: Equatable>(_ keyPath: WritableKeyPath<MedicalID, T?>, _ value: T?, _ label: String) {
+            guard let value else { return }
+            if let current = id[keyPath: keyPath] {
+                if current != value { kept.append(label) }
+            } else {
+                id[keyPath: keyPath] = value
+                filled.append(label)
+            }
+        }
+        fill(\.name, facts?.name, "name")
+        fill(\.dateOfBirth, facts?.dateOfBirth, "date of birth")
+        fill(\.sex, facts?.sex, "sex")
+        fill(\.bloodType, measured.bloodType?.value, "blood type")
+        fill(\.heightCm, measured.height?.value, "height")
+        fill(\.weightKg, measured.weight?.value, "weight")
+        let newIdentifiers = (facts?.identifiers ?? []).filter { !id.identifiers.contains($0) }
+        if !newIdentifiers.isEmpty {
+            id.identifiers += newIdentifiers
+            filled.append("\(newIdentifiers.count) identifier\(newIdentifiers.count == 1 ? "" : "s")")
+        }
+        if !filled.isEmpty {
+            id.updatedAt = Timestamp.string(time.now)
+            try MedicalIDStore.save(db, id, profileID: profileID)
+            report.count(existing == nil ? .added : .updated, "medical_id")
+            report.notes.append("medical ID: set \(filled.joined(separator: ", "))")
+        } else if facts != nil {
+            report.count(.unchanged, "medical_id")
+        }
+        if !kept.isEmpty {
+            report.notes.append("medical ID: kept your \(kept.joined(separator: ", ")); the bundle says otherwise")
+        }
+    }
+}

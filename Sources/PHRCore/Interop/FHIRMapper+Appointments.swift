@@ -1,0 +1,50 @@
+import Foundation
+
+extension FHIRMapper {
+    /// An Appointment: with the practitioner or place that is not the patient, at its start.
+    /// FHIR gives an instant with an offset; the appointment is put in the user's zone.
+    func appointment(_ resource: FHIRResource) throws -> Mapped<Appointment> {
+        let status = try self.status(resource) ?? "booked"
+        if status == "entered-in-error" { return .skip("entered in error") }
+        guard let startTime = try FHIRElements.dateTime(resource["start"], field: "start") else { return .skip("has no start time") }
+        guard let start = FHIRElements.instant(startTime) else {
+            throw FHIRFieldError(field: "start", reason: "'\(startTime.text)' is not an instant with a time and offset")
+        }
+        var minutes = AppointmentStore.defaultDurationMinutes
+        if let endTime = try FHIRElements.dateTime(resource["end"], field: "end"), let end = FHIRElements.instant(endTime), end > start {
+            minutes = max(1, Int(end.timeIntervalSince(start) / 60))
+        } else if let value = resource["minutesDuration"]?.number, value >= 1 {
+            minutes = Int(value)
+        }
+        var with: String?
+        var location: String?
+        for (index, participant) in (resource["participant"]?.elements ?? []).enumerated() {
+            let field = "participant[\(index)].actor"
+            let target = bundle.resolve(try FHIRElements.reference(participant["actor"], field: field), from: resource)
+            if target?.type == "Patient" { continue }
+            let name = try actorName(participant["actor"], field: field, from: resource)
+            let reference = try FHIRElements.reference(participant["actor"], field: field)
+            if target?.type == "Location" || (target == nil && reference?.hasPrefix("Location/") == true) {
+                location = location ?? name
+            } else if with == nil {
+                with = name
+            }
+        }
+        let reasonConcept = try FHIRElements.concept(resource["reasonCode"]?[0], field: "reasonCode[0]")
+        let serviceType = try FHIRElements.concept(resource["serviceType"]?[0], field: "serviceType[0]")?.name()
+        let description = try FHIRElements.string(resource["description"], field: "description")
+        let appointmentStatus: Appointment.Status
+        switch status {
+        case "cancelled", "noshow": appointmentStatus = .cancelled
+        case "proposed", "pending", "waitlist": appointmentStatus = .tentative
+        default: appointmentStatus = .confirmed
+        }
+        let zone = time.zone
+        return .record(Appointment(
+            id: "", uid: UUID().uuidString.lowercased(), with: with ?? serviceType ?? description ?? "Appointment",
+            start: LocalDateTime(start, in: zone), timeZone: zone.identifier, durationMinutes: min(minutes, 44640), allDay: false,
+            location: location, reason: reasonConcept?.name() ?? description, notes: try FHIRElements.string(resource["comment"], field: "comment"),
+            documentID: nil, status: appointmentStatus, remindMinutes: nil, sequence: 0, source: source(resource),
+            createdAt: now, updatedAt: now))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+extension FHIRMapper {
+    /// SNOMED CT codes that state the absence of allergies: not allergies to record.
+    static let noKnownAllergyCodes: Set<String> = ["716186003", "429625007", "409137002", "428607008", "428197003", "1003774007"]
+
+    func allergy(_ resource: FHIRResource) throws -> Mapped<Allergy> {
+        let verification = try FHIRElements.statusCode(resource["verificationStatus"], field: "verificationStatus")
+        if verification == "entered-in-error" { return .skip("entered in error") }
+        if verification == "refuted" { return .skip("refuted (verificationStatus)") }
+        guard let concept = try FHIRElements.concept(resource["code"], field: "code"),
+              let substance = concept.name(preferring: [Coding.System.snomed, Coding.System.rxNorm]) else {
+            return .skip("names no substance (code)")
+        }
+        if concept.codings.contains(where: { $0.system == Coding.System.snomed && Self.noKnownAllergyCodes.contains($0.code) })
+            || substance.lowercased().hasPrefix("no known") {
+            return .skip("states that there is no known allergy, which is not an allergy to list")
+        }
+        var reactions: [String] = []
+        var severity: Allergy.Severity?
+        for (index, reaction) in (resource["reaction"]?.elements ?? []).enumerated() {
+            for (m, manifestation) in (reaction["manifestation"]?.elements ?? []).enumerated() {
+                if let name = try FHIRElements.concept(manifestation, field: "reaction[\(index)].manifestation[\(m)]")?.name(),
+                   !reactions.contains(name) {
+                    reactions.append(name)
+                }
+            }
+            if let text = try FHIRElements.string(reaction["severity"], field: "reaction[\(index)].severity") {
+                guard let value = Allergy.Severity(rawValue: text) else {
+                    throw FHIRFieldError(field: "reaction[\(index)].severity", reason: "'\(text)' is not mild, moderate or severe")
+                }
+                // The worst reaction is the one to warn about.
+                if severity.map({ Allergy.Severity.allCases.firstIndex(of: value)! > Allergy.Severity.allCases.firstIndex(of: $0)! }) ?? true {
+                    severity = value
+                }
+            }
+        }
+        let criticality = try FHIRElements.string(resource["criticality"], field: "criticality")
+        if let value = criticality, !Allergy.criticalities.contains(value) {
+            throw FHIRFieldError(field: "criticality", reason: "'\(value)' is not low, high or unable-to-assess")
+        }
+        let category = try FHIRElements.string(resource["category"]?[0], field: "category[0]")
+        if let category, !Allergy.categories.contains(category) {
+            throw FHIRFieldError(field: "category[0]", reason: "'\(category)' is not food, medication, environment or biologic")
+        }
+        let clinical = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus") ?? "active"
+        guard Allergy.statuses.contains(clinical) else {
+            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(clinical)' is not active, inactive or resolved")
+        }
+        let onset = try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date
+            ?? FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date
+        return .record(Allergy(id: "", uid: "", substance: substance, reaction: reactions.isEmpty ? nil : reactions.joined(separator: ", "),
+                               severity: severity, criticality: criticality, category: category, status: clinical, since: onset,
+                               notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
+                               source: source(resource), createdAt: now, updatedAt: now))
+    }
+
+    func condition(_ resource: FHIRResource) throws -> Mapped<Condition> {
+        let verification = try FHIRElements.statusCode(resource["verificationStatus"], field: "verificationStatus")
+        if verification == "entered-in-error" { return .skip("entered in error") }
+        if verification == "refuted" { return .skip("refuted (verificationStatus)") }
+        guard let concept = try FHIRElements.concept(resource["code"], field: "code"),
+              let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10, Coding.System.icd10CM]) else {
+            return .skip("names no condition (code)")
+        }
+        let since = try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date
+            ?? FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date
+        var resolved = try FHIRElements.dateTime(resource["abatementDateTime"], field: "abatementDateTime")?.date
+            ?? FHIRElements.dateTime(resource["abatementPeriod"]?["end"], field: "abatementPeriod.end")?.date
+        if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
+        let clinical = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus")
+            ?? (resolved != nil || resource["abatementBoolean"]?.bool == true ? "resolved" : "active")
+        guard Condition.statuses.contains(clinical) else {
+            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(clinical)' is not a condition clinical status")
+        }
+        return .record(Condition(id: "", uid: "", name: name, status: clinical, since: since, resolved: resolved,
+                                 notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
+                                 source: source(resource), createdAt: now, updatedAt: now))
+    }
+
+    func immunization(_ resource: FHIRResource) throws -> Mapped<Immunization> {
+        switch try status(resource) {
+        case "entered-in-error": return .skip("entered in error")
+        case "not-done": return .skip("not given (status not-done)")
+        default: break
+        }
+        guard let concept = try FHIRElements.concept(resource["vaccineCode"], field: "vaccineCode"),
+              let vaccine = concept.name(preferring: [Coding.System.cvx, Coding.System.snomed]) else {
+            throw FHIRFieldError(field: "vaccineCode", reason: "missing; an Immunization names its vaccine")
+        }
+        guard let date = try FHIRElements.dateTime(resource["occurrenceDateTime"], field: "occurrenceDateTime")?.date else {
+            return .skip("has no date (occurrenceDateTime)")
+        }
+        var doseNumber: Int?
+        if let number = resource["protocolApplied"]?[0]?["doseNumberPositiveInt"] {
+            guard let value = number.number, value >= 1, value == value.rounded() else {
+                throw FHIRFieldError(field: "protocolApplied[0].doseNumberPositiveInt", reason: "expected a positive whole number")
+            }
+            doseNumber = Int(value)
+        } else if let text = resource["protocolApplied"]?[0]?["doseNumberString"]?.string, let value = Int(text), value >= 1 {
+            doseNumber = value
+        }
+        return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: doseNumber,
+                                    lot: try FHIRElements.string(resource["lotNumber"], field: "lotNumber"),
+                                    notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
+                                    source: source(resource), createdAt: now, updatedAt: now))
+    }
+}

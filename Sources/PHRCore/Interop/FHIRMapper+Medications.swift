@@ -1,0 +1,124 @@
+import Foundation
+
+extension FHIRMapper {
+    /// MedicationRequest (a prescription) or MedicationStatement (what the patient takes).
+    func medication(_ resource: FHIRResource) throws -> Mapped<Medication> {
+        let isRequest = resource.type == "MedicationRequest"
+        let status = try self.status(resource) ?? "unknown"
+        switch status {
+        case "entered-in-error": return .skip("entered in error")
+        case "not-taken": return .skip("recorded as not taken")
+        default: break
+        }
+        let stopped = ["completed", "stopped", "cancelled"].contains(status)
+
+        // What: a CodeableConcept, or a Medication resource in the bundle or contained.
+        var concept = try FHIRElements.concept(resource["medicationCodeableConcept"], field: "medicationCodeableConcept")
+        var form: String?
+        if concept == nil, let reference = resource["medicationReference"] {
+            if let target = bundle.resolve(try FHIRElements.reference(reference, field: "medicationReference"), from: resource),
+               target.type == "Medication" {
+                concept = try FHIRElements.concept(target["code"], field: "medicationReference → Medication.code")
+                form = try FHIRElements.concept(target["form"], field: "medicationReference → Medication.form")?.name()
+            } else if let display = try FHIRElements.referenceDisplay(reference, field: "medicationReference") {
+                concept = FHIRElements.Concept(text: display, codings: [])
+            } else {
+                return .skip("its Medication is not in the bundle")
+            }
+        }
+        guard let concept, let name = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
+            throw FHIRFieldError(field: "medication[x]", reason: "missing; a \(resource.type) names its medication")
+        }
+
+        // How: the first dosage (R4 calls it dosageInstruction on requests, dosage on statements).
+        let dosageField = isRequest ? "dosageInstruction" : "dosage"
+        let dosage = try self.dosage(resource[dosageField]?[0], field: "\(dosageField)[0]")
+
+        var start: PartialDate?
+        var end: PartialDate?
+        if isRequest {
+            start = try FHIRElements.dateTime(resource["authoredOn"], field: "authoredOn")?.date
+            let validity = resource["dispenseRequest"]?["validityPeriod"]
+            end = try FHIRElements.dateTime(validity?["end"], field: "dispenseRequest.validityPeriod.end")?.date
+        } else {
+            if let period = resource["effectivePeriod"] {
+                start = try FHIRElements.dateTime(period["start"], field: "effectivePeriod.start")?.date
+                end = try FHIRElements.dateTime(period["end"], field: "effectivePeriod.end")?.date
+            } else {
+                start = try FHIRElements.dateTime(resource["effectiveDateTime"], field: "effectiveDateTime")?.date
+            }
+        }
+        if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        var refills: Int?
+        if let repeats = resource["dispenseRequest"]?["numberOfRepeatsAllowed"] {
+            guard let number = repeats.number, number >= 0, number == number.rounded() else {
+                throw FHIRFieldError(field: "dispenseRequest.numberOfRepeatsAllowed", reason: "expected a whole number, got \(repeats.typeName)")
+            }
+            refills = min(Int(number), 99)
+        }
+        let prescriber = isRequest ? try actorName(resource["requester"], field: "requester", from: resource) : nil
+        let medication = Medication(
+            id: "", uid: "", name: name, dose: dosage.dose, form: form, schedule: dosage.schedule, timeZone: nil,
+            minIntervalMinutes: nil, maxPerDay: nil, start: start, end: end, status: stopped ? .stopped : .active,
+            stoppedOn: nil, prescriber: prescriber, pharmacy: nil, refills: refills, documentID: nil,
+            instructions: dosage.instructions, notes: try FHIRElements.notes(resource["note"], field: "note"),
+            codes: concept.codings, source: source(resource), createdAt: now, updatedAt: now)
+        return .record(medication)
+    }
+
+    struct Dosage {
+        var dose: String?
+        var schedule: MedicationSchedule = .unscheduled
+        var instructions: String?
+    }
+
+    /// Reads a Dosage (http://hl7.org/fhir/R4/dosage.html) into phr's schedule: times of day,
+    /// an interval in hours or minutes, as needed; anything else is kept in words as instructions.
+    func dosage(_ value: StrictJSON?, field: String) throws -> Dosage {
+        var result = Dosage()
+        guard let value else { return result }
+        guard value.object != nil else { throw FHIRFieldError(field: field, reason: "expected a Dosage object, got \(value.typeName)") }
+        var texts: [String] = []
+        if let text = try FHIRElements.string(value["text"], field: "\(field).text") { texts.append(text) }
+        if let text = try FHIRElements.string(value["patientInstruction"], field: "\(field).patientInstruction") { texts.append(text) }
+        if let quantity = try FHIRElements.quantity(value["doseAndRate"]?[0]?["doseQuantity"], field: "\(field).doseAndRate[0].doseQuantity") {
+            result.dose = FHIRElements.doseText(quantity)
+        }
+        if let asNeeded = value["asNeededBoolean"] {
+            guard let flag = asNeeded.bool else { throw FHIRFieldError(field: "\(field).asNeededBoolean", reason: "expected a boolean, got \(asNeeded.typeName)") }
+            if flag { result.schedule = .asNeeded }
+        } else if value["asNeededCodeableConcept"] != nil {
+            result.schedule = .asNeeded
+        }
+        if let repeatRule = value["timing"]?["repeat"], case .unscheduled = result.schedule {
+            let times = try (repeatRule["timeOfDay"]?.elements ?? []).enumerated().map { index, item -> LocalTime in
+                guard let text = item.string, text.count >= 5, let time = LocalTime(String(text.prefix(5))) else {
+                    throw FHIRFieldError(field: "\(field).timing.repeat.timeOfDay[\(index)]", reason: "expected a time (hh:mm:ss)")
+                }
+                return time
+            }
+            let frequency = max(1, repeatRule["frequency"]?.number.map { Int($0) } ?? 1)
+            let period = repeatRule["period"]?.number ?? 1
+            let unit = try FHIRElements.string(repeatRule["periodUnit"], field: "\(field).timing.repeat.periodUnit")
+            if !times.isEmpty {
+                result.schedule = .times(Array(Set(times)).sorted())
+            } else if let unit, let perUnit = ["min": 1.0, "h": 60.0][unit], period > 0 {
+                // "every 8 hours" is an interval; so is "3 times per 24 hours".
+                result.schedule = .interval(minutes: max(1, Int((period * perUnit / Double(frequency)).rounded())))
+            } else if let unit {
+                let names = ["s": "second", "d": "day", "wk": "week", "mo": "month", "a": "year"]
+                let name = names[unit] ?? unit
+                let every = period == 1 ? "a \(name)" : "every \(Observation.number(period)) \(name)s"
+                texts.append(frequency == 1 ? "once \(every)" : frequency == 2 ? "twice \(every)" : "\(frequency) times \(every)")
+            }
+        }
+        if let maximum = value["maxDosePerPeriod"],
+           let numerator = try FHIRElements.quantity(maximum["numerator"], field: "\(field).maxDosePerPeriod.numerator"),
+           let denominator = try FHIRElements.quantity(maximum["denominator"], field: "\(field).maxDosePerPeriod.denominator") {
+            // A quantity of medicine, not a count of doses: kept as words, not as the guard's maximum.
+            texts.append("at most \(FHIRElements.doseText(numerator)) per \(FHIRElements.doseText(denominator))")
+        }
+        result.instructions = texts.isEmpty ? nil : texts.joined(separator: "; ")
+        return result
+    }
+}

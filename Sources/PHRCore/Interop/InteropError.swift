@@ -1,0 +1,46 @@
+import Foundation
+
+/// Errors reading and writing interchange files (phr exports, FHIR bundles, iCalendar).
+///
+/// A malformed file names the entry and field at fault (`entry[12] (Immunization): occurrenceDateTime: ...`)
+/// and repeats at most the one value that is wrong, never the rest of the record.
+public enum InteropError: PHRError, Equatable {
+    /// The file is none of the formats phr reads.
+    case unrecognized(path: String, reason: String)
+    /// Something in the file is not what the format says; nothing was imported.
+    case malformed(path: String, location: String, reason: String)
+    /// A phr export from a newer phr.
+    case unsupportedVersion(path: String, version: Int)
+    /// The output file exists and --force was not given.
+    case exists(path: String)
+    /// Holds records of several people; one profile must not receive another person's records.
+    case severalPatients(path: String, entries: [String])
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .exists: return .failure
+        default: return .dataError
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .unrecognized(let path, let reason): return "\(path): \(reason)"
+        case .malformed(let path, let location, let reason): return "\(path): \(location): \(reason)"
+        case .unsupportedVersion(let path, let version): return "\(path): phr export version \(version) is newer than this phr reads (1)"
+        case .exists(let path): return "\(path) already exists"
+        case .severalPatients(let path, let entries):
+            return "\(path): the bundle holds \(entries.count) patients (\(entries.joined(separator: ", ")))"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .unrecognized: return "phr imports its own exports (phr export), FHIR R4 Bundles (JSON) and iCalendar (.ics) files"
+        case .malformed: return "nothing was imported; fix or remove that entry and import again"
+        case .unsupportedVersion: return "upgrade phr to import this file"
+        case .exists: return "choose another name, remove the file, or add --force"
+        case .severalPatients: return "import one patient's bundle per profile (phr profile add NAME, then --profile NAME)"
+        }
+    }
+}

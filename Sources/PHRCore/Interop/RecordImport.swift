@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+
+/// `phr import FILE`: recognises the file (a phr export, a FHIR R4 Bundle or an iCalendar
+/// file) and imports it into one profile in a single transaction. A malformed file changes
+/// nothing; importing the same file twice adds nothing.
+public enum RecordImport {
+    /// Largest file read (FHIR bundles of a whole medical history run to a few megabytes).
+    static let maximumBytes = 256 << 20
+
+    /// Imports `path`. The profile is `profileName` if given; for a phr export, else the
+    /// profile it was exported from (created if this vault has none of that name); else the
+    /// default profile. With `dryRun` the report says what would happen and nothing is written.
+    public static func run(path: String, vault: Vault, profileName: String?, time: TimeContext,
+                           dryRun: Bool = false) throws -> ImportReport {
+        let bytes = try read(path)
+        let source = try classify(bytes, path: path)
+        struct Rollback: Error { let report: ImportReport }
+        do {
+            return try vault.database.write { db in
+                var report: ImportReport
+                switch source {
+                case .phr(let export):
+                    var created = false
+                    let profile: Profile
+                    if let profileName {
+                        profile = try Profiles.resolve(db, name: profileName)
+                    } else if let same = try Profiles.all(db).first(where: { $0.name.caseInsensitiveCompare(export.profile.name) == .orderedSame }) {
+                        profile = same
+                    } else {
+                        profile = try Profiles.create(db, name: export.profile.name, relation: export.profile.relation == .self ? .other : export.profile.relation)
+                        created = true
+                    }
+                    report = ImportReport(format: "phr export v\(export.version)", profile: profile.name)
+                    report.createdProfile = created
+                    try PHRImporter(export: export, path: path, profileID: profile.id, time: time).run(db, report: &report)
+                case .fhir(let bundle):
+                    let profile = try Profiles.resolve(db, name: profileName)
+                    report = ImportReport(format: "FHIR R4 Bundle (\(bundle.type))", profile: profile.name)
+                    try FHIRImporter(bundle: bundle, path: path, profileID: profile.id, time: time).run(db, report: &report)
+                case .iCalendar(let text):
+                    let profile = try Profiles.resolve(db, name: profileName)
+                    report = ImportReport(format: "iCalendar", profile: profile.name)
+                    try ICalendarImport(text: text, path: path, profileID: profile.id, time: time).run(db, report: &report)
+                }
+                if dryRun {
+                    report.dryRun = true
+                    throw Rollback(report: report)
+                }
+                return report
+            }
+        } catch let rollback as Rollback {
+            return rollback.report
+        }
+    }
+
+    /// Only iCalendar (for `appt import`), into the given profile.
+    public static func runICalendar(path: String, vault: Vault, profile: Profile, time: TimeContext) throws -> ImportReport {
+        let bytes = try read(path)
+        guard case .iCalendar(let text) = try classify(bytes, path: path) else {
+            throw InteropError.unrecognized(path: path, reason: "not an iCalendar file (it does not begin with BEGIN:VCALENDAR)")
+        }
+        return try vault.database.write { db in
+            var report = ImportReport(format: "iCalendar", profile: profile.name)
+            try ICalendarImport(text: text, path: path, profileID: profile.id, time: time).run(db, report: &report)
+            return report
+        }
+    }
+
+    enum Source {
+        case phr(PHRExport)
+        case fhir(FHIRBundle)
+        case iCalendar(String)
+    }
+
+    static func read(_ path: String) throws -> [UInt8] {
+        guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
+        do {
+            return try FileDescriptor.openForReading(path).readToEnd(limit: maximumBytes)
+        } catch let error as POSIXIOError where error.code == EFBIG {
+            throw InteropError.unrecognized(path: path, reason: "larger than \(maximumBytes >> 20) MB")
+        }
+    }
+
+    static func classify(_ bytes: [UInt8], path: String) throws -> Source {
+        var body = bytes[...]
+        if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        guard let text = String(validating: body, as: UTF8.self) else {
+            throw InteropError.unrecognized(path: path, reason: "not UTF-8 text")
+        }
+        let start = text.drop { $0.isWhitespace }
+        if start.prefix(15).uppercased() == "BEGIN:VCALENDAR" { return .iCalendar(String(start)) }
+        guard start.first == "{" else {
+            throw InteropError.unrecognized(path: path, reason: "neither JSON nor iCalendar")
+        }
+        let json: StrictJSON
+        do {
+            json = try JSONDecoder().decode(StrictJSON.self, from: Data(body))
+        } catch {
+            throw InteropError.malformed(path: path, location: "JSON", reason: "not valid JSON (\(jsonProblem(error)))")
+        }
+        if let type = json["resourceType"]?.string {
+            guard type == "Bundle" else {
+                throw InteropError.unrecognized(path: path, reason: "a FHIR \(type), not a Bundle; phr imports Bundles (transaction, collection, document)")
+            }
+            return .fhir(try FHIRBundle(json: json, path: path))
+        }
+        if json["format"]?.string == PHRExport.formatName {
+            guard let version = json["version"]?.number, version == version.rounded() else {
+                throw InteropError.malformed(path: path, location: "version", reason: "missing or not a whole number")
+            }
+            guard Int(version) <= PHRExport.currentVersion else {
+                throw InteropError.unsupportedVersion(path: path, version: Int(version))
+            }
+            do {
+                return .phr(try JSONDecoder().decode(PHRExport.self, from: Data(body)))
+            } catch let error as DecodingError {
+                let (location, reason) = describe(error)
+                throw InteropError.malformed(path: path, location: location, reason: reason)
+            }
+        }
+        throw InteropError.unrecognized(path: path, reason: "JSON, but neither a phr export nor a FHIR Bundle")
+    }
+
+    /// Where a decoding error is ("medications[2].schedule.times") and what is wrong.
+    static func describe(_ error: DecodingError) -> (String, String) {
+        func path(_ keys: [CodingKey]) -> String {
+            var text = ""
+            for key in keys {
+                if let index = key.intValue { text += "[\(index)]" } else { text += text.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+            }
+            return text.isEmpty ? "top level" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return (path(context.codingPath + [key]), "missing")
+        case .valueNotFound(_, let context):
+            return (path(context.codingPath), "missing (null)")
+        case .typeMismatch(let type, let context):
+            let expected = type == String.self ? "a string" : type == Int.self ? "a whole number" : type == Double.self ? "a number"
+                : type == Bool.self ? "true or false" : "\(type)"
+            return (path(context.codingPath), "expected \(expected)")
+        case .dataCorrupted(let context):
+            return (path(context.codingPath), context.debugDescription)
+        @unknown default:
+            return ("top level", "unreadable")
+        }
+    }
+
+    private static func jsonProblem(_ error: Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error, let underlying = context.underlyingError as NSError? {
+            return (underlying.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription).lowercased()
+        }
+        return "unreadable"
+    }
+}
+
+/// A file to import that is not there (exit 66).
+public enum RecordImportError: PHRError, Equatable {
+    case noSuchFile(String)
+
+    public var exitStatus: ExitStatus { .noInput }
+    public var errorDescription: String? {
+        switch self {
+        case .noSuchFile(let path): return "\(path): no such file"
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+
+/// An allergy or intolerance: the substance, what it does, and how bad it gets.
+public struct Allergy: Codable, Sendable, Equatable {
+    public enum Severity: String, Codable, Sendable, CaseIterable {
+        case mild, moderate, severe
+    }
+
+    public var id: String
+    public var uid: String
+    public var substance: String
+    public var reaction: String?
+    /// How bad the reactions were (FHIR reaction.severity).
+    public var severity: Severity?
+    /// The risk of a life-threatening reaction (FHIR criticality: low, high, unable-to-assess).
+    public var criticality: String?
+    /// food, medication, environment or biologic.
+    public var category: String?
+    /// active, inactive or resolved.
+    public var status: String
+    public var since: PartialDate?
+    public var notes: String?
+    public var codes: [Coding]
+    public var source: RecordSource?
+    public var createdAt: String
+    public var updatedAt: String
+
+    public static let categories = ["food", "medication", "environment", "biologic"]
+    public static let statuses = ["active", "inactive", "resolved"]
+    public static let criticalities = ["low", "high", "unable-to-assess"]
+
+    enum CodingKeys: String, CodingKey {
+        case id, uid, substance, reaction, severity, criticality, category, status, since, notes, codes, source
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        uid = row["uid"]
+        substance = row["substance"]
+        reaction = row["reaction"]
+        severity = (row["severity"] as String?).flatMap(Severity.init(rawValue:))
+        criticality = row["criticality"]
+        category = row["category"]
+        status = row["status"]
+        since = (row["since"] as String?).flatMap(PartialDate.init)
+        notes = row["notes"]
+        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+        source = RecordSourceColumns.read(row)
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+
+    public init(id: String, uid: String, substance: String, reaction: String?, severity: Severity?, criticality: String?,
+                category: String?, status: String, since: PartialDate?, notes: String?, codes: [Coding], source: RecordSource?,
+                createdAt: String, updatedAt: String) {
+        self.id = id
+        self.uid = uid
+        self.substance = substance
+        self.reaction = reaction
+        self.severity = severity
+        self.criticality = criticality
+        self.category = category
+        self.status = status
+        self.since = since
+        self.notes = notes
+        self.codes = codes
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    var columnValues: [DatabaseValueConvertible?] {
+        [id, uid, substance, reaction, severity?.rawValue, criticality, category, status, since?.description, notes,
+         JSONColumn.encode(codes), source?.key, JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    }
+
+    /// For ordering by danger: severe (or high criticality) first.
+    var dangerRank: Int {
+        if severity == .severe || criticality == "high" { return 0 }
+        if severity == .moderate { return 1 }
+        if severity == .mild { return 2 }
+        return 3
+    }
+}
+
+/// The allergies of one profile.
+public struct AllergyStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    static let table = "allergy"
+    static let kind = "allergy"
+    static let columns = ["id", "uid", "substance", "reaction", "severity", "criticality", "category", "status", "since", "notes",
+                          "codes", "source_key", "identifiers", "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `allergy add` and `allergy edit` take; for edit nil keeps and "" clears a field.
+    public struct Input: Sendable {
+        public var substance: String?
+        public var reaction: String?
+        public var severity: String?
+        public var category: String?
+        public var status: String?
+        public var since: String?
+        public var notes: String?
+        public init() {}
+    }
+
+    @discardableResult
+    public func add(_ input: Input) throws -> Allergy {
+        let substance = try RecordFields.text(input.substance ?? "", field: "SUBSTANCE", limit: 200)
+        var allergy = Allergy(id: "", uid: "", substance: substance, reaction: nil, severity: nil, criticality: nil, category: nil,
+                              status: "active", since: nil, notes: nil, codes: [], source: nil,
+                              createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
+        try apply(input, to: &allergy)
+        return try vault.database.write { db in
+            (allergy.id, allergy.uid) = try RecordRows.newIdentity(db, table: Self.table)
+            try Self.insert(db, allergy, profileID: profile.id)
+            return allergy
+        }
+    }
+
+    private func apply(_ input: Input, to allergy: inout Allergy) throws {
+        if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: "--substance", limit: 200) }
+        allergy.reaction = try FieldChange.apply(input.reaction, to: allergy.reaction, field: "--reaction")
+        if let text = input.severity {
+            allergy.severity = text.isEmpty ? nil : Allergy.Severity(rawValue: try RecordFields.choice(
+                text, field: "--severity", allowed: Allergy.Severity.allCases.map(\.rawValue)))
+        }
+        if let text = input.category {
+            allergy.category = text.isEmpty ? nil : try RecordFields.choice(text, field: "--category", allowed: Allergy.categories)
+        }
+        if let text = input.status { allergy.status = try RecordFields.choice(text, field: "--status", allowed: Allergy.statuses) }
+        if let text = input.since { allergy.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
+        allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+    }
+
+    /// Active ones first, the most dangerous first, then by name.
+    public func list() throws -> [Allergy] {
+        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
+            ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
+                < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
+        }
+    }
+
+    public func get(_ prefix: String) throws -> Allergy {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    func resolve(_ db: Database, _ prefix: String) throws -> Allergy {
+        Allergy(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    }
+
+    @discardableResult
+    public func edit(_ prefix: String, _ input: Input) throws -> Allergy {
+        try vault.database.write { db in
+            var allergy = try resolve(db, prefix)
+            try apply(input, to: &allergy)
+            allergy.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, allergy, profileID: profile.id)
+            return allergy
+        }
+    }
+
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Allergy {
+        try vault.database.write { db in
+            let allergy = try resolve(db, prefix)
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: allergy.id)
+            return allergy
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Allergy] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Allergy.init(row:))
+    }
+
+    static func insert(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: allergy.columnValues, profileID: profileID)
+        try index(db, allergy, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: allergy.columnValues, id: allergy.id)
+        try index(db, allergy, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
+        let body = [allergy.reaction, allergy.severity.map { "\($0.rawValue) reaction" }, allergy.category, allergy.notes,
+                    CodingText.searchable(allergy.codes)].compactMap { $0 }.joined(separator: "\n")
+        try SearchIndex.replace(db, kind: kind, recordID: allergy.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: allergy.substance, tags: ["allergy"] + (allergy.category.map { [$0] } ?? []), body: body,
+                              type: allergy.status, date: allergy.since?.firstDay.description),
+        ])
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+
+/// A health condition (diagnosis, problem), current or past.
+public struct Condition: Codable, Sendable, Equatable {
+    public var id: String
+    public var uid: String
+    public var name: String
+    /// active, recurrence, relapse, inactive, remission or resolved (FHIR clinicalStatus).
+    public var status: String
+    public var since: PartialDate?
+    public var resolved: PartialDate?
+    public var notes: String?
+    public var codes: [Coding]
+    public var source: RecordSource?
+    public var createdAt: String
+    public var updatedAt: String
+
+    public static let statuses = ["active", "recurrence", "relapse", "inactive", "remission", "resolved"]
+
+    enum CodingKeys: String, CodingKey {
+        case id, uid, name, status, since, resolved, notes, codes, source
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// Still a concern (what the emergency card lists).
+    public var isCurrent: Bool { ["active", "recurrence", "relapse"].contains(status) }
+
+    init(row: Row) {
+        id = row["id"]
+        uid = row["uid"]
+        name = row["name"]
+        status = row["status"]
+        since = (row["since"] as String?).flatMap(PartialDate.init)
+        resolved = (row["resolved"] as String?).flatMap(PartialDate.init)
+        notes = row["notes"]
+        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+        source = RecordSourceColumns.read(row)
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+
+    public init(id: String, uid: String, name: String, status: String, since: PartialDate?, resolved: PartialDate?, notes: String?,
+                codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.uid = uid
+        self.name = name
+        self.status = status
+        self.since = since
+        self.resolved = resolved
+        self.notes = notes
+        self.codes = codes
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    var columnValues: [DatabaseValueConvertible?] {
+        [id, uid, name, status, since?.description, resolved?.description, notes, JSONColumn.encode(codes), source?.key,
+         JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    }
+}
+
+/// The conditions of one profile.
+public struct ConditionStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    static let table = "condition"
+    static let kind = "condition"
+    static let columns = ["id", "uid", "name", "status", "since", "resolved", "notes", "codes", "source_key", "identifiers",
+                          "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `condition add` and `condition edit` take; for edit nil keeps and "" clears a field.
+    public struct Input: Sendable {
+        public var name: String?
+        public var since: String?
+        /// A date marks it resolved; "" makes it active again.
+        public var resolved: String?
+        public var status: String?
+        public var notes: String?
+        public init() {}
+    }
+
+    @discardableResult
+    public func add(_ input: Input) throws -> Condition {
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 300)
+        var condition = Condition(id: "", uid: "", name: name, status: "active", since: nil, resolved: nil, notes: nil, codes: [],
+                                  source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
+        try apply(input, to: &condition)
+        return try vault.database.write { db in
+            (condition.id, condition.uid) = try RecordRows.newIdentity(db, table: Self.table)
+            try Self.insert(db, condition, profileID: profile.id)
+            return condition
+        }
+    }
+
+    private func apply(_ input: Input, to condition: inout Condition) throws {
+        if let name = input.name { condition.name = try RecordFields.text(name, field: "--name", limit: 300) }
+        if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
+        if let text = input.resolved {
+            condition.resolved = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--resolved")
+            condition.status = condition.resolved == nil ? "active" : "resolved"
+        }
+        if let text = input.status { condition.status = try RecordFields.choice(text, field: "--status", allowed: Condition.statuses) }
+        if let since = condition.since, let resolved = condition.resolved, resolved.lastDay < since.firstDay {
+            throw RecordError.invalidField(field: "--resolved", reason: "\(resolved) is before --since \(since)")
+        }
+        condition.notes = try FieldChange.apply(input.notes, to: condition.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+    }
+
+    /// Current ones first, then by date (newest first) and name.
+    public func list() throws -> [Condition] {
+        func key(_ c: Condition) -> (Int, String, String, String) {
+            // Newest first: invert the date's order by sorting its text descending below.
+            (c.isCurrent ? 0 : 1, c.since?.description ?? "", c.name.lowercased(), c.id)
+        }
+        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted { a, b in
+            let (ka, kb) = (key(a), key(b))
+            if ka.0 != kb.0 { return ka.0 < kb.0 }
+            if ka.1 != kb.1 { return ka.1 > kb.1 }
+            return (ka.2, ka.3) < (kb.2, kb.3)
+        }
+    }
+
+    public func get(_ prefix: String) throws -> Condition {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    func resolve(_ db: Database, _ prefix: String) throws -> Condition {
+        Condition(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    }
+
+    @discardableResult
+    public func edit(_ prefix: String, _ input: Input) throws -> Condition {
+        try vault.database.write { db in
+            var condition = try resolve(db, prefix)
+            try apply(input, to: &condition)
+            condition.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, condition, profileID: profile.id)
+            return condition
+        }
+    }
+
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Condition {
+        try vault.database.write { db in
+            let condition = try resolve(db, prefix)
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: condition.id)
+            return condition
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Condition] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Condition.init(row:))
+    }
+
+    static func insert(_ db: Database, _ condition: Condition, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: condition.columnValues, profileID: profileID)
+        try index(db, condition, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ condition: Condition, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: condition.columnValues, id: condition.id)
+        try index(db, condition, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ condition: Condition, profileID: Int64) throws {
+        let body = [condition.status, condition.notes, CodingText.searchable(condition.codes)].compactMap { $0 }.joined(separator: "\n")
+        try SearchIndex.replace(db, kind: kind, recordID: condition.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: condition.name, tags: ["condition"], body: body, type: condition.status,
+                              date: condition.since?.firstDay.description),
+        ])
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+
+/// Someone to call: a relative, a doctor, a pharmacy. Emergency contacts appear on the
+/// emergency card.
+public struct Contact: Codable, Sendable, Equatable {
+    public var id: String
+    public var uid: String
+    public var name: String
+    public var phone: String
+    /// mother, neighbour, GP... as the user says it.
+    public var relation: String?
+    public var email: String?
+    public var emergency: Bool
+    public var notes: String?
+    public var source: RecordSource?
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uid, name, phone, relation, email, emergency, notes, source
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        uid = row["uid"]
+        name = row["name"]
+        phone = row["phone"]
+        relation = row["relation"]
+        email = row["email"]
+        emergency = row["emergency"]
+        notes = row["notes"]
+        source = RecordSourceColumns.read(row)
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+
+    public init(id: String, uid: String, name: String, phone: String, relation: String?, email: String?, emergency: Bool,
+                notes: String?, source: RecordSource?, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.uid = uid
+        self.name = name
+        self.phone = phone
+        self.relation = relation
+        self.email = email
+        self.emergency = emergency
+        self.notes = notes
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    var columnValues: [DatabaseValueConvertible?] {
+        [id, uid, name, phone, relation, email, emergency, notes, source?.key, JSONColumn.encode(source?.identifiers ?? []),
+         createdAt, updatedAt]
+    }
+}
+
+/// The contacts of one profile.
+public struct ContactStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    static let table = "contact"
+    static let kind = "contact"
+    static let columns = ["id", "uid", "name", "phone", "relation", "email", "emergency", "notes", "source_key", "identifiers",
+                          "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `contact add` and `contact edit` take; for edit nil keeps and "" clears a field.
+    public struct Input: Sendable {
+        public var name: String?
+        public var phone: String?
+        public var relation: String?
+        public var email: String?
+        public var emergency: Bool?
+        public var notes: String?
+        public init() {}
+    }
+
+    @discardableResult
+    public func add(_ input: Input) throws -> Contact {
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 200)
+        let phone = try RecordFields.phone(input.phone ?? "", field: "--phone")
+        var contact = Contact(id: "", uid: "", name: name, phone: phone, relation: nil, email: nil, emergency: false, notes: nil,
+                              source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
+        try apply(input, to: &contact)
+        return try vault.database.write { db in
+            (contact.id, contact.uid) = try RecordRows.newIdentity(db, table: Self.table)
+            try Self.insert(db, contact, profileID: profile.id)
+            return contact
+        }
+    }
+
+    private func apply(_ input: Input, to contact: inout Contact) throws {
+        if let name = input.name { contact.name = try RecordFields.text(name, field: "--name", limit: 200) }
+        if let phone = input.phone { contact.phone = try RecordFields.phone(phone, field: "--phone") }
+        contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: 100)
+        if let email = input.email { contact.email = email.isEmpty ? nil : try RecordFields.email(email, field: "--email") }
+        if let emergency = input.emergency { contact.emergency = emergency }
+        contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+    }
+
+    /// Emergency contacts first, then by name.
+    public func list(emergencyOnly: Bool = false) throws -> [Contact] {
+        try vault.database.read { db in try Self.all(db, profileID: profile.id) }
+            .filter { !emergencyOnly || $0.emergency }
+            .sorted { ($0.emergency ? 0 : 1, $0.name.lowercased(), $0.id) < ($1.emergency ? 0 : 1, $1.name.lowercased(), $1.id) }
+    }
+
+    public func get(_ prefix: String) throws -> Contact {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    func resolve(_ db: Database, _ prefix: String) throws -> Contact {
+        Contact(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    }
+
+    @discardableResult
+    public func edit(_ prefix: String, _ input: Input) throws -> Contact {
+        try vault.database.write { db in
+            var contact = try resolve(db, prefix)
+            try apply(input, to: &contact)
+            contact.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, contact, profileID: profile.id)
+            return contact
+        }
+    }
+
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Contact {
+        try vault.database.write { db in
+            let contact = try resolve(db, prefix)
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: contact.id)
+            return contact
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Contact] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Contact.init(row:))
+    }
+
+    static func insert(_ db: Database, _ contact: Contact, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: contact.columnValues, profileID: profileID)
+        try index(db, contact, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ contact: Contact, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: contact.columnValues, id: contact.id)
+        try index(db, contact, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ contact: Contact, profileID: Int64) throws {
+        let body = [contact.relation, contact.phone, contact.email, contact.notes].compactMap { $0 }.joined(separator: "\n")
+        try SearchIndex.replace(db, kind: kind, recordID: contact.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: contact.name, tags: contact.emergency ? ["emergency"] : [], body: body,
+                              type: contact.emergency ? "emergency" : nil),
+        ])
+    }
+}

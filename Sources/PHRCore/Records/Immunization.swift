@@ -1,0 +1,176 @@
+import Foundation
+import GRDB
+
+/// A vaccine given: which, when, which dose of the series, and the lot.
+public struct Immunization: Codable, Sendable, Equatable {
+    public var id: String
+    public var uid: String
+    public var vaccine: String
+    public var date: PartialDate
+    /// The dose's number in its series (FHIR protocolApplied.doseNumber).
+    public var doseNumber: Int?
+    public var lot: String?
+    public var notes: String?
+    public var codes: [Coding]
+    public var source: RecordSource?
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uid, vaccine, date
+        case doseNumber = "dose_number"
+        case lot, notes, codes, source
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        uid = row["uid"]
+        vaccine = row["vaccine"]
+        date = PartialDate(row["date"] as String) ?? PartialDate("1900")!
+        doseNumber = row["dose_number"]
+        lot = row["lot"]
+        notes = row["notes"]
+        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+        source = RecordSourceColumns.read(row)
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+
+    public init(id: String, uid: String, vaccine: String, date: PartialDate, doseNumber: Int?, lot: String?, notes: String?,
+                codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.uid = uid
+        self.vaccine = vaccine
+        self.date = date
+        self.doseNumber = doseNumber
+        self.lot = lot
+        self.notes = notes
+        self.codes = codes
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    var columnValues: [DatabaseValueConvertible?] {
+        [id, uid, vaccine, date.description, doseNumber, lot, notes, JSONColumn.encode(codes), source?.key,
+         JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    }
+}
+
+/// The immunizations of one profile.
+public struct ImmunizationStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    static let table = "immunization"
+    static let kind = "immunization"
+    static let columns = ["id", "uid", "vaccine", "date", "dose_number", "lot", "notes", "codes", "source_key", "identifiers",
+                          "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `immunization add` and `immunization edit` take; for edit nil keeps and "" clears.
+    public struct Input: Sendable {
+        public var vaccine: String?
+        public var date: String?
+        public var dose: String?
+        public var lot: String?
+        public var notes: String?
+        public init() {}
+    }
+
+    @discardableResult
+    public func add(_ input: Input) throws -> Immunization {
+        let vaccine = try RecordFields.text(input.vaccine ?? "", field: "VACCINE", limit: 200)
+        guard let dateText = input.date else { throw RecordError.invalidField(field: "--date", reason: "the day it was given is needed") }
+        let date = try RecordFields.partialDate(dateText, field: "--date")
+        var immunization = Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: nil, notes: nil,
+                                        codes: [], source: nil, createdAt: Timestamp.string(time.now),
+                                        updatedAt: Timestamp.string(time.now))
+        try apply(input, to: &immunization)
+        return try vault.database.write { db in
+            (immunization.id, immunization.uid) = try RecordRows.newIdentity(db, table: Self.table)
+            try Self.insert(db, immunization, profileID: profile.id)
+            return immunization
+        }
+    }
+
+    private func apply(_ input: Input, to immunization: inout Immunization) throws {
+        if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: "--vaccine", limit: 200) }
+        if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: "--date") }
+        if immunization.date.firstDay > time.today() {
+            throw RecordError.invalidField(field: "--date", reason: "\(immunization.date) is in the future")
+        }
+        if let text = input.dose {
+            immunization.doseNumber = text.isEmpty ? nil : try RecordFields.count(
+                MedicationStore.integer(text, field: "--dose"), field: "--dose", minimum: 1, maximum: 20)
+        }
+        immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: "--lot", limit: 100)
+        immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+    }
+
+    /// Newest first.
+    public func list() throws -> [Immunization] {
+        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
+            ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
+        }
+    }
+
+    public func get(_ prefix: String) throws -> Immunization {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    func resolve(_ db: Database, _ prefix: String) throws -> Immunization {
+        Immunization(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    }
+
+    @discardableResult
+    public func edit(_ prefix: String, _ input: Input) throws -> Immunization {
+        try vault.database.write { db in
+            var immunization = try resolve(db, prefix)
+            try apply(input, to: &immunization)
+            immunization.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, immunization, profileID: profile.id)
+            return immunization
+        }
+    }
+
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Immunization {
+        try vault.database.write { db in
+            let immunization = try resolve(db, prefix)
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: immunization.id)
+            return immunization
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Immunization] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Immunization.init(row:))
+    }
+
+    static func insert(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: immunization.columnValues, profileID: profileID)
+        try index(db, immunization, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: immunization.columnValues, id: immunization.id)
+        try index(db, immunization, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
+        let body = [immunization.doseNumber.map { "dose \($0)" }, immunization.lot.map { "lot \($0)" }, immunization.notes,
+                    CodingText.searchable(immunization.codes)].compactMap { $0 }.joined(separator: "\n")
+        try SearchIndex.replace(db, kind: kind, recordID: immunization.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: immunization.vaccine, tags: ["immunization", "vaccine"], body: body,
+                              date: immunization.date.firstDay.description),
+        ])
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+
+/// What first responders need to know, as on a phone's Medical ID: who, born when, blood type,
+/// organ donation, height and weight, and notes. One per profile.
+public struct MedicalID: Codable, Sendable, Equatable {
+    public enum Sex: String, Codable, Sendable, CaseIterable {
+        case female, male, other
+    }
+
+    public var name: String?
+    public var dateOfBirth: CalendarDate?
+    public var sex: Sex?
+    public var bloodType: String?
+    public var organDonor: Bool?
+    public var heightCm: Double?
+    public var weightKg: Double?
+    public var notes: String?
+    /// Identifiers from imported records (medical record number, insurance number...).
+    public var identifiers: [SourceIdentifier]
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case dateOfBirth = "date_of_birth"
+        case sex
+        case bloodType = "blood_type"
+        case organDonor = "organ_donor"
+        case heightCm = "height_cm"
+        case weightKg = "weight_kg"
+        case notes, identifiers
+        case updatedAt = "updated_at"
+    }
+
+    public static func empty(updatedAt: String) -> MedicalID {
+        MedicalID(name: nil, dateOfBirth: nil, sex: nil, bloodType: nil, organDonor: nil, heightCm: nil, weightKg: nil, notes: nil,
+                  identifiers: [], updatedAt: updatedAt)
+    }
+
+    public init(name: String?, dateOfBirth: CalendarDate?, sex: Sex?, bloodType: String?, organDonor: Bool?, heightCm: Double?,
+                weightKg: Double?, notes: String?, identifiers: [SourceIdentifier], updatedAt: String) {
+        self.name = name
+        self.dateOfBirth = dateOfBirth
+        self.sex = sex
+        self.bloodType = bloodType
+        self.organDonor = organDonor
+        self.heightCm = heightCm
+        self.weightKg = weightKg
+        self.notes = notes
+        self.identifiers = identifiers
+        self.updatedAt = updatedAt
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
+        dateOfBirth = try c.decodeIfPresent(CalendarDate.self, forKey: .dateOfBirth)
+        sex = try c.decodeIfPresent(Sex.self, forKey: .sex)
+        bloodType = try c.decodeIfPresent(String.self, forKey: .bloodType)
+        organDonor = try c.decodeIfPresent(Bool.self, forKey: .organDonor)
+        heightCm = try c.decodeIfPresent(Double.self, forKey: .heightCm)
+        weightKg = try c.decodeIfPresent(Double.self, forKey: .weightKg)
+        notes = try c.decodeIfPresent(String.self, forKey: .notes)
+        identifiers = try c.decodeIfPresent([SourceIdentifier].self, forKey: .identifiers) ?? []
+        updatedAt = try c.decode(String.self, forKey: .updatedAt)
+    }
+
+    /// Whole years on `today`.
+    public func age(on today: CalendarDate) -> Int? {
+        guard let born = dateOfBirth, born <= today else { return nil }
+        var years = today.year - born.year
+        if (today.month, today.day) < (born.month, born.day) { years -= 1 }
+        return years
+    }
+
+    /// True when nothing is set.
+    public var isEmpty: Bool {
+        name == nil && dateOfBirth == nil && sex == nil && bloodType == nil && organDonor == nil && heightCm == nil
+            && weightKg == nil && notes == nil && identifiers.isEmpty
+    }
+
+    init(row: Row) {
+        name = row["name"]
+        dateOfBirth = (row["date_of_birth"] as String?).flatMap(CalendarDate.init)
+        sex = (row["sex"] as String?).flatMap(Sex.init(rawValue:))
+        bloodType = row["blood_type"]
+        organDonor = row["organ_donor"]
+        heightCm = row["height_cm"]
+        weightKg = row["weight_kg"]
+        notes = row["notes"]
+        identifiers = JSONColumn.decode([SourceIdentifier].self, from: row["identifiers"], fallback: [])
+        updatedAt = row["updated_at"]
+    }
+}
+
+/// Reading and setting the medical ID of one profile.
+public struct MedicalIDStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `id set` takes; nil keeps and "" clears a field.
+    public struct Input: Sendable {
+        public var name: String?
+        public var dateOfBirth: String?
+        public var sex: String?
+        public var bloodType: String?
+        public var organDonor: String?
+        public var height: String?
+        public var weight: String?
+        public var notes: String?
+        public init() {}
+    }
+
+    /// The medical ID, or nil if none was set.
+    public func get() throws -> MedicalID? {
+        try vault.database.read { db in try Self.fetch(db, profileID: profile.id) }
+    }
+
+    @discardableResult
+    public func set(_ input: Input) throws -> MedicalID {
+        try vault.database.write { db in
+            var id = try Self.fetch(db, profileID: profile.id) ?? .empty(updatedAt: "")
+            id.name = try FieldChange.apply(input.name, to: id.name, field: "--name", limit: 200)
+            if let text = input.dateOfBirth {
+                let date = text.isEmpty ? nil : try RecordFields.date(text, field: "--dob")
+                if let date, date > time.today() { throw RecordError.invalidField(field: "--dob", reason: "\(date) is in the future") }
+                id.dateOfBirth = date
+            }
+            if let text = input.sex {
+                id.sex = text.isEmpty ? nil : MedicalID.Sex(rawValue: try RecordFields.choice(
+                    Self.expandSex(text), field: "--sex", allowed: MedicalID.Sex.allCases.map(\.rawValue)))
+            }
+            if let text = input.bloodType { id.bloodType = text.isEmpty ? nil : try RecordFields.bloodType(text, field: "--blood-type") }
+            if let text = input.organDonor { id.organDonor = text.isEmpty ? nil : try RecordFields.yesNo(text, field: "--organ-donor") }
+            if let text = input.height { id.heightCm = text.isEmpty ? nil : try RecordFields.height(text, field: "--height") }
+            if let text = input.weight { id.weightKg = text.isEmpty ? nil : try RecordFields.weight(text, field: "--weight") }
+            id.notes = try FieldChange.apply(input.notes, to: id.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+            id.updatedAt = Timestamp.string(time.now)
+            try Self.save(db, id, profileID: profile.id)
+            return id
+        }
+    }
+
+    static func expandSex(_ text: String) -> String {
+        switch text.lowercased() {
+        case "f": return "female"
+        case "m": return "male"
+        default: return text
+        }
+    }
+
+    static func fetch(_ db: Database, profileID: Int64) throws -> MedicalID? {
+        try Row.fetchOne(db, sql: "SELECT * FROM medical_id WHERE profile_id = ?", arguments: [profileID]).map(MedicalID.init(row:))
+    }
+
+    static func save(_ db: Database, _ id: MedicalID, profileID: Int64) throws {
+        try db.execute(sql: """
+            INSERT INTO medical_id (profile_id, name, date_of_birth, sex, blood_type, organ_donor, height_cm, weight_kg, notes,
+                identifiers, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (profile_id) DO UPDATE SET name = excluded.name, date_of_birth = excluded.date_of_birth,
+                sex = excluded.sex, blood_type = excluded.blood_type, organ_donor = excluded.organ_donor,
+                height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, notes = excluded.notes,
+                identifiers = excluded.identifiers, updated_at = excluded.updated_at
+            """, arguments: [profileID, id.name, id.dateOfBirth?.description, id.sex?.rawValue, id.bloodType, id.organDonor,
+                             id.heightCm, id.weightKg, id.notes, JSONColumn.encode(id.identifiers), id.updatedAt])
+        // Medical notes are searchable ("pacemaker", "epilepsy"); the rest is not text worth finding.
+        // The entry is the profile's ("kind:profile"), one per profile, keyed by its number.
+        let body = [id.notes].compactMap { $0 }.joined(separator: "\n")
+        let recordID = String(format: "%04d", profileID)
+        if body.isEmpty {
+            try SearchIndex.remove(db, kind: "profile", recordID: recordID)
+        } else {
+            try SearchIndex.replace(db, kind: "profile", recordID: recordID, profileID: profileID, entries: [
+                SearchIndex.Entry(title: "Medical ID" + (id.name.map { ": \($0)" } ?? ""), tags: ["medical-id"], body: body),
+            ])
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+import GRDB
+
+/// Adding, listing, editing, stopping and removing the medications of one profile.
+/// The dose log is in `DoseLog`.
+public struct MedicationStore {
+    public let vault: Vault
+    public let profile: Profile
+    public let time: TimeContext
+
+    static let table = "medication"
+    /// The record kind in IDs, errors and the search index.
+    static let kind = "med"
+    static let columns = ["id", "uid", "name", "dose", "form", "schedule", "times", "every_minutes", "time_zone",
+                          "min_interval_minutes", "max_per_day", "start_date", "end_date", "status", "stopped_on",
+                          "prescriber", "pharmacy", "refills", "document_id", "instructions", "notes", "codes",
+                          "source_key", "identifiers", "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile, time: TimeContext) {
+        self.vault = vault
+        self.profile = profile
+        self.time = time
+    }
+
+    /// What `med add` and `med edit` take, as typed. For `edit`, nil leaves a field as it is and
+    /// "" clears an optional one.
+    public struct Input: Sendable {
+        public var name: String?
+        public var dose: String?
+        public var form: String?
+        /// "08:00,20:00"
+        public var times: String?
+        /// "8h"
+        public var every: String?
+        public var asNeeded = false
+        public var noSchedule = false
+        /// An IANA zone the times stay in; "" makes them follow the user again.
+        public var timeZone: String?
+        public var minInterval: String?
+        public var maxPerDay: String?
+        public var start: String?
+        public var end: String?
+        public var prescriber: String?
+        public var pharmacy: String?
+        public var refills: String?
+        public var document: String?
+        public var instructions: String?
+        public var notes: String?
+
+        public init() {}
+
+        /// The schedule chosen by --schedule, --every, --as-needed or --no-schedule, if any.
+        func schedule() throws -> MedicationSchedule? {
+            let chosen = [times != nil, every != nil, asNeeded, noSchedule].filter { $0 }.count
+            guard chosen <= 1 else {
+                throw RecordError.invalidField(field: "--schedule", reason: "choose one of --schedule, --every, --as-needed and --no-schedule")
+            }
+            if let times { return .times(try RecordFields.times(times, field: "--schedule")) }
+            if let every { return .interval(minutes: try RecordFields.minutes(every, field: "--every", maximum: 31 * 24 * 60)) }
+            if asNeeded { return .asNeeded }
+            if noSchedule { return .unscheduled }
+            return nil
+        }
+    }
+
+    // MARK: Reading
+
+    public func get(_ prefix: String) throws -> Medication {
+        try vault.database.read { db in try resolve(db, prefix) }
+    }
+
+    func resolve(_ db: Database, _ prefix: String) throws -> Medication {
+        Medication(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    }
+
+    /// Current medications (active or starting later) by name; with `all`, stopped and ended too.
+    public func list(all: Bool = false) throws -> [Medication] {
+        let today = time.today()
+        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }
+            .filter { all || $0.isCurrent(today: today) }
+            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+    }
+
+    /// The dose log of one medication, oldest first.
+    public func doses(of medication: Medication) throws -> [Dose] {
+        try vault.database.read { db in try Dose.all(db, medicationID: medication.id) }
+    }
+
+    /// Every medication of the profile with its dose log.
+    public func withLogs(all: Bool = false) throws -> [(Medication, [Dose])] {
+        let today = time.today()
+        return try vault.database.read { db in
+            try Self.all(db, profileID: profile.id).filter { all || $0.isCurrent(today: today) }.map { medication in
+                (medication, try Dose.all(db, medicationID: medication.id))
+            }
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Medication] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Medication.init(row:))
+    }
+
+    // MARK: Adding
+
+    @discardableResult
+    public func add(_ input: Input) throws -> Medication {
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 200)
+        var draft = Medication(id: "", uid: "", name: name, dose: nil, form: nil, schedule: try input.schedule() ?? .unscheduled,
+                               timeZone: nil, minIntervalMinutes: nil, maxPerDay: nil, start: PartialDate(time.today()), end: nil,
+                               status: .active, stoppedOn: nil, prescriber: nil, pharmacy: nil, refills: nil, documentID: nil,
+                               instructions: nil, notes: nil, codes: [], source: nil, createdAt: "", updatedAt: "")
+        return try vault.database.write { db in
+            try apply(input, to: &draft, db)
+            (draft.id, draft.uid) = try RecordRows.newIdentity(db, table: Self.table)
+            draft.createdAt = Timestamp.string(time.now)
+            draft.updatedAt = draft.createdAt
+            try Self.insert(db, draft, profileID: profile.id)
+            return draft
+        }
+    }
+
+    /// Sets the fields `input` names (everything but the name and schedule on `add`).
+    private func apply(_ input: Input, to medication: inout Medication, _ db: Database) throws {
+        if let name = input.name { medication.name = try RecordFields.text(name, field: "--name", limit: 200) }
+        medication.dose = try FieldChange.apply(input.dose, to: medication.dose, field: "--dose", limit: 100)
+        medication.form = try FieldChange.apply(input.form, to: medication.form, field: "--form", limit: 100)
+        if let schedule = try input.schedule() { medication.schedule = schedule }
+        if let zone = input.timeZone {
+            medication.timeZone = zone.isEmpty ? nil : try RecordFields.timeZone(zone, field: "--tz").identifier
+        }
+        if let text = input.minInterval {
+            medication.minIntervalMinutes = text.isEmpty ? nil : try RecordFields.minutes(text, field: "--min-interval", maximum: 7 * 24 * 60)
+        }
+        if let text = input.maxPerDay {
+            medication.maxPerDay = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: "--max-per-day"),
+                                                                               field: "--max-per-day", minimum: 1, maximum: 100)
+        }
+        if let text = input.start { medication.start = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--start") }
+        if let text = input.end { medication.end = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--end") }
+        if let start = medication.start, let end = medication.end, end.lastDay < start.firstDay {
+            throw RecordError.invalidField(field: "--end", reason: "\(end) is before the start, \(start)")
+        }
+        medication.prescriber = try FieldChange.apply(input.prescriber, to: medication.prescriber, field: "--prescriber")
+        medication.pharmacy = try FieldChange.apply(input.pharmacy, to: medication.pharmacy, field: "--pharmacy")
+        if let text = input.refills {
+            medication.refills = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: "--refills"),
+                                                                             field: "--refills", minimum: 0, maximum: 99)
+        }
+        if let prefix = input.document {
+            medication.documentID = prefix.isEmpty ? nil : try RecordRows.document(db, prefix: prefix, profileID: profile.id)
+        }
+        medication.instructions = try FieldChange.apply(input.instructions, to: medication.instructions, field: "--instructions",
+                                                        limit: RecordFields.maximumTextLength)
+        medication.notes = try FieldChange.apply(input.notes, to: medication.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+    }
+
+    static func integer(_ text: String, field: String) throws -> Int {
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw RecordError.invalidField(field: field, reason: "'\(text)' is not a whole number")
+        }
+        return value
+    }
+
+    // MARK: Changing
+
+    @discardableResult
+    public func edit(_ prefix: String, _ input: Input) throws -> Medication {
+        try vault.database.write { db in
+            var medication = try resolve(db, prefix)
+            try apply(input, to: &medication, db)
+            medication.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, medication, profileID: profile.id)
+            return medication
+        }
+    }
+
+    /// Stops a medication from `day` on (today if nil): no doses are due from that day. A day in
+    /// the future schedules the stop.
+    @discardableResult
+    public func stop(_ prefix: String, on day: String?) throws -> Medication {
+        let stopDay = try day.map { try RecordFields.date($0, field: "--on") } ?? time.today()
+        return try vault.database.write { db in
+            var medication = try resolve(db, prefix)
+            if let start = medication.start, stopDay < start.firstDay {
+                throw RecordError.invalidField(field: "--on", reason: "\(stopDay) is before the start, \(start)")
+            }
+            medication.status = .stopped
+            medication.stoppedOn = stopDay
+            medication.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, medication, profileID: profile.id)
+            return medication
+        }
+    }
+
+    /// Takes a stopped medication up again (a stop entered by mistake, or a new course).
+    @discardableResult
+    public func resume(_ prefix: String) throws -> Medication {
+        try vault.database.write { db in
+            var medication = try resolve(db, prefix)
+            guard medication.status == .stopped else {
+                throw RecordError.notApplicable(reason: "med \(medication.id) is not stopped", hint: nil)
+            }
+            medication.status = .active
+            medication.stoppedOn = nil
+            if let end = medication.end, end.lastDay < time.today() { medication.end = nil }
+            medication.updatedAt = Timestamp.string(time.now)
+            try Self.update(db, medication, profileID: profile.id)
+            return medication
+        }
+    }
+
+    /// Removes a medication with its dose log and search entry.
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Medication {
+        try vault.database.write { db in
+            let medication = try resolve(db, prefix)
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: medication.id)
+            return medication
+        }
+    }
+
+    // MARK: Rows and search
+
+    static func insert(_ db: Database, _ medication: Medication, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: medication.columnValues, profileID: profileID)
+        try index(db, medication, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ medication: Medication, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: medication.columnValues, id: medication.id)
+        try index(db, medication, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ medication: Medication, profileID: Int64) throws {
+        let body = [medication.dose, medication.form, medication.schedule.summary, medication.prescriber.map { "prescribed by \($0)" },
+                    medication.pharmacy, medication.instructions, medication.notes, CodingText.searchable(medication.codes)]
+        try SearchIndex.replace(db, kind: kind, recordID: medication.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: medication.name, tags: ["medication"] + (medication.form.map { [$0] } ?? []),
+                              body: body.compactMap { $0 }.joined(separator: "\n"), type: medication.status.rawValue,
+                              date: medication.start?.firstDay.description),
+        ])
+    }
+}
+
+/// Codes as search text: "RxNorm 665078 Loratadine 5 MG Chewable Tablet".
+enum CodingText {
+    static func searchable(_ codes: [Coding]) -> String? {
+        let text = codes.map { [$0.label, $0.display].compactMap { $0 }.joined(separator: " ") }.joined(separator: "\n")
+        return text.isEmpty ? nil : text
+    }
+}

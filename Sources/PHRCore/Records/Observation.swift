@@ -1,0 +1,202 @@
+import Foundation
+import GRDB
+
+/// A measurement or result (FHIR Observation): a lab value, a vital sign, a blood group.
+/// Imported from FHIR; the health log (a later feature) records the user's own measurements.
+public struct Observation: Codable, Sendable, Equatable {
+    /// A part of a compound observation (systolic and diastolic of a blood pressure).
+    public struct Component: Codable, Sendable, Equatable {
+        public var name: String
+        public var codes: [Coding]
+        public var valueNumber: Double?
+        public var valueUnit: String?
+        public var valueText: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, codes
+            case valueNumber = "value_number"
+            case valueUnit = "value_unit"
+            case valueText = "value_text"
+        }
+
+        public init(name: String, codes: [Coding], valueNumber: Double?, valueUnit: String?, valueText: String?) {
+            self.name = name
+            self.codes = codes
+            self.valueNumber = valueNumber
+            self.valueUnit = valueUnit
+            self.valueText = valueText
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = try c.decode(String.self, forKey: .name)
+            codes = try c.decodeIfPresent([Coding].self, forKey: .codes) ?? []
+            valueNumber = try c.decodeIfPresent(Double.self, forKey: .valueNumber)
+            valueUnit = try c.decodeIfPresent(String.self, forKey: .valueUnit)
+            valueText = try c.decodeIfPresent(String.self, forKey: .valueText)
+        }
+    }
+
+    public static let statuses = ["registered", "preliminary", "final", "amended", "corrected", "unknown"]
+
+    public var id: String
+    public var uid: String
+    public var name: String
+    /// laboratory, vital-signs, social-history... (FHIR category code)
+    public var category: String?
+    public var status: String
+    /// When, as the source gave it (a FHIR date or dateTime with its offset).
+    public var effective: String?
+    public var valueNumber: Double?
+    public var valueUnit: String?
+    public var valueText: String?
+    /// A coded value (a blood group, "Positive") with its codings.
+    public var valueCodes: [Coding]?
+    public var components: [Component]
+    public var notes: String?
+    public var codes: [Coding]
+    public var source: RecordSource?
+    public var createdAt: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case id, uid, name, category, status, effective
+        case valueNumber = "value_number"
+        case valueUnit = "value_unit"
+        case valueText = "value_text"
+        case valueCodes = "value_codes"
+        case components, notes, codes, source
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+    }
+
+    /// "177.9 cm", "Blood group A Rh(D) positive", "127/86 mm[Hg]".
+    public var valueDescription: String {
+        if let valueNumber {
+            return [Self.number(valueNumber), valueUnit].compactMap { $0 }.joined(separator: " ")
+        }
+        if let valueText { return valueText }
+        let parts = components.map { component -> String in
+            let value = component.valueNumber.map(Self.number) ?? component.valueText ?? "?"
+            return "\(component.name) \(value)\(component.valueUnit.map { " \($0)" } ?? "")"
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Up to two decimals, no trailing zeros: 177.94489 → "177.94", 7.5 → "7.5", 72.0 → "72".
+    static func number(_ value: Double) -> String {
+        var text = String(format: "%.2f", value)
+        while text.contains("."), text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
+    init(row: Row) {
+        id = row["id"]
+        uid = row["uid"]
+        name = row["name"]
+        category = row["category"]
+        status = row["status"]
+        effective = row["effective"]
+        valueNumber = row["value_number"]
+        valueUnit = row["value_unit"]
+        valueText = row["value_text"]
+        valueCodes = (row["value_codes"] as String?).map { JSONColumn.decode([Coding].self, from: $0, fallback: []) }
+        components = JSONColumn.decode([Component].self, from: row["components"], fallback: [])
+        notes = row["notes"]
+        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+        source = RecordSourceColumns.read(row)
+        createdAt = row["created_at"]
+        updatedAt = row["updated_at"]
+    }
+
+    public init(id: String, uid: String, name: String, category: String?, status: String, effective: String?, valueNumber: Double?,
+                valueUnit: String?, valueText: String?, valueCodes: [Coding]?, components: [Component], notes: String?,
+                codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
+        self.id = id
+        self.uid = uid
+        self.name = name
+        self.category = category
+        self.status = status
+        self.effective = effective
+        self.valueNumber = valueNumber
+        self.valueUnit = valueUnit
+        self.valueText = valueText
+        self.valueCodes = valueCodes
+        self.components = components
+        self.notes = notes
+        self.codes = codes
+        self.source = source
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    var columnValues: [DatabaseValueConvertible?] {
+        [id, uid, name, category, status, effective, valueNumber, valueUnit, valueText, valueCodes.map(JSONColumn.encode),
+         JSONColumn.encode(components), notes, JSONColumn.encode(codes), source?.key, JSONColumn.encode(source?.identifiers ?? []),
+         createdAt, updatedAt]
+    }
+}
+
+/// The observations of one profile.
+public struct ObservationStore {
+    public let vault: Vault
+    public let profile: Profile
+
+    static let table = "observation"
+    static let kind = "observation"
+    static let columns = ["id", "uid", "name", "category", "status", "effective", "value_number", "value_unit", "value_text",
+                          "value_codes", "components", "notes", "codes", "source_key", "identifiers", "created_at", "updated_at"]
+
+    public init(vault: Vault, profile: Profile) {
+        self.vault = vault
+        self.profile = profile
+    }
+
+    /// Newest first; with `code`, only observations carrying that code (a LOINC code, say).
+    public func list(code: String? = nil) throws -> [Observation] {
+        try vault.database.read { db in try Self.all(db, profileID: profile.id) }
+            .filter { observation in code.map { wanted in observation.codes.contains { $0.code == wanted } } ?? true }
+            .sorted { ($0.effective ?? "", $1.id) > ($1.effective ?? "", $0.id) }
+    }
+
+    public func get(_ prefix: String) throws -> Observation {
+        try vault.database.read { db in
+            Observation(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        }
+    }
+
+    @discardableResult
+    public func remove(_ prefix: String) throws -> Observation {
+        try vault.database.write { db in
+            let observation = Observation(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix,
+                                                                      profileID: profile.id))
+            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: observation.id)
+            return observation
+        }
+    }
+
+    static func all(_ db: Database, profileID: Int64) throws -> [Observation] {
+        try RecordRows.all(db, table: table, profileID: profileID).map(Observation.init(row:))
+    }
+
+    static func insert(_ db: Database, _ observation: Observation, profileID: Int64) throws {
+        try RecordRows.insert(db, table: table, columns: columns, values: observation.columnValues, profileID: profileID)
+        try index(db, observation, profileID: profileID)
+    }
+
+    static func update(_ db: Database, _ observation: Observation, profileID: Int64) throws {
+        try RecordRows.update(db, table: table, columns: columns, values: observation.columnValues, id: observation.id)
+        try index(db, observation, profileID: profileID)
+    }
+
+    static func index(_ db: Database, _ observation: Observation, profileID: Int64) throws {
+        let body = [observation.valueDescription, observation.notes, CodingText.searchable(observation.codes),
+                    observation.valueCodes.flatMap(CodingText.searchable)].compactMap { $0 }.joined(separator: "\n")
+        try SearchIndex.replace(db, kind: kind, recordID: observation.id, profileID: profileID, entries: [
+            SearchIndex.Entry(title: observation.name, tags: ["observation"] + (observation.category.map { [$0] } ?? []), body: body,
+                              type: observation.category, date: observation.effective.map { String($0.prefix(10)) }
+                                  .flatMap { CalendarDate($0)?.description }),
+        ])
+    }
+}

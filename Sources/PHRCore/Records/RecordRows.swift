@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// The SQL every record store shares: inserting and updating a row from its column list,
+/// resolving IDs within a profile, and the document links of medications and appointments.
+enum RecordRows {
+    static func insert(_ db: Database, table: String, columns: [String], values: [DatabaseValueConvertible?], profileID: Int64) throws {
+        let names = (["profile_id"] + columns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names)) VALUES (\(marks))",
+                       arguments: StatementArguments([profileID] + values))
+    }
+
+    /// Rewrites every column but `id` of the row with `id`.
+    static func update(_ db: Database, table: String, columns: [String], values: [DatabaseValueConvertible?], id: String) throws {
+        var assignments: [String] = []
+        var arguments: [DatabaseValueConvertible?] = []
+        for (column, value) in zip(columns, values) where column != "id" {
+            assignments.append("\(column.quotedDatabaseIdentifier) = ?")
+            arguments.append(value)
+        }
+        try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+                       arguments: StatementArguments(arguments + [id]))
+    }
+
+    static func fetch(_ db: Database, table: String, id: String) throws -> Row? {
+        try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id])
+    }
+
+    /// Rows of one profile, oldest first (the order of exports and plain listings).
+    static func all(_ db: Database, table: String, profileID: Int64, orderBy: String = "created_at, rowid") throws -> [Row] {
+        try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? ORDER BY \(orderBy)",
+                         arguments: [profileID])
+    }
+
+    /// The row whose ID starts with `prefix`, in this profile only.
+    static func resolve(_ db: Database, table: String, kind: String, prefix: String, profileID: Int64) throws -> Row {
+        let id = try RecordID.resolve(db, table: table, kind: kind, prefix: prefix, profileID: profileID)
+        return try fetch(db, table: table, id: id)!
+    }
+
+    /// A new short ID and a new UUID for a record.
+    static func newIdentity(_ db: Database, table: String) throws -> (id: String, uid: String) {
+        (try RecordID.generate(db, table: table), UUID().uuidString.lowercased())
+    }
+
+    /// Whether a record with this uid or source key already exists in the profile; returns its ID.
+    static func existing(_ db: Database, table: String, profileID: Int64, uid: String?, sourceKey: String?) throws -> String? {
+        if let uid, let id = try String.fetchOne(db, sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND uid = ?",
+                                                  arguments: [profileID, uid]) {
+            return id
+        }
+        if let sourceKey, let id = try String.fetchOne(db, sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND source_key = ?",
+                                                        arguments: [profileID, sourceKey]) {
+            return id
+        }
+        return nil
+    }
+
+    /// The ID `wanted` if it is free in `table`, else a new one (imports keep IDs when they can).
+    static func idKeeping(_ db: Database, table: String, wanted: String) throws -> String {
+        let valid = (4...16).contains(wanted.count) && wanted.allSatisfy { RecordID.alphabet.contains($0) }
+        if valid, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?)", arguments: [wanted])! {
+            return wanted
+        }
+        return try RecordID.generate(db, table: table)
+    }
+
+    /// The full ID of the document `prefix` of this profile (for --doc).
+    static func document(_ db: Database, prefix: String, profileID: Int64) throws -> String {
+        try RecordID.resolve(db, table: "document", kind: "document", prefix: prefix, profileID: profileID)
+    }
+
+    /// Removes a record and its search entries.
+    static func delete(_ db: Database, table: String, kind: String, id: String) throws {
+        try SearchIndex.remove(db, kind: kind, recordID: id)
+        try db.execute(sql: "DELETE FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id])
+    }
+}
+
+/// A text change typed on the command line: nil leaves the field, "" clears it.
+enum FieldChange {
+    static func apply(_ change: String?, to current: String?, field: String, limit: Int = 300) throws -> String? {
+        guard let change else { return current }
+        return try RecordFields.optionalText(change, field: field, limit: limit)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import PHRCore
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a phr export, a FHIR R4 Bundle (JSON) or an iCalendar (.ics) file.",
+        discussion: """
+            FHIR: Patient, MedicationRequest/MedicationStatement, AllergyIntolerance, Condition, \
+            Immunization, Observation and Appointment, with their codes (RxNorm, SNOMED CT, \
+            LOINC, CVX) and identifiers; other resources are listed as skipped. Importing the same \
+            file again adds nothing. A malformed file changes nothing and the error names the entry. \
+            A phr export goes into the profile it came from (created if missing) unless --profile \
+            or PHR_PROFILE says otherwise; other files into the default profile.
+            """
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The file to import.") var file: String
+    @Flag(name: .customLong("dry-run"), help: "Say what would be imported, and change nothing.") var dryRun = false
+
+    func run() throws {
+        let opened = try VaultAccess.open(vault.location)
+        let report = try RecordImport.run(path: file, vault: opened, profileName: profile.requested, time: TimeContext.current(),
+                                          dryRun: dryRun)
+        if output.json { return try Console.json(report) }
+        ImportReportPrinter.print(report, file: file)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import PHRCore
+
+/// Prints an import report: what was added per kind, then what was skipped and why, grouped
+/// so a bundle with 18 claims takes one line.
+enum ImportReportPrinter {
+    static let labels = ["medical_id": "medical ID", "medications": "medications", "doses": "doses",
+                         "appointments": "appointments", "contacts": "contacts", "allergies": "allergies",
+                         "conditions": "conditions", "immunizations": "immunizations", "observations": "observations"]
+
+    static func print(_ report: ImportReport, file: String) {
+        let verb = report.dryRun ? "would import" : "imported"
+        Console.out("\(verb) \(file) (\(report.format)) into profile \(report.profile)\(report.createdProfile ? ", created for it" : "")")
+        var any = false
+        for kind in ImportReport.kinds {
+            var parts: [String] = []
+            if kind == "medical_id" {
+                // There is one medical ID: say what happened to it, not how many.
+                if report.added[kind] != nil { parts.append("set") }
+                if report.updated[kind] != nil { parts.append("updated") }
+                if report.unchanged[kind] != nil { parts.append("already up to date") }
+            } else {
+                if let count = report.added[kind] { parts.append("\(count) added") }
+                if let count = report.updated[kind] { parts.append("\(count) updated") }
+                if let count = report.unchanged[kind] { parts.append("\(count) already there") }
+            }
+            guard !parts.isEmpty else { continue }
+            any = true
+            Console.out("  " + (labels[kind] ?? kind).padding(toLength: 15, withPad: " ", startingAt: 0) + parts.joined(separator: ", "))
+        }
+        if !any { Console.out("  nothing to import") }
+        if !report.skipped.isEmpty {
+            Console.out("skipped \(report.skipped.count):")
+            var groups: [(type: String, reason: String, entries: [String])] = []
+            for skip in report.skipped {
+                if let index = groups.firstIndex(where: { $0.type == skip.type && $0.reason == skip.reason }) {
+                    groups[index].entries.append(skip.entry)
+                } else {
+                    groups.append((skip.type, skip.reason, [skip.entry]))
+                }
+            }
+            for group in groups {
+                let where_ = group.entries.count == 1 ? group.entries[0] : "\(group.entries.count)×"
+                Console.out("  \(where_) \(group.type): \(group.reason)")
+            }
+        }
+        for note in report.notes { Console.out("note: \(note)") }
+    }
+}

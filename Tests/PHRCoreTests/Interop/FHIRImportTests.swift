@@ -1,0 +1,259 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PHRCore
+
+/// FHIR R4 import of the third-party samples in ../shared/data/fhir (read in place): counts and
+/// codes, idempotence, all-or-nothing on a corrupted bundle, and the mappings on a synthetic one.
+@Suite struct FHIRImportTests {
+    typealias F = RecordFixtures
+    static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
+    static let synthea = "\(TestSupport.sharedData)/fhir/synthea-r4-Kermit_Trantow.json"
+    static let ips = "\(TestSupport.sharedData)/fhir/ips-Bundle-IPS-examples-Bundle-01.json"
+
+    static func codes(_ codings: [[Coding]], system: String) -> [String] {
+        codings.compactMap { $0.code(in: system) }.sorted()
+    }
+
+    /// Every row of every record table, to prove a failed import changed nothing.
+    static func fingerprint(_ vault: Vault) throws -> [String] {
+        try vault.database.read { db in
+            try ["medication", "dose", "appointment", "contact", "allergy", "condition", "immunization", "observation", "medical_id",
+                 "search_entry", "profile"].flatMap { table in
+                try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { "\(table): \($0)" }
+            }
+        }
+    }
+
+    @Test func syntheaTransactionBundle() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let report = try RecordImport.run(path: Self.synthea, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.format == "FHIR R4 Bundle (transaction)")
+        #expect(report.added == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44])
+        #expect(report.skipped.count == 49)
+        #expect(Set(report.skipped.map(\.type)) == ["Organization", "Practitioner", "Encounter", "CarePlan", "Claim",
+                                                     "ExplanationOfBenefit", "Procedure", "DiagnosticReport"])
+        #expect(report.skipped.first { $0.type == "Claim" }?.reason == "phr does not keep Claim resources")
+
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
+        #expect(Self.codes(medications.map(\.codes), system: Coding.System.rxNorm) == ["1870230", "316049", "316052", "665078", "745679", "895994"])
+        let loratadine = try #require(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "665078" })
+        #expect(loratadine.name == "Loratadine 5 MG Chewable Tablet" && loratadine.schedule == .asNeeded && loratadine.status == .active)
+        #expect(loratadine.start?.description == "1994-03-30")
+        #expect(loratadine.prescriber != nil)
+        #expect(medications.filter { $0.status == .stopped }.count == 3)
+        #expect(loratadine.source?.key == "fhir:urn:uuid:2463dfcd-897c-4bc0-ab82-417fdddea39c")
+
+        let allergies = try AllergyStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Self.codes(allergies.map(\.codes), system: Coding.System.snomed) == ["300913006", "424213003", "91935009"])
+        #expect(allergies.allSatisfy { $0.category == "food" && $0.criticality == "low" && $0.status == "active" })
+        let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Self.codes(conditions.map(\.codes), system: Coding.System.snomed) == ["232353008", "233678006", "38341003", "444814009", "444814009", "444814009"])
+        #expect(conditions.filter(\.isCurrent).map(\.name) == ["Hypertension"])
+        #expect(conditions.first { $0.name == "Childhood asthma" }?.resolved?.description == "2013-06-10")
+        let immunizations = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Self.codes(immunizations.map(\.codes), system: Coding.System.cvx) == ["113", "114", "140", "140", "140", "140", "140", "43"])
+        #expect(immunizations.first?.date.description == "2019-06-17")
+        let observations = try ObservationStore(vault: vault, profile: profile).list()
+        #expect(observations.count == 44)
+        #expect(try ObservationStore(vault: vault, profile: profile).list(code: "8302-2").count == 5)
+        let pressure = try #require(observations.first { $0.codes.code(in: Coding.System.loinc) == "55284-4" })
+        #expect(pressure.components.map { $0.codes.code(in: Coding.System.loinc) } == ["8462-4", "8480-6"])
+
+        let id = try #require(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get())
+        #expect(id.name == "Kermit Trantow" && id.dateOfBirth?.description == "1993-06-21" && id.sex == .male)
+        #expect(id.heightCm == 178.6 && id.weightKg == 71.7, "the latest height and weight (2019)")
+        #expect(id.identifiers.count == 5)
+        #expect(report.notes == ["medical ID: set name, date of birth, sex, height, weight, 5 identifiers"])
+
+        // Searchable by name and by code.
+        let hits = try vault.database.read { db in
+            try String.fetchAll(db, sql: "SELECT e.kind FROM search_fts f JOIN search_entry e ON e.id = f.rowid WHERE search_fts MATCH '665078 OR shellfish' ORDER BY e.kind")
+        }
+        #expect(hits == ["allergy", "med"])
+
+        let before = try Self.fingerprint(vault)
+        let again = try RecordImport.run(path: Self.synthea, vault: vault, profileName: nil, time: F.time("2026-06-01T00:00:00Z", "Europe/Berlin"))
+        #expect(again.added.isEmpty && again.updated.isEmpty && again.changedCount == 0)
+        #expect(again.unchanged == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44])
+        #expect(try Self.fingerprint(vault) == before, "a second import changes nothing")
+    }
+
+    @Test func ipsDocumentBundle() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let report = try RecordImport.run(path: Self.ips, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.format == "FHIR R4 Bundle (document)")
+        #expect(report.added == ["medical_id": 1, "medications": 2, "contacts": 1, "allergies": 1, "conditions": 2, "observations": 6])
+        #expect(report.skipped.map { "\($0.entry) \($0.type)" } == [
+            "entry[0] Composition", "entry[2] Practitioner", "entry[3] Organization", "entry[7] Medication", "entry[8] Medication",
+            "entry[11] Organization", "entry[16] Observation", "entry[19] AllergyIntolerance",
+        ])
+        #expect(report.skipped.last?.reason == "states that there is no known allergy, which is not an allergy to list")
+
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
+        #expect(Self.codes(medications.map(\.codes), system: Coding.System.snomed) == ["108774000", "412588001"])
+        #expect(Self.codes(medications.map(\.codes), system: Coding.System.atc) == ["G02CX04", "L02BG03"])
+        let anastrozole = try #require(medications.first { $0.codes.code(in: Coding.System.snomed) == "108774000" })
+        #expect(anastrozole.name == "Product containing anastrozole", "without SNOMED CT's semantic tag")
+        #expect(anastrozole.dose == "1 tablet" && anastrozole.instructions == "once a day" && anastrozole.start?.description == "2015-03")
+        #expect(anastrozole.source?.identifiers == [SourceIdentifier(system: "urn:oid:1.2.3.999", value: "b75f92cb-61d4-469a-9387-df5ef70d25f0")])
+        #expect(medications.first { $0.codes.code(in: Coding.System.snomed) == "412588001" }?.name == "Black Cohosh Extract herbal supplement")
+
+        let allergy = try #require(try AllergyStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(allergy.codes.code(in: Coding.System.snomed) == "373270004")
+        #expect(allergy.criticality == "high" && allergy.category == "medication" && allergy.since?.description == "2010")
+        let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Self.codes(conditions.map(\.codes), system: Coding.System.snomed) == ["198436008", "254837009"])
+        #expect(Self.codes(conditions.map(\.codes), system: Coding.System.icd10) == ["N95.1"])
+        let cancer = try #require(conditions.first { $0.codes.code(in: Coding.System.snomed) == "254837009" })
+        #expect(cancer.status == "remission" && cancer.since?.description == "2015-01" && cancer.resolved?.description == "2015-03")
+        #expect(try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list().isEmpty)
+
+        let contact = try #require(try ContactStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(contact.name == "Martha Mum" && contact.relation == "mother" && contact.phone == "+33-555-20036" && !contact.emergency)
+        let id = try #require(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get())
+        #expect(id.name == "Martha DeLarosa" && id.sex == .female && id.bloodType == "A+")
+        let a1c = try #require(try ObservationStore(vault: vault, profile: profile).list(code: "17856-6").first)
+        #expect(a1c.valueNumber == 7.5 && a1c.valueUnit == "%" && a1c.notes == "Above stated goal of 7.0 %")
+        #expect(a1c.effective == "2017-11-10T08:20:00+01:00")
+
+        let again = try RecordImport.run(path: Self.ips, vault: vault, profileName: nil, time: Self.time)
+        #expect(again.changedCount == 0)
+    }
+
+    @Test func aCorruptedBundleChangesNothingAndNamesTheEntry() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        var input = MedicationStore.Input()
+        input.name = "Already here"
+        try MedicationStore(vault: vault, profile: profile, time: Self.time).add(input)
+        let before = try Self.fingerprint(vault)
+        let text = try String(contentsOfFile: Self.synthea, encoding: .utf8)
+
+        // One immunization (entry 92) with an impossible date, far into the bundle.
+        let badDate = "\(directory)/bad-date.json"
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        var entries = try #require(json["entry"] as? [[String: Any]])
+        var resource = try #require(entries[92]["resource"] as? [String: Any])
+        resource["occurrenceDateTime"] = "2016-13-45T14:10:09+00:00"
+        entries[92]["resource"] = resource
+        json["entry"] = entries
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: badDate))
+        #expect(throws: InteropError.malformed(path: badDate, location: "entry[92] (Immunization)",
+                                               reason: "occurrenceDateTime: '2016-13-45T14:10:09+00:00' is not a FHIR date or dateTime")) {
+            try RecordImport.run(path: badDate, vault: vault, profileName: nil, time: Self.time)
+        }
+        #expect(InteropError.malformed(path: "", location: "", reason: "").exitStatus == .dataError)
+
+        // A coding whose code is a number.
+        resource["occurrenceDateTime"] = "2016-06-13T14:10:09+00:00"
+        resource["vaccineCode"] = ["coding": [["system": "http://hl7.org/fhir/sid/cvx", "code": 140]]]
+        entries[92]["resource"] = resource
+        json["entry"] = entries
+        let badCode = "\(directory)/bad-code.json"
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: badCode))
+        #expect(throws: InteropError.malformed(path: badCode, location: "entry[92] (Immunization)",
+                                               reason: "vaccineCode.coding[0].code: expected a string, got a number")) {
+            try RecordImport.run(path: badCode, vault: vault, profileName: nil, time: Self.time)
+        }
+
+        // Cut off in the middle.
+        let truncated = "\(directory)/truncated.json"
+        try Data(text.utf8.prefix(200_000)).write(to: URL(fileURLWithPath: truncated))
+        #expect(throws: InteropError.self) { _ = try RecordImport.run(path: truncated, vault: vault, profileName: nil, time: Self.time) }
+        do {
+            _ = try RecordImport.run(path: truncated, vault: vault, profileName: nil, time: Self.time)
+        } catch let error as InteropError {
+            #expect(error.errorDescription?.hasPrefix("\(truncated): JSON: not valid JSON") == true, "\(error)")
+        }
+
+        // An entry without a resource.
+        json["entry"] = entries + [["fullUrl": "urn:uuid:0"]]
+        let empty = "\(directory)/empty-entry.json"
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: empty))
+        #expect(throws: InteropError.malformed(path: empty, location: "entry[117]", reason: "resource: missing")) {
+            try RecordImport.run(path: empty, vault: vault, profileName: nil, time: Self.time)
+        }
+        #expect(try Self.fingerprint(vault) == before, "nothing of any bad bundle was imported")
+    }
+
+    @Test func oneBundleCannotMixPatients() throws {
+        let (vault, _, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let path = "\(directory)/two.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "urn:uuid:a", "resource": {"resourceType": "Patient", "id": "a"}},
+              {"fullUrl": "urn:uuid:b", "resource": {"resourceType": "Patient", "id": "b"}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: InteropError.severalPatients(path: path, entries: ["entry[0]", "entry[1]"])) {
+            try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        }
+        try """
+            {"resourceType": "Bundle", "type": "transaction-response", "entry": []}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: InteropError.malformed(path: path, location: "Bundle",
+                                               reason: "type: a transaction-response bundle holds no records to import; use a transaction, collection or document bundle")) {
+            try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        }
+    }
+
+    @Test func collectionBundleWithSchedulesAppointmentsAndContainedMedication() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let path = "\(directory)/collection.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "Patient/p1", "resource": {"resourceType": "Patient", "id": "p1",
+                "name": [{"use": "official", "given": ["Alex"], "family": "Example"}], "birthDate": "1984-07-22", "gender": "male",
+                "contact": [{"relationship": [{"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v2-0131", "code": "C"}]}],
+                             "name": {"text": "Jamie Example"}, "telecom": [{"system": "phone", "value": "+1 555 0142"}]},
+                            {"name": {"text": "No Phone"}}]}},
+              {"resource": {"resourceType": "MedicationStatement", "id": "ms1", "status": "active",
+                "contained": [{"resourceType": "Medication", "id": "m", "code": {"coding": [
+                  {"system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "860975", "display": "metformin hydrochloride 500 MG Oral Tablet"}]},
+                  "form": {"text": "tablet"}}],
+                "medicationReference": {"reference": "#m"}, "subject": {"reference": "Patient/p1"},
+                "effectivePeriod": {"start": "2024-01-15"},
+                "dosage": [{"text": "with breakfast and dinner", "timing": {"repeat": {"timeOfDay": ["20:00:00", "08:00:00"]}},
+                            "doseAndRate": [{"doseQuantity": {"value": 500, "unit": "mg"}}]}]}},
+              {"resource": {"resourceType": "MedicationRequest", "id": "mr1", "status": "active", "intent": "order",
+                "medicationCodeableConcept": {"text": "Amoxicillin 500 mg"}, "subject": {"reference": "Patient/p1"},
+                "requester": {"display": "Dr. Lee"}, "dispenseRequest": {"numberOfRepeatsAllowed": 2},
+                "dosageInstruction": [{"timing": {"repeat": {"frequency": 1, "period": 8, "periodUnit": "h"}}}]}},
+              {"resource": {"resourceType": "Immunization", "id": "i1", "status": "completed",
+                "vaccineCode": {"coding": [{"system": "http://hl7.org/fhir/sid/cvx", "code": "115", "display": "Tdap"}]},
+                "patient": {"reference": "Patient/p1"}, "occurrenceDateTime": "2025-09-01", "lotNumber": "LOT-9",
+                "protocolApplied": [{"doseNumberPositiveInt": 2}]}},
+              {"resource": {"resourceType": "Immunization", "id": "i2", "status": "not-done",
+                "vaccineCode": {"text": "Influenza"}, "patient": {"reference": "Patient/p1"}, "occurrenceDateTime": "2025-10-01"}},
+              {"resource": {"resourceType": "Appointment", "id": "a1", "status": "booked", "start": "2026-12-03T09:30:00+01:00",
+                "end": "2026-12-03T10:15:00+01:00", "reasonCode": [{"text": "Annual check-up"}], "comment": "Fasting",
+                "participant": [{"actor": {"reference": "Patient/p1"}}, {"actor": {"display": "Dr. Lee"}},
+                                {"actor": {"reference": "Location/room2", "display": "Room 2"}}]}}
+            ]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medical_id": 1, "contacts": 1, "medications": 2, "immunizations": 1, "appointments": 1])
+        #expect(report.skipped.map(\.reason) == ["has no phone number", "not given (status not-done)"])
+
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list()
+        let metformin = try #require(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "860975" })
+        #expect(metformin.name == "metformin hydrochloride 500 MG Oral Tablet" && metformin.form == "tablet" && metformin.dose == "500 mg")
+        #expect(metformin.schedule == .times([LocalTime("08:00")!, LocalTime("20:00")!]) && metformin.instructions == "with breakfast and dinner")
+        #expect(metformin.source?.key == "fhir:MedicationStatement/ms1")
+        let amoxicillin = try #require(medications.first { $0.name == "Amoxicillin 500 mg" })
+        #expect(amoxicillin.schedule == .interval(minutes: 480) && amoxicillin.prescriber == "Dr. Lee" && amoxicillin.refills == 2)
+        let tdap = try #require(try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(tdap.vaccine == "Tdap" && tdap.doseNumber == 2 && tdap.lot == "LOT-9" && tdap.codes.code(in: Coding.System.cvx) == "115")
+        let visit = try #require(try AppointmentStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(visit.with == "Dr. Lee" && visit.location == "Room 2" && visit.reason == "Annual check-up" && visit.notes == "Fasting")
+        #expect(visit.startInstant == F.instant("2026-12-03T08:30:00Z") && visit.durationMinutes == 45 && visit.timeZone == "Europe/Berlin")
+        let contact = try #require(try ContactStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(contact.name == "Jamie Example" && contact.emergency && contact.relation == "emergency contact")
+        #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
+        #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0)
+    }
+}
