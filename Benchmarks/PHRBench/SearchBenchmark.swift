@@ -23,7 +23,11 @@ enum SearchBenchmark {
     static func run() throws {
         let phr = try BenchProcess.phrExecutable()
         let directory = try Benchmark.scratchDirectory("search")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // PHR_BENCH_KEEP=1 keeps the corpus and vault for poking at afterwards.
+        let keep = ProcessInfo.processInfo.environment["PHR_BENCH_KEEP"] == "1"
+        defer {
+            if keep { print("kept \(directory)") } else { try? FileManager.default.removeItem(atPath: directory) }
+        }
         let vaultPath = "\(directory)/vault"
         let textDirectory = "\(directory)/text"
         try FileManager.default.createDirectory(atPath: "\(textDirectory)/synthetic", withIntermediateDirectories: true)

@@ -45,8 +45,8 @@ public struct SearchEngine {
     public let vault: Vault
     public let profile: Profile
 
-    /// Column weights for bm25(): title, tags, body, alternate spellings.
-    static let weights = "10.0, 5.0, 1.0, 1.0"
+    // Column weights for bm25() (title 10, tags 5, body 1, alternate spellings 1) are
+    // the index's `rank` setting (migration v1-search).
     static let markStart = "\u{2}"
     static let markEnd = "\u{3}"
 
@@ -101,27 +101,28 @@ public struct SearchEngine {
 
     // MARK: SQL
 
-    /// Builds and runs one query; rows are grouped by record and `limit` records returned.
-    func fetch(_ db: Database, query: SearchQuery, limit: Int, excluding: Set<String>, fuzzy: Bool) throws -> [SearchHit] {
-        guard limit > 0 else { return [] }
-        var conditions = ["e.profile_id = ?"]
+    /// The FTS5 expression of the query's plain clauses and exclusions, or nil when every clause
+    /// is in an unsegmented script.
+    ///
+    /// Filters (profile, kind, type, tags, dates) are not part of it: a filter term that matches
+    /// most rows (the profile of a one-person vault) would make FTS5 walk its whole posting list
+    /// on every query. They are checked on the few ranked rows that are read anyway.
+    func expression(for query: SearchQuery) -> String? {
+        let plain = query.clauses.filter { !$0.contains(where: \.isUnsegmented) }
+        guard !plain.isEmpty else { return nil }
+        let text = plain.map(Self.ftsClause).joined(separator: " AND ")
+        let excluded = query.excluded.filter { !$0.isUnsegmented }
+        guard !excluded.isEmpty else { return text }
+        return "(\(text)) NOT (\(excluded.map(Self.ftsTerm).joined(separator: " OR ")))"
+    }
+
+    /// Conditions on `search_entry e` checked on ranked rows: the profile, kind, type, tags and
+    /// dates, and substrings of unsegmented scripts (in clauses and exclusions).
+    func rowConditions(for query: SearchQuery) -> (sql: [String], arguments: StatementArguments) {
+        // The unary + keeps SQLite from answering "e.id IN (...)" by walking the profile index,
+        // which holds every row of a one-person vault, instead of looking the ids up.
+        var conditions = ["+e.profile_id = ?"]
         var arguments: StatementArguments = [profile.id]
-        let plainClauses = query.clauses.filter { !$0.contains(where: \.isUnsegmented) }
-        let mixedClauses = query.clauses.filter { $0.contains(where: \.isUnsegmented) }
-        for clause in mixedClauses {
-            var alternatives: [String] = []
-            for term in clause {
-                let (sql, argument) = Self.condition(for: term)
-                alternatives.append(sql)
-                arguments += [argument]
-            }
-            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
-        }
-        for term in query.excluded {
-            let (sql, argument) = Self.condition(for: term)
-            conditions.append("NOT " + sql)
-            arguments += [argument]
-        }
         if !query.kinds.isEmpty {
             conditions.append("e.kind IN (\(query.kinds.map { _ in "?" }.joined(separator: ",")))")
             arguments += StatementArguments(query.kinds)
@@ -133,6 +134,20 @@ public struct SearchEngine {
         for tag in query.tags {
             conditions.append("(' ' || e.tags || ' ') LIKE ?")
             arguments += ["% \(tag) %"]
+        }
+        for clause in query.clauses where clause.contains(where: \.isUnsegmented) {
+            var alternatives: [String] = []
+            for term in clause {
+                let (sql, argument) = Self.condition(for: term)
+                alternatives.append(sql)
+                arguments += [argument]
+            }
+            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        for term in query.excluded where term.isUnsegmented {
+            let (sql, argument) = Self.condition(for: term)
+            conditions.append("NOT " + sql)
+            arguments += [argument]
         }
         if let since = query.since {
             conditions.append("e.date >= ?")
@@ -146,68 +161,153 @@ public struct SearchEngine {
             conditions.append("e.date <= ?")
             arguments += [until]
         }
+        return (conditions, arguments)
+    }
 
-        // Rows are pages; fetch more than `limit` so that several pages of one document still
-        // leave `limit` distinct records.
-        let rowLimit = limit * 4 + excluding.count
-        let sql: String
-        if plainClauses.isEmpty {
-            sql = """
-                SELECT e.id AS rowid, e.kind, e.record_id, e.page, e.title, e.type, e.date, e.body AS snippet,
-                       NULL AS any_snippet, 0.0 AS score
-                FROM search_entry e
-                WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY e.date IS NULL, e.date DESC, e.id
-                LIMIT \(rowLimit)
-                """
-        } else {
-            // Exclusions are row conditions (above): FTS5's NOT is binary and cannot stand alone.
-            let expression = plainClauses.map(Self.ftsClause).joined(separator: " AND ")
-            sql = """
-                SELECT e.id AS rowid, e.kind, e.record_id, e.page, e.title, e.type, e.date,
-                       snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS snippet,
-                       snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS any_snippet,
-                       bm25(search_fts, \(Self.weights)) AS score
-                FROM search_fts JOIN search_entry e ON e.id = search_fts.rowid
-                WHERE search_fts MATCH ? AND \(conditions.joined(separator: " AND "))
-                ORDER BY round(score, 6), e.date IS NULL, e.date DESC, e.id
-                LIMIT \(rowLimit)
-                """
-            arguments = [expression] + arguments
+    /// A matching row: its entry, and its BM25 score (0 for substring-only matches).
+    struct Candidate {
+        var row: Row
+        var score: Double
+    }
+
+    /// Builds and runs one query; rows are grouped by record and `limit` records returned.
+    ///
+    /// The word index ranks first and alone: FTS5 scores every match from the index without
+    /// reading a row, and only the best few hundred rows are then read (and decrypted) from
+    /// `search_entry`. Reading every match first made a common word cost a page read per page of
+    /// the vault. When filters the index cannot apply (dates, substrings) leave too few records,
+    /// the ranked window grows.
+    func fetch(_ db: Database, query: SearchQuery, limit: Int, excluding: Set<String>, fuzzy: Bool) throws -> [SearchHit] {
+        guard limit > 0 else { return [] }
+        let (conditions, conditionArguments) = rowConditions(for: query)
+        let expression = expression(for: query)
+        let wanted = limit + excluding.count
+        var window = max(64, limit * 4 + excluding.count)
+        var candidates: CandidateWindow
+        while true {
+            candidates = try self.candidates(db, expression: expression, conditions: conditions,
+                                             arguments: conditionArguments, window: window)
+            let records = Set(candidates.rows.map { "\($0.row["kind"] as String)/\($0.row["record_id"] as String)" })
+            if records.count >= wanted || candidates.exhausted { break }
+            window *= 4
         }
-        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        return try hits(db, candidates: candidates.rows, expression: expression, query: query,
+                        limit: limit, excluding: excluding, fuzzy: fuzzy)
+    }
 
-        var hits: [SearchHit] = []
-        var position: [String: Int] = [:]
-        let substrings = query.clauses.flatMap { $0 }.filter(\.isUnsegmented).map(\.text)
-        for row in rows {
-            let kind: String = row["kind"]
-            let id: String = row["record_id"]
-            let key = "\(kind)/\(id)"
-            if excluding.contains(key) { continue }
-            let page: Int? = row["page"]
-            if let index = position[key] {
-                if let page { hits[index].pages?.append(page) }
-                continue
+    /// Up to `window` ranked index matches that pass `conditions`, best first.
+    private func candidates(_ db: Database, expression: String?, conditions: [String],
+                            arguments: StatementArguments, window: Int) throws -> CandidateWindow {
+        let selectEntry = "SELECT e.id, e.kind, e.record_id, e.page, e.title, e.type, e.date FROM search_entry e"
+        guard let expression else {
+            // Only substring clauses: no ranking, newest first.
+            let sql = selectEntry + " WHERE " + conditions.joined(separator: " AND ")
+                + " ORDER BY e.date IS NULL, e.date DESC, e.id LIMIT \(window + 1)"
+            let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            return CandidateWindow(rows: rows.prefix(window).map { Candidate(row: $0, score: 0) }, exhausted: rows.count <= window)
+        }
+        let ranked = try Row.fetchAll(db, sql: """
+            SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT \(window + 1)
+            """, arguments: [expression])
+        let exhausted = ranked.count <= window
+        let scores = Dictionary(uniqueKeysWithValues: ranked.prefix(window).map { ($0["rowid"] as Int64, $0["rank"] as Double) })
+        guard !scores.isEmpty else { return CandidateWindow(rows: [], exhausted: true) }
+        let sql = selectEntry + " WHERE e.id IN (\(scores.keys.map(String.init).joined(separator: ",")))"
+            + conditions.map { " AND " + $0 }.joined()
+        let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
+        // Best score first; equal scores (rounded, as BM25 sums differ in the last bits) by recency.
+        let sorted = rows.map { Candidate(row: $0, score: scores[$0["id"]]!) }.sorted { a, b in
+            let (x, y) = ((a.score * 1e6).rounded(), (b.score * 1e6).rounded())
+            if x != y { return x < y }
+            let (da, dbDate) = (a.row["date"] as String?, b.row["date"] as String?)
+            if da != dbDate { return (da ?? "") > (dbDate ?? "") }
+            return (a.row["id"] as Int64) < (b.row["id"] as Int64)
+        }
+        return CandidateWindow(rows: sorted, exhausted: exhausted)
+    }
+
+    struct CandidateWindow {
+        var rows: [Candidate]
+        /// True if the index had no more matches beyond this window.
+        var exhausted: Bool
+    }
+
+    /// Groups candidates by record, takes `limit` records, and adds snippets and matching pages.
+    private func hits(_ db: Database, candidates: [Candidate], expression: String?, query: SearchQuery,
+                      limit: Int, excluding: Set<String>, fuzzy: Bool) throws -> [SearchHit] {
+        var chosen: [Candidate] = []
+        var seen = Set<String>()
+        for candidate in candidates {
+            let key = "\(candidate.row["kind"] as String)/\(candidate.row["record_id"] as String)"
+            guard !excluding.contains(key), seen.insert(key).inserted else { continue }
+            chosen.append(candidate)
+            if chosen.count == limit { break }
+        }
+        guard !chosen.isEmpty else { return [] }
+        let ids = chosen.map { String($0.row["id"] as Int64) }.joined(separator: ",")
+
+        // Snippets for the chosen rows only: the body around the match, else the title.
+        var snippets: [Int64: (body: String, title: String)] = [:]
+        if let expression {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT rowid,
+                       snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS body,
+                       snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS title
+                FROM search_fts WHERE search_fts MATCH ? AND rowid IN (\(ids))
+                """, arguments: [expression]) {
+                snippets[row["rowid"]] = (row["body"], row["title"])
             }
-            guard hits.count < limit else { continue }
-            // Text around the match in the body; for a match only in the title or tags, the start
-            // of the body says more than the title repeated, unless the body is empty.
-            var snippet: String = row["snippet"]
-            if snippet.isEmpty, let any: String = row["any_snippet"] { snippet = any }
-            if plainClauses.isEmpty || (!snippet.contains(Self.markStart) && !substrings.isEmpty) {
-                snippet = Self.substringSnippet(plainClauses.isEmpty ? snippet : try String.fetchOne(db, sql: "SELECT body FROM search_entry WHERE id = ?", arguments: [row["rowid"]]) ?? "", terms: substrings)
+        }
+
+        // Every matching page of the chosen documents: their entries from the index on
+        // (kind, record_id, page), which covers the query, then which of them the word index
+        // matches, asked by rowid. A subquery listing every match would materialise all of them,
+        // which for a common word is every page of the vault.
+        var pages: [String: Set<Int>] = [:]
+        let documentIDs = chosen.filter { ($0.row["kind"] as String) == DocumentStore.kind }.map { $0.row["record_id"] as String }
+        if !documentIDs.isEmpty {
+            let placeholders = documentIDs.map { _ in "?" }.joined(separator: ",")
+            let entries = try Row.fetchAll(db, sql: """
+                SELECT id, record_id, ifnull(page, 0) AS page FROM search_entry
+                WHERE kind = ? AND record_id IN (\(placeholders))
+                """, arguments: [DocumentStore.kind] + StatementArguments(documentIDs))
+            var matching = Set(entries.map { $0["id"] as Int64 })
+            if let expression, !matching.isEmpty {
+                matching = Set(try Int64.fetchAll(db, sql: """
+                    SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid IN (\(matching.map(String.init).joined(separator: ",")))
+                    """, arguments: [expression]))
+            }
+            let (conditions, arguments) = rowConditions(for: query)
+            if conditions.count > 1 || expression == nil, !matching.isEmpty {
+                // Filters beyond the profile (dates, substrings) apply to pages too.
+                let ids = matching.map(String.init).joined(separator: ",")
+                let sql = "SELECT e.id FROM search_entry e WHERE " + (["e.id IN (\(ids))"] + conditions).joined(separator: " AND ")
+                matching = Set(try Int64.fetchAll(db, sql: sql, arguments: arguments))
+            }
+            for entry in entries where matching.contains(entry["id"]) {
+                let page: Int = entry["page"]
+                if page > 0 { pages[entry["record_id"], default: []].insert(page) }
+            }
+        }
+
+        let substrings = query.clauses.flatMap { $0 }.filter(\.isUnsegmented).map(\.text)
+        return try chosen.map { candidate in
+            let row = candidate.row
+            let rowID: Int64 = row["id"]
+            var snippet = snippets[rowID]?.body ?? ""
+            if snippet.isEmpty { snippet = snippets[rowID]?.title ?? "" }
+            if !substrings.isEmpty && !snippet.contains(Self.markStart) {
+                // Only substring matches need the body itself (the candidates leave it unread).
+                let body = try String.fetchOne(db, sql: "SELECT body FROM search_entry WHERE id = ?", arguments: [rowID]) ?? ""
+                snippet = Self.substringSnippet(body, terms: substrings)
             }
             let (clean, matches) = Self.unmark(snippet)
-            position[key] = hits.count
-            hits.append(SearchHit(kind: kind, id: id, title: row["title"], date: row["date"], type: row["type"],
-                                  page: page, pages: page.map { [$0] }, snippet: clean, matches: matches,
-                                  score: row["score"], fuzzy: fuzzy))
-        }
-        return hits.map { hit in
-            var hit = hit
-            hit.pages = hit.pages.map { Array(Set($0)).sorted() }
-            return hit
+            let kind: String = row["kind"]
+            let recordID: String = row["record_id"]
+            let page: Int? = row["page"]
+            return SearchHit(kind: kind, id: recordID, title: row["title"], date: row["date"], type: row["type"],
+                             page: page, pages: page.map { (pages[recordID] ?? [$0]).union([$0]).sorted() },
+                             snippet: clean, matches: matches, score: candidate.score, fuzzy: fuzzy)
         }
     }
 

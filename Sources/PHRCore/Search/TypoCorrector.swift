@@ -33,6 +33,8 @@ enum TypoCorrector {
     static func maximumDistance(for word: String) -> Int { word.count >= 8 ? 2 : 1 }
 
     static func candidates(_ db: Database, for word: String, frequency: Int) throws -> [String] {
+        // Range scans can find the same term twice (from two prefixes); keep it once.
+        var seen = Set<String>()
         let target = Array(word.unicodeScalars)
         let limit = maximumDistance(for: word)
         var scored: [(term: String, distance: Int, documents: Int)] = []
@@ -40,20 +42,36 @@ enum TypoCorrector {
             while let row = try rows.next() {
                 let term: String = row[0]
                 let documents: Int = row[1]
-                guard documents > frequency, abs(term.unicodeScalars.count - target.count) <= limit else { continue }
+                guard documents > frequency, seen.insert(term).inserted, abs(term.unicodeScalars.count - target.count) <= limit else { continue }
                 if let distance = editDistance(target, Array(term.unicodeScalars), limit: limit) {
                     scored.append((term, distance, documents))
                 }
             }
         }
         // Most slips keep the first letter: look there first (a range scan of the vocabulary).
-        let first = String(target[0])
-        try consider(Row.fetchCursor(db, sql: "SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ?",
-                                     arguments: [first, first + "\u{10FFFF}"]))
-        if scored.isEmpty && frequency == 0 {
-            // Then the whole vocabulary, for a slip in the first letter.
-            try consider(Row.fetchCursor(db, sql: "SELECT term, doc FROM search_vocab WHERE length(term) BETWEEN ? AND ?",
-                                         arguments: [target.count - limit, target.count + limit]))
+        func scan(prefix: String) throws {
+            try consider(Row.fetchCursor(db, sql: "SELECT term, doc FROM search_vocab WHERE term >= ? AND term < ?",
+                                         arguments: [prefix, prefix + "\u{10FFFF}"]))
+        }
+        // fts5vocab counts each term's rows as it lists it, so a scan costs in proportion to the
+        // terms it passes: start narrow (the first two letters, which most slips keep), widen to
+        // the first letter only if that finds nothing.
+        if target.count >= 2 { try scan(prefix: String(target[0]) + String(target[1])) }
+        if scored.isEmpty { try scan(prefix: String(target[0])) }
+        if scored.isEmpty && frequency == 0 && target.count >= 2 {
+            // A slip in the first letter: a wrong first letter (same second letter), a missing
+            // one (the typed first letter is the word's second), an extra one, or the first two
+            // swapped. Each is a handful of range scans, never a walk of the whole vocabulary.
+            let (first, second) = (String(target[0]), String(target[1]))
+            var prefixes: Set<String> = [second, second + first]
+            if target[0].isASCII {
+                for letter in "abcdefghijklmnopqrstuvwxyz0123456789" {
+                    prefixes.insert(String(letter) + second)
+                    prefixes.insert(String(letter) + first)
+                }
+            }
+            prefixes.remove(first)
+            for prefix in prefixes.sorted() { try scan(prefix: prefix) }
         }
         return scored.sorted { ($0.distance, -$0.documents, $0.term) < ($1.distance, -$1.documents, $1.term) }
             .prefix(maximumAlternatives).map(\.term)

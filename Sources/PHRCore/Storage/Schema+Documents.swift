@@ -80,6 +80,8 @@ extension Schema {
                     content = 'search_entry', content_rowid = 'id',
                     tokenize = 'unicode61 remove_diacritics 2'
                 );
+                -- Ranking: BM25 with the title above tags above the body (SearchEngine).
+                INSERT INTO search_fts (search_fts, rank) VALUES ('rank', 'bm25(10.0, 5.0, 1.0, 1.0)');
                 """)
         }
         migrator.registerMigration("v1-search-cjk-vocab") { db in

@@ -148,6 +148,10 @@ import Testing
         #expect(rare.hits.map(\.fuzzy) == [false, true, true, true])
         #expect(rare.didYouMean == nil)
         #expect(try engine.search("amoxicilin").didYouMean == "amoxicillin")
+        // Slips in the first letter: wrong, missing, extra, swapped.
+        for slip in ["netformin", "etformin", "ametformin", "emtformin"] {
+            #expect(try engine.search(slip).didYouMean == "metformin", "\(slip)")
+        }
         #expect(Self.ids(try engine.search("xyzzyplugh")) == [])
         #expect(try engine.search("xyzzyplugh").didYouMean == nil)
     }
