@@ -16,11 +16,18 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
-        // OpenSSL 3 (libcrypto) as a system module: AES-GCM, scrypt, HKDF, HMAC, SHA-256, RNG.
+        // OpenSSL 3 as a system module: AES-GCM, scrypt, HKDF, HMAC, SHA-256, RNG (libcrypto) and
+        // TLS for the drug-information clients (libssl).
         .systemLibrary(
             name: "CPHROpenSSL",
-            pkgConfig: "libcrypto",
+            pkgConfig: "libssl libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // zlib: gzip-compressed HTTP answers.
+        .systemLibrary(
+            name: "CPHRZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         // poppler-glib, cairo and pango: PDF text extraction, page embedding and typesetting.
         .systemLibrary(
@@ -45,6 +52,7 @@ let package = Package(
                 "CPHROpenSSL",
                 "CPHRSystem",
                 "CPHRPoppler",
+                "CPHRZlib",
             ]
         ),
         .executableTarget(

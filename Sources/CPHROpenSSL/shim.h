@@ -16,6 +16,8 @@
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -138,6 +140,43 @@ static inline int phr_sha256_update(EVP_MD_CTX *ctx, const uint8_t *data, size_t
 static inline int phr_sha256_final(EVP_MD_CTX *ctx, uint8_t *out32) {
     unsigned int outLen = 0;
     return EVP_DigestFinal_ex(ctx, out32, &outLen) == 1 && outLen == 32;
+}
+
+/// A TLS client context that verifies servers against the system's trust store (or `caFile`
+/// when not NULL, for tests with their own CA), TLS 1.2 at least. NULL on failure.
+/// https://www.openssl.org/docs/man3.0/man3/SSL_CTX_set_verify.html
+static inline SSL_CTX *phr_tls_client_context(const char *caFile) {
+    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
+    if (context == NULL) return NULL;
+    int ok = SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) == 1;
+    ok = ok && (caFile != NULL ? SSL_CTX_load_verify_locations(context, caFile, NULL) == 1
+                               : SSL_CTX_set_default_verify_paths(context) == 1);
+    if (!ok) {
+        SSL_CTX_free(context);
+        return NULL;
+    }
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, NULL);
+    return context;
+}
+
+/// Starts a TLS session on a connected socket for `host`: SNI, and certificate checks that the
+/// certificate names `host` (a DNS name or an IP address). The handshake is `SSL_connect`.
+/// https://www.openssl.org/docs/man3.0/man3/SSL_set1_host.html
+static inline SSL *phr_tls_session(SSL_CTX *context, int socket, const char *host, int hostIsAddress) {
+    SSL *ssl = SSL_new(context);
+    if (ssl == NULL) return NULL;
+    int ok = SSL_set_fd(ssl, socket) == 1;
+    if (hostIsAddress) {
+        X509_VERIFY_PARAM *param = SSL_get0_param(ssl);
+        ok = ok && X509_VERIFY_PARAM_set1_ip_asc(param, host) == 1;
+    } else {
+        ok = ok && SSL_set_tlsext_host_name(ssl, host) == 1 && SSL_set1_host(ssl, host) == 1;
+    }
+    if (!ok) {
+        SSL_free(ssl);
+        return NULL;
+    }
+    return ssl;
 }
 
 #endif

@@ -85,7 +85,7 @@ public struct TransportFailure: Error, Sendable, Equatable {
 }
 
 /// Sends one request and returns the service's answer, whatever its status. Implementations:
-/// `URLSessionTransport` (the network), `RecordingTransport` (the network, written to
+/// `SocketHTTPTransport` (the network), `RecordingTransport` (the network, written to
 /// cassettes) and `ReplayTransport` (cassettes only). Throws `TransportFailure` when there is
 /// no answer, or a `MedAPIError` for a problem of its own (a missing recording).
 public protocol HTTPTransport: Sendable {

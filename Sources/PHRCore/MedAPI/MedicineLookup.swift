@@ -45,12 +45,12 @@ public final class MedicineLookup {
     public static func makeTransport(_ configuration: MedAPIConfiguration) throws -> HTTPTransport {
         switch configuration.mode {
         case .live:
-            return URLSessionTransport(timeout: configuration.timeout)
+            return SocketHTTPTransport(timeout: configuration.timeout)
         case .record:
             guard let directory = configuration.cassetteDirectory else {
                 throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "record mode needs the cassette directory")
             }
-            return RecordingTransport(live: URLSessionTransport(timeout: configuration.timeout), library: CassetteLibrary(directory: directory))
+            return RecordingTransport(live: SocketHTTPTransport(timeout: configuration.timeout), library: CassetteLibrary(directory: directory))
         case .replay:
             guard let directory = configuration.cassetteDirectory else {
                 throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "replay mode needs the cassette directory")

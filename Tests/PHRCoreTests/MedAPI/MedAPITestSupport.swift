@@ -39,7 +39,7 @@ enum MedAPITest {
 
     static func client(_ configuration: MedAPIConfiguration, transport: HTTPTransport? = nil,
                        limiter: RateLimiter = RateLimiter()) -> MedAPIHTTPClient {
-        MedAPIHTTPClient(configuration: configuration, transport: transport ?? URLSessionTransport(timeout: configuration.timeout),
+        MedAPIHTTPClient(configuration: configuration, transport: transport ?? SocketHTTPTransport(timeout: configuration.timeout),
                          limiter: limiter)
     }
 
