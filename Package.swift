@@ -35,6 +35,9 @@ let package = Package(
             pkgConfig: "poppler-glib pangocairo cairo-pdf",
             providers: [.apt(["libpoppler-glib-dev", "libpango1.0-dev", "libcairo2-dev"])]
         ),
+        // PDF typesetting over cairo, pango and poppler: canvas, text, flowing pages, tables,
+        // outlines, embedded PDF pages and images. Used by share bundles and phr-samples.
+        .target(name: "PHRTypesetting", dependencies: ["CPHRPoppler"]),
         // The encrypting SQLite VFS and the page cipher, in C over OpenSSL EVP.
         .target(
             name: "CPHRVFS",
@@ -75,10 +78,10 @@ let package = Package(
             path: "Benchmarks/PHRBench"
         ),
         // `make samples`: draws the synthetic sample PDFs committed under Samples/documents/.
-        .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler"], path: "Tools/SampleGenerator"),
+        .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator"),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL"],
+            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting"],
             exclude: ["Vectors/make_vectors.py"]
         ),
         .testTarget(

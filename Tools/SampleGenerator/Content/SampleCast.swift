@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// The fictional patient, clinicians and organisations that appear across the sample documents.
 ///
 /// Kept in one place so the documents tell one consistent story (the pneumonia admission, the

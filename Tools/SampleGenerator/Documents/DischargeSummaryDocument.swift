@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A hospital discharge summary after a pneumonia admission (type: discharge).
 ///
 /// Document date: "Discharge date" 02/20/2025. Distractors: the date of birth, the admission

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A radiology report for a two-view chest X-ray (type: imaging).
 ///
 /// Document date: "Date of service" 02/17/2025. Distractors: the date of birth and the

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A printable health plan member ID card, front and back on one page (type: insurance).
 ///
 /// Document date: "Date of issue" 12/16/2024. Distractors: the date of birth and the coverage

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A two-page laboratory report: CBC with differential, then iron studies (type: lab).
 ///
 /// Document date: "Collected" 03/18/2025. Distractors: the date of birth and the "Received" and

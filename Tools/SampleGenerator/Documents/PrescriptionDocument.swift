@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A printed electronic prescription for amoxicillin 500 mg (type: prescription).
 ///
 /// Document date: "Date of issue" 05/13/2025. Distractors a date guesser must pass over: the

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A referral letter in Greek from a fictitious internist to a haematologist (type: referral).
 ///
 /// The non-Latin sample: it exercises Greek text extraction, search without diacritics and

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// One synthetic document: its file name, PDF metadata, page template and content.
 ///
 /// `compose` must draw the same thing every time it is called: the renderer calls it twice,

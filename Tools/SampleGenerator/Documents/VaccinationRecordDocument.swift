@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// An immunization record issued by the family practice (type: vaccination).
 ///
 /// Document date: "Date of issue" 01/27/2025. Distractors: the date of birth and nine

@@ -1,4 +1,5 @@
 import CPHRPoppler
+import PHRTypesetting
 
 /// Draws an organisation's emblem in a `size`-point square whose top-left corner is (`x`, `y`).
 extension PDFCanvas {

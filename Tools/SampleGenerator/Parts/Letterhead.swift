@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// The top of a document's first page: emblem, issuer, contact line, document title, accent rule.
 struct Letterhead {
     var organization: Organization

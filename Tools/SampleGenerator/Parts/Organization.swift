@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A fictional issuer of documents: a practice, hospital, laboratory, pharmacy or insurer.
 struct Organization: Sendable {
     /// The small logo drawn beside the name, so each issuer is recognisable at a glance.

@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// A signature block: a hand-drawn stroke over a line, the signer's name and a caption beneath.
 ///
 /// The stroke is a fixed list of points, so it is identical on every run.

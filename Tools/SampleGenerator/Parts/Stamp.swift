@@ -1,3 +1,5 @@
+import PHRTypesetting
+
 /// An ink stamp ("VERIFIED COPY") tilted at an angle, as clinics put on certified copies.
 ///
 /// Drawn as outlines, like the watermark: tilted text would otherwise land in the middle of

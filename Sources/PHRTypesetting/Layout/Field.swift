@@ -1,20 +1,20 @@
 /// A labelled value such as "Date of issue: 05/13/2025".
 ///
-/// Label and value are laid out as one run of text, so they stay adjacent in extracted text.
-/// That matters for the samples: a date guesser is expected to find a date next to its label.
-struct Field: Sendable {
-    var label: String
-    var value: String
-    /// Sets the value in bold, for the one field a reader looks for first (usually the date).
-    var emphasized = false
+/// Label and value are laid out as one run of text, so they stay adjacent in extracted text:
+/// a reader (or a date guesser) finds a value next to its label.
+public struct Field: Sendable {
+    public var label: String
+    public var value: String
+    /// Sets the value in bold, for the one field a reader looks for first.
+    public var emphasized: Bool
 
-    init(_ label: String, _ value: String, emphasized: Bool = false) {
+    public init(_ label: String, _ value: String, emphasized: Bool = false) {
         self.label = label
         self.value = value
         self.emphasized = emphasized
     }
 
-    var markup: String {
+    public var markup: String {
         let value = escapeMarkup(value)
         return "<span foreground=\"\(Color.muted.markupValue)\">\(escapeMarkup(label)):</span> "
             + (emphasized ? "<b>\(value)</b>" : value)
@@ -23,8 +23,8 @@ struct Field: Sendable {
 
 extension DocumentFlow {
     /// Fields in a grid of `columns`, filled row by row, optionally on a shaded panel.
-    func fields(_ fields: [Field], columns: Int, boxed: Bool = false,
-                style: TextStyle = .body, after: Double = 10) {
+    public func fields(_ fields: [Field], columns: Int, boxed: Bool = false,
+                       style: TextStyle = .body, after: Double = 10) {
         let padding = boxed ? 8.0 : 0
         let gutter = 14.0
         let innerWidth = width - 2 * padding

@@ -1,9 +1,10 @@
 import CPHRPoppler
 
-/// The size of laid-out text in points.
-struct TextSize {
-    var width: Double
-    var height: Double
+/// One line of laid-out text: its top and bottom, measured from the top of the text block.
+public struct TextLine: Sendable, Equatable {
+    public var top: Double
+    public var bottom: Double
+    public var height: Double { bottom - top }
 }
 
 /// Text through pango: real glyphs with a ToUnicode map, so `pdftotext` and poppler read them back.
@@ -11,8 +12,8 @@ struct TextSize {
 extension PDFCanvas {
     /// Draws `content` with its top-left corner at (`x`, `y`), wrapping at `width` when given.
     @discardableResult
-    func drawText(_ content: TextContent, x: Double, y: Double, width: Double? = nil,
-                  style: TextStyle) -> TextSize {
+    public func drawText(_ content: TextContent, x: Double, y: Double, width: Double? = nil,
+                         style: TextStyle) -> Size {
         let layout = makeLayout(content, width: width, style: style)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         setColor(style.color)
@@ -22,17 +23,59 @@ extension PDFCanvas {
     }
 
     /// The size `content` would take, without drawing it.
-    func measureText(_ content: TextContent, width: Double? = nil, style: TextStyle) -> TextSize {
+    public func measureText(_ content: TextContent, width: Double? = nil, style: TextStyle) -> Size {
         let layout = makeLayout(content, width: width, style: style)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         return size(of: layout)
     }
 
+    /// The lines `content` breaks into at `width`, for splitting a block across pages.
+    public func measureLines(_ content: TextContent, width: Double, style: TextStyle) -> [TextLine] {
+        let layout = makeLayout(content, width: width, style: style)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        var lines: [TextLine] = []
+        forEachLine(of: layout) { iterator in
+            var top: Int32 = 0
+            var bottom: Int32 = 0
+            pango_layout_iter_get_line_yrange(iterator, &top, &bottom)
+            lines.append(TextLine(top: Double(top) / Double(PANGO_SCALE), bottom: Double(bottom) / Double(PANGO_SCALE)))
+        }
+        return lines
+    }
+
+    /// Draws only `lines` of `content` (as `measureLines` numbers them), the first one's top at `y`.
+    ///
+    /// Each line is shown on its own, so the lines left out are not in the page at all: clipping
+    /// them instead would hide them from the eye but not from text extraction.
+    public func drawTextLines(_ content: TextContent, lines: Range<Int>, x: Double, y: Double, width: Double,
+                              style: TextStyle) {
+        guard !lines.isEmpty else { return }
+        let layout = makeLayout(content, width: width, style: style)
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        setColor(style.color)
+        var index = 0
+        var firstTop: Double?
+        forEachLine(of: layout) { iterator in
+            defer { index += 1 }
+            guard lines.contains(index), let line = pango_layout_iter_get_line_readonly(iterator) else { return }
+            var top: Int32 = 0
+            var bottom: Int32 = 0
+            pango_layout_iter_get_line_yrange(iterator, &top, &bottom)
+            let lineTop = Double(top) / Double(PANGO_SCALE)
+            if firstTop == nil { firstTop = lineTop }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            let baseline = Double(pango_layout_iter_get_baseline(iterator)) / Double(PANGO_SCALE)
+            cairo_move_to(context, x + Double(logical.x) / Double(PANGO_SCALE), y + baseline - firstTop!)
+            pango_cairo_show_layout_line(context, line)
+        }
+    }
+
     /// Fills the outlines of `content` instead of placing text, centred on the current origin.
     ///
-    /// Used for the diagonal watermark and stamps: as outlines they are visible but not text,
-    /// so they cannot interleave with the real text when a PDF reader extracts a page.
-    func fillTextOutline(_ content: TextContent, style: TextStyle) {
+    /// For watermarks and stamps: as outlines they are visible but not text, so they cannot
+    /// interleave with the real text when a PDF reader extracts a page.
+    public func fillTextOutline(_ content: TextContent, style: TextStyle) {
         let layout = makeLayout(content, width: nil, style: style)
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         // The caller has rotated the axes; pango must see that transform to shape for it.
@@ -42,6 +85,14 @@ extension PDFCanvas {
         pango_cairo_layout_path(context, layout)
         setColor(style.color)
         cairo_fill(context)
+    }
+
+    private func forEachLine(of layout: OpaquePointer, _ body: (OpaquePointer) -> Void) {
+        guard let iterator = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iterator) }
+        repeat {
+            body(iterator)
+        } while pango_layout_iter_next_line(iterator) != 0
     }
 
     private func makeLayout(_ content: TextContent, width: Double?, style: TextStyle) -> OpaquePointer {
@@ -58,6 +109,7 @@ extension PDFCanvas {
 
         if let width {
             pango_layout_set_width(layout, Int32((width * Double(PANGO_SCALE)).rounded(.down)))
+            // Words first, then characters: a 64-digit hash or a long URL still fits its column.
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         }
         switch style.alignment {
@@ -81,21 +133,22 @@ extension PDFCanvas {
             }
         case .markup(let markup):
             // pango ignores bad markup with only a console warning, which would silently drop
-            // text from a sample; the markup is ours, so a mistake is a bug to stop on.
+            // text; markup is built by code with data passed through escapeMarkup, so a
+            // mistake is a bug to stop on.
             var error: UnsafeMutablePointer<GError>?
             guard pango_parse_markup(markup, -1, 0, nil, nil, nil, &error) != 0 else {
                 let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown"
-                preconditionFailure("invalid pango markup (\(reason)): \(markup)")
+                preconditionFailure("invalid pango markup (\(reason))")
             }
             pango_layout_set_markup(layout, markup, -1)
         }
         return layout
     }
 
-    private func size(of layout: OpaquePointer) -> TextSize {
+    private func size(of layout: OpaquePointer) -> Size {
         var width: Int32 = 0
         var height: Int32 = 0
         pango_layout_get_size(layout, &width, &height)
-        return TextSize(width: Double(width) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE))
+        return Size(width: Double(width) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE))
     }
 }

@@ -3,31 +3,64 @@ import CPHRPoppler
 /// A PDF being drawn with cairo: the surface, its drawing context and the shape primitives.
 ///
 /// Coordinates are PDF points with the origin at the top-left of the page, as cairo has them.
-/// Text lives in `PDFCanvas+Text.swift`. A canvas created without a path discards its output;
-/// the renderer uses that for the first pass that only counts pages.
+/// Text is in `PDFCanvas+Text.swift`, outlines and destinations in `PDFCanvas+Outline.swift`,
+/// embedded PDF pages and images in `Embedding/`. `context` is public for drawing what the
+/// canvas has no primitive for; save and restore the cairo state around such drawing.
 /// https://www.cairographics.org/manual/cairo-PDF-Surfaces.html
-final class PDFCanvas {
-    let surface: OpaquePointer
-    let context: OpaquePointer
-    /// One pango context for the whole document, so font settings are made once.
-    let pangoContext: OpaquePointer
+public final class PDFCanvas {
+    /// Where the PDF bytes go.
+    public enum Output {
+        /// cairo writes the file at this path itself.
+        case file(String)
+        /// Every chunk cairo produces, in order; a thrown error stops the output (see `streamError`).
+        /// Used to keep a PDF in memory or to write it through a descriptor the caller opened.
+        case stream((UnsafeRawBufferPointer) throws -> Void)
+        /// Nothing is written: the surface lays out and counts pages only. Embedded pages and
+        /// images are skipped on such a canvas (see `isDiscarding`), since nobody sees them.
+        case discard
+    }
 
-    /// Opens a PDF surface writing to `path`, or writing nowhere when `path` is nil.
-    init(path: String?, width: Double, height: Double, metadata: PDFMetadata) throws(GeneratorError) {
-        // A nil write function is cairo's documented no-op sink: the surface lays out and
-        // counts pages without producing a file.
-        let created: OpaquePointer? =
-            if let path { cairo_pdf_surface_create(path, width, height) } else {
-                cairo_pdf_surface_create_for_stream(nil, nil, width, height)
-            }
+    public let surface: OpaquePointer
+    public let context: OpaquePointer
+    /// One pango context for the whole document, so font settings are made once.
+    public let pangoContext: OpaquePointer
+    /// True for `.discard`: a layout pass whose drawing nobody sees.
+    public let isDiscarding: Bool
+    public private(set) var pageWidth: Double
+    public private(set) var pageHeight: Double
+    private let sink: StreamSink?
+
+    /// The first error the `.stream` closure threw, if any; cairo itself only knows "write error".
+    public var streamError: (any Error)? { sink?.error }
+
+    /// Opens a PDF surface of `width` x `height` points (the first page's size).
+    public init(output: Output, width: Double, height: Double, metadata: PDFMetadata) throws(TypesettingError) {
+        var sink: StreamSink?
+        let created: OpaquePointer?
+        switch output {
+        case .file(let path):
+            created = cairo_pdf_surface_create(path, width, height)
+        case .stream(let write):
+            let box = StreamSink(write)
+            sink = box
+            created = cairo_pdf_surface_create_for_stream(StreamSink.callback, Unmanaged.passUnretained(box).toOpaque(),
+                                                         width, height)
+        case .discard:
+            // A nil write function is cairo's documented no-op sink.
+            created = cairo_pdf_surface_create_for_stream(nil, nil, width, height)
+        }
         guard let created, cairo_surface_status(created) == CAIRO_STATUS_SUCCESS else {
             let reason = created.map { String(cString: cairo_status_to_string(cairo_surface_status($0))).lowercased() }
             if let created { cairo_surface_destroy(created) }
-            throw .cairo(file: path ?? "(page count pass)", reason: reason ?? "cannot create pdf surface")
+            throw .cairo(reason: reason ?? "cannot create pdf surface")
         }
         surface = created
+        self.sink = sink
+        if case .discard = output { isDiscarding = true } else { isDiscarding = false }
+        pageWidth = width
+        pageHeight = height
         // PDF 1.5 is what cairo writes anyway; pinning it keeps a cairo upgrade from changing
-        // the header line of committed samples.
+        // the header line of files that are meant to be reproducible.
         cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
         Self.apply(metadata, to: surface)
         context = cairo_create(surface)
@@ -43,12 +76,14 @@ final class PDFCanvas {
 
     private static func apply(_ metadata: PDFMetadata, to surface: OpaquePointer) {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, metadata.title)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, metadata.author)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, metadata.subject)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, metadata.keywords)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, metadata.creationDate)
-        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, metadata.creationDate)
+        if let author = metadata.author { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_AUTHOR, author) }
+        if let subject = metadata.subject { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, subject) }
+        if let keywords = metadata.keywords { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_KEYWORDS, keywords) }
+        if let creator = metadata.creator { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, creator) }
+        if let date = metadata.creationDate {
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+            cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+        }
     }
 
     /// Lays text out with unhinted metrics and unrounded glyph positions.
@@ -65,31 +100,39 @@ final class PDFCanvas {
     }
 
     /// Emits the current page and starts a fresh one.
-    func showPage() {
+    public func showPage() {
         cairo_show_page(context)
     }
 
-    /// Flushes the PDF to disk and reports any error cairo recorded while drawing.
-    func finish(file: String) throws(GeneratorError) {
+    /// Changes the size of the page about to be drawn. Call right after `showPage()`, before
+    /// anything is drawn on the new page (cairo's rule).
+    public func setPageSize(width: Double, height: Double) {
+        cairo_pdf_surface_set_size(surface, width, height)
+        pageWidth = width
+        pageHeight = height
+    }
+
+    /// Writes out the PDF and reports any error cairo recorded while drawing.
+    public func finish() throws(TypesettingError) {
         cairo_surface_finish(surface)
         let status = cairo_surface_status(surface)
         let reason = String(cString: cairo_status_to_string(status)).lowercased()
         switch status {
         case CAIRO_STATUS_SUCCESS: return
-        case CAIRO_STATUS_WRITE_ERROR: throw .io(path: file, reason: reason)
-        default: throw .cairo(file: file, reason: reason)
+        case CAIRO_STATUS_WRITE_ERROR: throw .write(reason: sink?.error.map { "\($0)" } ?? reason)
+        default: throw .cairo(reason: reason)
         }
     }
 
     // MARK: Shapes
 
-    func setColor(_ color: Color) {
+    public func setColor(_ color: Color) {
         cairo_set_source_rgb(context, color.red, color.green, color.blue)
     }
 
     /// A straight line; `dash` draws it dashed with equal on/off lengths.
-    func line(fromX x1: Double, y y1: Double, toX x2: Double, y y2: Double,
-              width: Double = 0.6, color: Color = .hairline, dash: Double? = nil) {
+    public func line(fromX x1: Double, y y1: Double, toX x2: Double, y y2: Double,
+                     width: Double = 0.6, color: Color = .hairline, dash: Double? = nil) {
         cairo_save(context)
         if let dash {
             var pattern = [dash, dash]
@@ -104,8 +147,8 @@ final class PDFCanvas {
     }
 
     /// A rectangle, optionally with rounded corners, filled and/or stroked (dashed when `dash` is set).
-    func rectangle(x: Double, y: Double, width: Double, height: Double, radius: Double = 0,
-                   fill: Color? = nil, stroke: Color? = nil, lineWidth: Double = 0.6, dash: Double? = nil) {
+    public func rectangle(x: Double, y: Double, width: Double, height: Double, radius: Double = 0,
+                          fill: Color? = nil, stroke: Color? = nil, lineWidth: Double = 0.6, dash: Double? = nil) {
         cairo_save(context)
         if let dash {
             var pattern = [dash, dash]
@@ -125,7 +168,7 @@ final class PDFCanvas {
         cairo_restore(context)
     }
 
-    func circle(centerX: Double, centerY: Double, radius: Double, fill: Color) {
+    public func circle(centerX: Double, centerY: Double, radius: Double, fill: Color) {
         cairo_new_sub_path(context)
         cairo_arc(context, centerX, centerY, radius, 0, 2 * Double.pi)
         setColor(fill)
@@ -148,7 +191,7 @@ final class PDFCanvas {
     }
 
     /// A smooth stroke through `points` (Catmull-Rom turned into cubic Béziers), for hand-drawn marks.
-    func smoothStroke(through points: [(x: Double, y: Double)], width: Double, color: Color) {
+    public func smoothStroke(through points: [(x: Double, y: Double)], width: Double, color: Color) {
         guard points.count > 1 else { return }
         cairo_save(context)
         cairo_set_line_width(context, width)
@@ -171,11 +214,34 @@ final class PDFCanvas {
     }
 
     /// Runs `body` with the origin moved to (`x`, `y`) and the axes turned clockwise by `degrees`.
-    func withOrigin(x: Double, y: Double, rotatedBy degrees: Double = 0, _ body: () -> Void) {
+    public func withOrigin(x: Double, y: Double, rotatedBy degrees: Double = 0, _ body: () -> Void) {
         cairo_save(context)
         cairo_translate(context, x, y)
         cairo_rotate(context, degrees * Double.pi / 180)
         body()
         cairo_restore(context)
+    }
+}
+
+/// Holds the `.stream` closure for cairo's C callback, and the first error it threw.
+private final class StreamSink {
+    let write: (UnsafeRawBufferPointer) throws -> Void
+    var error: (any Error)?
+
+    init(_ write: @escaping (UnsafeRawBufferPointer) throws -> Void) {
+        self.write = write
+    }
+
+    static let callback: cairo_write_func_t = { closure, data, length in
+        guard let closure else { return CAIRO_STATUS_WRITE_ERROR }
+        let sink = Unmanaged<StreamSink>.fromOpaque(closure).takeUnretainedValue()
+        guard sink.error == nil else { return CAIRO_STATUS_WRITE_ERROR }
+        do {
+            try sink.write(UnsafeRawBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        } catch {
+            sink.error = error
+            return CAIRO_STATUS_WRITE_ERROR
+        }
     }
 }
