@@ -6,9 +6,9 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-# Build: system SQLite, OpenSSL, zlib, poppler-glib, cairo and pango (system-library targets); the
-# system's CA certificates for HTTPS.
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificates libpoppler-glib-dev libcairo2-dev libpango1.0-dev
+# Build: system SQLite, OpenSSL, zlib, poppler-glib, cairo, pango and qpdf (system-library targets);
+# the system's CA certificates for HTTPS.
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificates libpoppler-glib-dev libcairo2-dev libpango1.0-dev libqpdf-dev
 # Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers.
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
 	python3 python3-jsonschema python3-icalendar

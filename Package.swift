@@ -35,6 +35,12 @@ let package = Package(
             pkgConfig: "poppler-glib pangocairo cairo-pdf",
             providers: [.apt(["libpoppler-glib-dev", "libpango1.0-dev", "libcairo2-dev"])]
         ),
+        // libqpdf's C API: encrypts share bundles with AES-256 (PDF 2.0 security handler, R6).
+        .systemLibrary(
+            name: "CPHRQPDF",
+            pkgConfig: "libqpdf",
+            providers: [.apt(["libqpdf-dev"])]
+        ),
         // PDF typesetting over cairo, pango and poppler: canvas, text, flowing pages, tables,
         // outlines, embedded PDF pages and images. Used by share bundles and phr-samples.
         .target(name: "PHRTypesetting", dependencies: ["CPHRPoppler"]),
@@ -56,6 +62,8 @@ let package = Package(
                 "CPHRSystem",
                 "CPHRPoppler",
                 "CPHRZlib",
+                "CPHRQPDF",
+                "PHRTypesetting",
             ]
         ),
         .executableTarget(

@@ -38,9 +38,11 @@ struct PHR: ParsableCommand {
             ImmunizationCommand.self,
             ObservationCommand.self,
             EmergencyCommand.self,
+            ShareCommand.self,
             ExportCommand.self,
             ImportCommand.self,
             ExtractWorkerCommand.self,
+            ShareWorkerCommand.self,
         ]
     )
 

@@ -6,16 +6,47 @@ struct EmergencyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emergency",
         abstract: "Print the emergency card: who, blood type, allergies, conditions, medications, whom to call.",
-        discussion: "From the medical ID ('phr id set'), active allergies (the most dangerous first), current conditions, medications taken now and emergency contacts."
+        discussion: """
+            From the medical ID ('phr id set'), active allergies (the most dangerous first), current \
+            conditions, medications taken now and emergency contacts. With --pdf, writes the card to \
+            print: a wallet card's front and back at their real size (85.6 x 54 mm; print at 100% and \
+            cut out) and a full page with the same facts in large type.
+            """
     )
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
 
+    @Option(help: ArgumentHelp("Write the card as a PDF to this file (mode 0600) instead of printing it.", valueName: "file"))
+    var pdf: String?
+
+    @Option(help: ArgumentHelp("Paper of the full page: a4 or letter (default: the locale's, else a4).", valueName: "paper"))
+    var paper: String?
+
+    @Flag(help: "Replace the PDF if it exists.")
+    var force = false
+
+    func validate() throws {
+        try asUsageError {
+            if let paper { _ = try Paper.parse(paper) }
+        }
+        if pdf == nil, paper != nil || force {
+            throw ValidationError("--paper and --force apply to --pdf only")
+        }
+    }
+
     func run() throws {
         let context = try RecordContext(vault, profile)
         let card = try EmergencyCard.build(vault: context.vault, profile: context.profile, time: context.time)
+        if let pdf {
+            let chosen = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessInfo.processInfo.environment)
+            let result = try EmergencyCardPDF.write(card, to: pdf, paper: chosen, replace: force, time: context.time,
+                                                    generator: "phr \(PHR.version)")
+            if output.json { return try Console.json(result) }
+            Console.note("wrote \(result.path): wallet card front and back, and a full \(chosen.rawValue) page (\(result.pages) pages)")
+            return
+        }
         if output.json { return try Console.json(card) }
         for line in Self.lines(card) { Console.out(line) }
     }

@@ -1,0 +1,77 @@
+import Foundation
+
+/// `phr share`: one PDF for a clinician (and optionally an HL7 IPS file with the same facts).
+///
+/// The order of work keeps three promises. Nothing is written before every chosen document
+/// has been decrypted and authenticated, so a damaged blob fails the command (vault integrity,
+/// exit 80) instead of producing a bundle with a document missing. No document is parsed in
+/// this process, which holds the keys: the sandboxed share worker draws the bundle (and
+/// encrypts it) from the records and the decrypted documents it is given (`ShareRenderer`).
+/// And no plaintext reaches a disk the user did not ask for: documents are decrypted into
+/// memory files; an encrypted bundle exists in plaintext only in the worker's memory; an
+/// unencrypted one is streamed into a temporary file (mode 0600) beside the destination and
+/// renamed into place only when complete.
+public enum ShareBundle {
+    public static func write(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext,
+                             renderer: ShareRenderer = ShareRenderer()) throws -> ShareResult {
+        try request.validate()
+        let password = try request.password.map { try BundleEncryption.preparedPassword($0, path: request.passwordFile ?? "(password)") }
+        if !request.force {
+            if FileSystem.exists(request.output) { throw ShareError.exists(path: request.output) }
+            if let fhir = request.fhirOutput, FileSystem.exists(fhir) { throw ShareError.exists(path: fhir) }
+        }
+        let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
+        let decrypted = try content.documents.map { try BundleDocument.decrypt($0, blobs: vault.blobs) }
+
+        let recipient = request.recipient.trimmingCharacters(in: .whitespacesAndNewlines)
+        let options = ShareLayoutOptions(
+            recipient: recipient, sections: ShareSection.allCases.filter { request.sections.contains($0) }, paper: request.paper,
+            defaultDocumentWindow: request.documentIDs.isEmpty && request.documentTypes.isEmpty && request.since == nil,
+            generator: request.generator)
+        let job = ShareRenderJob(content: content, options: options,
+                                 password: password,
+                                 now: Timestamp.string(time.now), zone: time.zone.identifier)
+
+        let output = try OutputFile(destination: request.output, replace: request.force)
+        let drawn: (pages: Int, summaryPages: Int, firstPages: [Int])
+        do {
+            switch try renderer.render(job, documents: decrypted, into: output) {
+            case .drawn(let pages, let summaryPages, let firstPages):
+                guard firstPages.count == content.documents.count, pages >= summaryPages, summaryPages >= 1 else {
+                    throw ShareError.renderer(reason: "the process drawing the bundle reported an impossible layout")
+                }
+                drawn = (pages, summaryPages, firstPages)
+            case .documentFailed(let id, let reason):
+                throw ShareError.documentNotEmbeddable(id: id, reason: reason)
+            case .encryptionFailed(let reason):
+                throw ShareError.encryption(reason: reason)
+            case .typesettingFailed(let reason):
+                throw ShareError.typesetting(reason: reason)
+            }
+            try output.commit()
+        } catch {
+            output.abandon()
+            throw error
+        }
+
+        var fhirPath: String?
+        if let fhir = request.fhirOutput {
+            let bundle = IPSDocumentBuilder(content: content, time: time, generator: request.generator).build()
+            try OutputFile.write(bundle.serialized(), to: fhir, replace: request.force)
+            fhirPath = fhir
+        }
+
+        // Each document runs from its first page to the next one's (the last, to the end).
+        let included = content.documents.indices.map { index in
+            let document = content.documents[index]
+            let next = index + 1 < drawn.firstPages.count ? drawn.firstPages[index + 1] : drawn.pages + 1
+            return ShareResult.IncludedDocument(id: document.id, title: document.title, type: document.type, date: document.date,
+                                                pages: next - drawn.firstPages[index], firstPage: drawn.firstPages[index],
+                                                sha256: document.sha256)
+        }
+        return ShareResult(path: request.output, recipient: recipient, pages: drawn.pages, summaryPages: drawn.summaryPages,
+                           sections: options.sections.map(\.rawValue), documents: included, skipped: content.skippedDocuments,
+                           encrypted: password != nil, paper: request.paper.rawValue, bytes: FileSystem.fileSize(request.output) ?? 0,
+                           fhir: fhirPath)
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+
+/// Everything a bundle (and its IPS file) shows, read from the vault in one transaction so the
+/// summary, the manifest and the FHIR file describe the same moment. Codable: it is what the
+/// share worker receives.
+struct ShareContent: Codable {
+    var profile: Profile
+    var medicalID: MedicalID?
+    /// Taken now, or starting later.
+    var currentMedications: [Medication]
+    /// Stopped or ended within the last twelve months, most recent first.
+    var recentlyStoppedMedications: [Medication]
+    /// Active ones first, the most dangerous first.
+    var allergies: [Allergy]
+    /// Current ones first.
+    var conditions: [Condition]
+    /// Newest first.
+    var immunizations: [Immunization]
+    /// The latest observation of each test or measurement, newest first.
+    var results: [Observation]
+    /// Not over yet and not cancelled, soonest first.
+    var appointments: [Appointment]
+    var emergencyContacts: [Contact]
+    var documents: [Document]
+    var skippedDocuments: [ShareResult.SkippedDocument]
+
+    /// The name printed for the patient: the medical ID's, else the profile's.
+    var patientName: String { medicalID?.name ?? profile.name }
+
+    static func load(vault: Vault, profile: Profile, request: ShareRequest, time: TimeContext) throws -> ShareContent {
+        let today = time.today()
+        let yearAgo = ShareDocumentSelection.monthsBefore(today, 12)
+        let store = DocumentStore(vault: vault, profile: profile)
+        return try vault.database.read { db in
+            let id = profile.id
+            let medications = try MedicationStore.all(db, profileID: id)
+            let current = medications.filter { $0.isCurrent(today: today) }
+                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            let stopped = medications.filter { !$0.isCurrent(today: today) }
+                .compactMap { medication -> (Medication, CalendarDate)? in
+                    guard let last = lastDay(of: medication), last >= yearAgo else { return nil }
+                    return (medication, last)
+                }
+                .sorted { ($0.1, $1.0.name.lowercased()) > ($1.1, $0.0.name.lowercased()) }
+                .map(\.0)
+            let allergies = try AllergyStore.all(db, profileID: id).sorted {
+                ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
+                    < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
+            }
+            let conditions = try ConditionStore.all(db, profileID: id).sorted { a, b in
+                if a.isCurrent != b.isCurrent { return a.isCurrent }
+                let (sa, sb) = (a.since?.description ?? "", b.since?.description ?? "")
+                if sa != sb { return sa > sb }
+                return (a.name.lowercased(), a.id) < (b.name.lowercased(), b.id)
+            }
+            let immunizations = try ImmunizationStore.all(db, profileID: id).sorted {
+                ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
+            }
+            let appointments = try AppointmentStore.all(db, profileID: id, order: "start_utc, rowid")
+                .filter { $0.endInstant > time.now && $0.status != .cancelled }
+            let contacts = try ContactStore.all(db, profileID: id).filter(\.emergency)
+                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            let selection = try ShareDocumentSelection.select(db, store: store, request: request, today: today)
+            return ShareContent(
+                profile: profile, medicalID: try MedicalIDStore.fetch(db, profileID: id),
+                currentMedications: current, recentlyStoppedMedications: stopped, allergies: allergies,
+                conditions: conditions, immunizations: immunizations,
+                results: latestResults(try ObservationStore.all(db, profileID: id)), appointments: appointments,
+                emergencyContacts: contacts, documents: selection.documents, skippedDocuments: selection.skipped)
+        }
+    }
+
+    /// The day a medication that is no longer taken was last taken: when it was stopped, else
+    /// when its course ended.
+    static func lastDay(of medication: Medication) -> CalendarDate? {
+        if medication.status == .stopped { return medication.stoppedOn?.adding(days: -1) }
+        return medication.end?.lastDay
+    }
+
+    /// One observation per test: the newest of those sharing a code (any coding) or, uncoded,
+    /// a name.
+    static func latestResults(_ observations: [Observation]) -> [Observation] {
+        let newestFirst = observations.filter { $0.status != "entered-in-error" }
+            .sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
+        var seen = Set<String>()
+        var latest: [Observation] = []
+        for observation in newestFirst {
+            let keys = observation.codes.isEmpty
+                ? ["name:" + observation.name.lowercased()]
+                : observation.codes.map { "code:\($0.system ?? "")|\($0.code)" }
+            if keys.contains(where: seen.contains) { continue }
+            seen.formUnion(keys)
+            latest.append(observation)
+        }
+        return latest
+    }
+}
+
+/// What `phr share` wrote.
+public struct ShareResult: Codable, Sendable, Equatable {
+    public struct IncludedDocument: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var type: String
+        public var date: String?
+        public var pages: Int
+        /// The bundle page the document starts on.
+        public var firstPage: Int
+        public var sha256: String
+
+        enum CodingKeys: String, CodingKey {
+            case id, title, type, date, pages
+            case firstPage = "first_page"
+            case sha256
+        }
+    }
+
+    public struct SkippedDocument: Codable, Sendable, Equatable {
+        public var id: String
+        public var title: String
+        public var reason: String
+    }
+
+    public var path: String
+    public var recipient: String
+    public var pages: Int
+    /// Pages before the first document: the cover and the summary sections.
+    public var summaryPages: Int
+    public var sections: [String]
+    public var documents: [IncludedDocument]
+    public var skipped: [SkippedDocument]
+    public var encrypted: Bool
+    public var paper: String
+    public var bytes: Int64
+    public var fhir: String?
+
+    enum CodingKeys: String, CodingKey {
+        case path, recipient, pages
+        case summaryPages = "summary_pages"
+        case sections, documents, skipped, encrypted, paper, bytes, fhir
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Errors of `phr share` and `phr emergency --pdf`.
+///
+/// Messages name the option, file or document ID at fault, never a record's contents or a
+/// password.
+public enum ShareError: PHRError, Equatable {
+    /// An option has a value that cannot be used (exit 64).
+    case invalidOption(option: String, reason: String)
+    /// The output file exists and --force was not given.
+    case exists(path: String)
+    /// The password file cannot be read (`code` is the errno), or its first line cannot be a
+    /// PDF password.
+    case passwordFile(path: String, reason: String, code: Int32?)
+    /// A chosen document cannot be placed in the bundle: its original needs a password, or is
+    /// damaged beyond what poppler can draw.
+    case documentNotEmbeddable(id: String, reason: String)
+    /// qpdf could not encrypt the bundle.
+    case encryption(reason: String)
+    /// cairo failed while drawing.
+    case typesetting(reason: String)
+    /// The sandboxed process that draws the bundle crashed, ran out of time or memory, or could
+    /// not be started.
+    case renderer(reason: String)
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .invalidOption: return .usage
+        case .exists, .encryption, .typesetting: return .failure
+        case .passwordFile(_, _, let code):
+            switch code {
+            case ENOENT?, ENOTDIR?: return .noInput
+            case nil: return .dataError
+            default: return .ioError
+            }
+        case .documentNotEmbeddable, .renderer: return .dataError
+        }
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidOption(let option, let reason): return "\(option): \(reason)"
+        case .exists(let path): return "\(path) already exists"
+        case .passwordFile(let path, let reason, _): return "--password-file \(path): \(reason)"
+        case .documentNotEmbeddable(let id, let reason): return "document \(id) cannot be included: \(reason)"
+        case .encryption(let reason): return "cannot encrypt the bundle: \(reason)"
+        case .typesetting(let reason): return "cannot draw the bundle: \(reason)"
+        case .renderer(let reason): return "cannot draw the bundle: \(reason)"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .exists: return "choose another name, remove the file, or add --force"
+        case .passwordFile(_, _, nil): return "put the password on the first line of the file"
+        case .documentNotEmbeddable:
+            return "leave it out (choose documents with --doc), or export it with 'phr doc export' and send it separately"
+        case .renderer:
+            return "try again with fewer documents (--doc, --doc-type, --since) to find the one that fails"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Glibc
+
+/// Runs the share worker (`ShareWorker`) for one bundle and streams the PDF it draws into the
+/// output file: the parent side of the sandbox.
+///
+/// The worker is started with posix_spawn(3) (Foundation's `Process` closes every descriptor
+/// above 2, and the worker needs its documents as descriptors 4 onwards), with an environment
+/// of its own: nothing of phr's, so PHR_PASSPHRASE and the like never reach a process that
+/// parses documents. The parent never parses what the worker sends: the PDF bytes go straight
+/// to the file, and the short JSON result is decoded by Foundation.
+public struct ShareRenderer: Sendable {
+    /// The `phr` binary; `/proc/self/exe` when phr itself is running.
+    public var workerExecutable: String
+    /// The worker's address-space limit: poppler and cairo with a large scan need room.
+    public var memoryBytes: Int
+    public var cpuSeconds: Int
+    /// Wall-clock seconds before the worker is killed.
+    public var timeout: Double
+
+    public init(workerExecutable: String = "/proc/self/exe", memoryBytes: Int = 3 << 30, cpuSeconds: Int = 600,
+                timeout: Double = 1200) {
+        self.workerExecutable = workerExecutable
+        self.memoryBytes = memoryBytes
+        self.cpuSeconds = cpuSeconds
+        self.timeout = timeout
+    }
+
+    /// The worker's whole environment: the Swift backtracer off (a crash report is slow and could
+    /// print memory), and in debug builds the test hook that makes it crash.
+    var workerEnvironment: [String] {
+        var environment = ["SWIFT_BACKTRACE=enable=no"]
+        #if DEBUG
+        if let fault = ProcessInfo.processInfo.environment["PHR_TEST_SHARE_WORKER_FAULT"] {
+            environment.append("PHR_TEST_SHARE_WORKER_FAULT=\(fault)")
+        }
+        #endif
+        return environment
+    }
+
+    /// Draws `job` with `documents` (memory files, in the job's order) into `output`.
+    func render(_ job: ShareRenderJob, documents: [FileDescriptor], into output: OutputFile) throws -> ShareRenderResult {
+        let jobFile = try MemoryFile.make(label: "phr-share-job")
+        try jobFile.write(Array(try JSONEncoder().encode(job)))
+        guard lseek(jobFile.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: jobFile.path, code: errno) }
+        let pdfPipe = try PipeEnds.make()
+        let resultPipe = try PipeEnds.make()
+        let settings = ShareWorker.Settings(documents: documents.count, memoryBytes: memoryBytes, cpuSeconds: cpuSeconds)
+        let pid = try spawn(settings: settings, job: jobFile.fd, pdf: pdfPipe.write, result: resultPipe.write,
+                            documents: documents.map(\.fd))
+        close(pdfPipe.write)
+        close(resultPipe.write)
+        defer {
+            close(pdfPipe.read)
+            close(resultPipe.read)
+        }
+        var result: [UInt8] = []
+        do {
+            try drain(pdf: pdfPipe.read, result: resultPipe.read, into: output, collecting: &result, deadline: Monotonic.now() + timeout)
+        } catch {
+            Glibc.kill(pid, SIGKILL)
+            _ = Self.wait(pid)
+            throw error
+        }
+        let status = Self.wait(pid)
+        if status & 0x7F != 0 {
+            let signal = status & 0x7F
+            let what = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
+                : signal == SIGKILL ? "was killed (out of memory?)" : "crashed (signal \(signal))"
+            throw ShareError.renderer(reason: "the process drawing the bundle \(what); one of the documents may be damaged")
+        }
+        guard (status >> 8) & 0xFF == 0, let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {
+            throw ShareError.renderer(reason: "the process drawing the bundle failed (exit status \((status >> 8) & 0xFF))")
+        }
+        return decoded
+    }
+
+    /// Copies the PDF pipe into `output` and collects the result pipe, until both are closed.
+    private func drain(pdf: Int32, result: Int32, into output: OutputFile, collecting collected: inout [UInt8], deadline: Double) throws {
+        var open: [Int32] = [pdf, result]
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        while !open.isEmpty {
+            let remaining = deadline - Monotonic.now()
+            guard remaining > 0 else {
+                throw ShareError.renderer(reason: "the process drawing the bundle took longer than \(Int(timeout)) seconds")
+            }
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining, 1) * 1000))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw POSIXIOError(operation: "poll", path: "the share worker", code: errno)
+            }
+            for descriptor in descriptors where descriptor.revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR || errno == EAGAIN { continue }
+                    throw POSIXIOError(operation: "read", path: "the share worker", code: errno)
+                }
+                if count == 0 {
+                    open.removeAll { $0 == descriptor.fd }
+                } else if descriptor.fd == pdf {
+                    try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                } else {
+                    collected.append(contentsOf: buffer[0..<count])
+                    guard collected.count <= 1 << 20 else {
+                        throw ShareError.renderer(reason: "the process drawing the bundle sent an oversized result")
+                    }
+                }
+            }
+        }
+    }
+
+    private func spawn(settings: ShareWorker.Settings, job: Int32, pdf: Int32, result: Int32, documents: [Int32]) throws -> pid_t {
+        // Every source descriptor is first moved above the highest target, so that no dup2 onto
+        // 0...(3 + n) overwrites another one's source; the copies are close-on-exec.
+        let floor = ShareWorker.firstDocumentDescriptor + Int32(documents.count) + 1
+        var raised: [Int32] = []
+        defer { raised.forEach { close($0) } }
+        func raise(_ descriptor: Int32) throws -> Int32 {
+            let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, floor)
+            guard moved >= 0 else { throw POSIXIOError(operation: "duplicate", path: "a descriptor for the share worker", code: errno) }
+            raised.append(moved)
+            return moved
+        }
+        let sources = try [(job, ShareWorker.jobDescriptor), (pdf, ShareWorker.outputDescriptor), (result, ShareWorker.resultDescriptor)]
+            .map { (try raise($0.0), $0.1) }
+            + documents.enumerated().map { (try raise($0.element), ShareWorker.firstDocumentDescriptor + Int32($0.offset)) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (source, target) in sources { posix_spawn_file_actions_adddup2(&actions, source, target) }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([workerExecutable] + settings.arguments).map { strdup($0) } + [nil]
+        let envp = workerEnvironment.map { strdup($0) } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, workerExecutable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw ShareError.renderer(reason: "cannot start \(workerExecutable): \(String(cString: strerror(status)).lowercased())")
+        }
+        return pid
+    }
+
+    /// Waits for `pid` and returns its wait status.
+    private static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}
+
+/// A pipe whose two ends are close-on-exec (the child gets its end by dup2, which clears it).
+/// Glibc's module does not export pipe2(2), so the flag is set right after pipe(2); nothing
+/// else in phr spawns processes at the same time.
+private enum PipeEnds {
+    static func make() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+}

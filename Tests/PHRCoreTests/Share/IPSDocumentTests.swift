@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import PHRCore
+
+/// `phr share --fhir`: an HL7 IPS document Bundle, checked for the structure the IPS profiles
+/// require and against the IPS example in ../shared/data/fhir (read in place).
+@Suite struct IPSDocumentTests {
+    static let example = "\(TestSupport.sharedData)/fhir/ips-Bundle-IPS-examples-Bundle-01.json"
+    static let synthea = "\(TestSupport.sharedData)/fhir/synthea-r4-Kermit_Trantow.json"
+    static let required = ["11450-4", "48765-2", "10160-0"]
+
+    static func json(_ path: String) throws -> [String: Any] {
+        let data = try #require(FileManager.default.contents(atPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Writes the IPS file for `fixture` (the PDF with its summary only, to be quick).
+    static func ips(_ fixture: ShareFixture) throws -> [String: Any] {
+        var request = fixture.request()
+        request.sections = [.summary]
+        request.fhirOutput = "\(fixture.directory)/ips.json"
+        let result = try fixture.write(request)
+        #expect(result.fhir == request.fhirOutput)
+        return try json(request.fhirOutput!)
+    }
+
+    static func resources(_ bundle: [String: Any]) -> [(fullUrl: String, resource: [String: Any])] {
+        ((bundle["entry"] as? [[String: Any]]) ?? []).map { ($0["fullUrl"] as? String ?? "", $0["resource"] as? [String: Any] ?? [:]) }
+    }
+
+    static func sections(_ bundle: [String: Any]) -> [String: [String: Any]] {
+        let composition = resources(bundle).first?.resource ?? [:]
+        var byCode: [String: [String: Any]] = [:]
+        for section in composition["section"] as? [[String: Any]] ?? [] {
+            let code = ((section["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String ?? ""
+            byCode[code] = section
+        }
+        return byCode
+    }
+
+    /// Every `reference` string anywhere in `value`.
+    static func references(in value: Any) -> [String] {
+        if let object = value as? [String: Any] {
+            return object.flatMap { key, member in key == "reference" ? [member as? String ?? ""] : references(in: member) }
+        }
+        if let array = value as? [Any] { return array.flatMap(references) }
+        return []
+    }
+
+    /// The shape every IPS document must have, whatever the records.
+    static func checkStructure(_ bundle: [String: Any]) throws {
+        #expect(bundle["resourceType"] as? String == "Bundle")
+        #expect(bundle["type"] as? String == "document")
+        #expect(bundle["timestamp"] is String)
+        #expect((bundle["identifier"] as? [String: Any])?["value"] is String)
+        let entries = resources(bundle)
+        let composition = try #require(entries.first).resource
+        #expect(composition["resourceType"] as? String == "Composition", "the Composition comes first")
+        #expect(composition["status"] as? String == "final")
+        let type = ((composition["type"] as? [String: Any])?["coding"] as? [[String: Any]])?.first
+        #expect(type?["system"] as? String == "http://loinc.org" && type?["code"] as? String == "60591-5")
+        let subject = (composition["subject"] as? [String: Any])?["reference"] as? String
+        #expect(entries.first { $0.fullUrl == subject }?.resource["resourceType"] as? String == "Patient")
+        #expect(!(composition["author"] as? [Any] ?? []).isEmpty)
+
+        let sections = sections(bundle)
+        for code in required {
+            let section = try #require(sections[code], "section \(code)")
+            let hasEntries = !(section["entry"] as? [Any] ?? []).isEmpty
+            #expect(hasEntries != (section["emptyReason"] != nil), "section \(code): entries or an emptyReason, not both")
+            #expect(((section["text"] as? [String: Any])?["div"] as? String)?.hasPrefix("<div xmlns=\"http://www.w3.org/1999/xhtml\">") == true)
+        }
+        // Every reference resolves to an entry of this Bundle; fullUrls are unique urn:uuids
+        // whose UUID is the resource's id.
+        let urls = entries.map(\.fullUrl)
+        #expect(Set(urls).count == urls.count)
+        for (url, resource) in entries {
+            #expect(url.hasPrefix("urn:uuid:") && UUID(uuidString: String(url.dropFirst(9))) != nil)
+            #expect(resource["id"] as? String == String(url.dropFirst(9)))
+        }
+        let references = references(in: bundle)
+        #expect(!references.isEmpty)
+        for reference in references { #expect(urls.contains(reference), "unresolved reference \(reference)") }
+    }
+
+    @Test func structureMatchesTheIPSExample() throws {
+        let fixture = try ShareFixture(label: "ips", documents: [])
+        defer { fixture.remove() }
+        let bundle = try Self.ips(fixture)
+        try Self.checkStructure(bundle)
+
+        // The example's envelope and Composition use the same profile, type and section codes.
+        let example = try Self.json(Self.example)
+        #expect(bundle["type"] as? String == example["type"] as? String)
+        #expect((bundle["meta"] as? [String: Any])?["profile"] as? [String] == (example["meta"] as? [String: Any])?["profile"] as? [String])
+        let exampleSections = Self.sections(example)
+        for code in Self.required { #expect(exampleSections[code] != nil, "the example has \(code) too") }
+        for (code, section) in Self.sections(bundle) {
+            let ours = ((section["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["display"] as? String
+            if let theirs = exampleSections[code] {
+                #expect(ours == ((theirs["code"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["display"] as? String, "\(code)")
+            }
+        }
+
+        // The fixture's records, each in its section.
+        let sections = Self.sections(bundle)
+        #expect((sections["48765-2"]?["entry"] as? [Any])?.count == 3)
+        #expect((sections["10160-0"]?["entry"] as? [Any])?.count == 3, "two current medications and the course that ended in February")
+        #expect((sections["11450-4"]?["entry"] as? [Any])?.count == 1)
+        #expect((sections["11348-0"]?["entry"] as? [Any])?.count == 1, "the resolved pneumonia is a past illness")
+        #expect((sections["11369-6"]?["entry"] as? [Any])?.count == 1)
+        #expect(sections["30954-2"] == nil, "no results recorded, so no results section")
+        let patient = try #require(Self.resources(bundle).first { $0.resource["resourceType"] as? String == "Patient" }).resource
+        #expect(patient["birthDate"] as? String == "1984-07-22")
+        #expect(((patient["contact"] as? [[String: Any]])?.first?["name"] as? [String: Any])?["text"] as? String == "Sam Example")
+        let statements = Self.resources(bundle).map(\.resource).filter { $0["resourceType"] as? String == "MedicationStatement" }
+        #expect(Set(statements.compactMap { $0["status"] as? String }) == ["active", "completed"])
+    }
+
+    @Test func emptyVaultStillHasTheRequiredSections() throws {
+        let fixture = try ShareFixture(label: "ips-empty", documents: [], records: false)
+        defer { fixture.remove() }
+        let bundle = try Self.ips(fixture)
+        try Self.checkStructure(bundle)
+        let sections = Self.sections(bundle)
+        #expect(Set(sections.keys) == Set(Self.required))
+        for code in Self.required {
+            let reason = ((sections[code]?["emptyReason"] as? [String: Any])?["coding"] as? [[String: Any]])?.first
+            #expect(reason?["system"] as? String == "http://terminology.hl7.org/CodeSystem/list-empty-reason")
+        }
+        let patient = try #require(Self.resources(bundle).first { $0.resource["resourceType"] as? String == "Patient" }).resource
+        #expect(patient["_birthDate"] != nil, "an unknown birth date says why it is missing")
+    }
+
+    @Test func codesKeptFromAnImportAreWrittenBack() throws {
+        let fixture = try ShareFixture(label: "ips-synthea", documents: [], records: false)
+        defer { fixture.remove() }
+        _ = try RecordImport.run(path: Self.synthea, vault: fixture.vault, profileName: nil, time: fixture.time)
+        let bundle = try Self.ips(fixture)
+        try Self.checkStructure(bundle)
+        func codes(_ type: String, _ field: String) -> Set<String> {
+            Set(Self.resources(bundle).map(\.resource).filter { $0["resourceType"] as? String == type }.flatMap { resource in
+                ((resource[field] as? [String: Any])?["coding"] as? [[String: Any]] ?? []).map {
+                    "\($0["system"] as? String ?? "")|\($0["code"] as? String ?? "")"
+                }
+            })
+        }
+        #expect(codes("MedicationStatement", "medicationCodeableConcept").contains("http://www.nlm.nih.gov/research/umls/rxnorm|316049"))
+        #expect(codes("Condition", "code").contains("http://snomed.info/sct|38341003"))
+        #expect(codes("AllergyIntolerance", "code").contains("http://snomed.info/sct|424213003"))
+        #expect(codes("Immunization", "vaccineCode").contains("http://hl7.org/fhir/sid/cvx|140"))
+        #expect(codes("Observation", "code").contains("http://loinc.org|8302-2"))
+        #expect(Self.sections(bundle)["30954-2"] != nil)
+    }
+}
