@@ -195,5 +195,26 @@ extension Schema {
                 ) STRICT, WITHOUT ROWID;
                 """)
         }
+        // The same table with its key columns first. SQLite 3.40 (Debian 12's) misreads the
+        // columns of a WITHOUT ROWID table whose key columns are not first, in key order, and
+        // `PRAGMA integrity_check` reports "NULL value in medapi_drug_class.class_name" for
+        // every cached class: `phr check` failed on a healthy vault. The rows are kept.
+        migrator.registerMigration("v1-medapi-class-key-first") { db in
+            try db.execute(sql: """
+                CREATE TABLE medapi_drug_class_new (
+                    drug TEXT NOT NULL,
+                    class_id TEXT NOT NULL,
+                    relation TEXT NOT NULL DEFAULT '',
+                    source TEXT NOT NULL DEFAULT '',
+                    class_name TEXT NOT NULL,
+                    class_type TEXT NOT NULL,
+                    PRIMARY KEY (drug, class_id, relation, source)
+                ) STRICT, WITHOUT ROWID;
+                INSERT INTO medapi_drug_class_new (drug, class_id, relation, source, class_name, class_type)
+                    SELECT drug, class_id, relation, source, class_name, class_type FROM medapi_drug_class;
+                DROP TABLE medapi_drug_class;
+                ALTER TABLE medapi_drug_class_new RENAME TO medapi_drug_class;
+                """)
+        }
     }
 }

@@ -238,3 +238,26 @@ final class ManagedAtomicFlag: @unchecked Sendable {
     var isSet: Bool { lock.withLock { value } }
     func set() { lock.withLock { value = true } }
 }
+
+/// Debian 12's SQLite (3.40.1) reports "NULL value in T.C" from `PRAGMA integrity_check` for a
+/// WITHOUT ROWID table whose primary-key columns are not its first columns in key order (fixed
+/// in 3.41): `phr check` would call a healthy vault damaged. Every such table of the schema
+/// keeps its key columns first.
+@Suite struct SchemaShapeTests {
+    @Test func withoutRowidTablesDeclareTheirKeyColumnsFirst() throws {
+        let (vault, _, directory) = try TestSupport.makeVault("schema-shape")
+        defer { TestSupport.remove(directory) }
+        let misordered = try vault.database.read { db -> [String] in
+            let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE '%WITHOUT ROWID%'")
+            #expect(tables.count > 10)
+            return try tables.filter { table in
+                let columns = try Row.fetchAll(db, sql: "SELECT cid, pk FROM pragma_table_info(?) ORDER BY cid", arguments: [table])
+                return columns.contains { row in
+                    let pk: Int = row["pk"], cid: Int = row["cid"]
+                    return pk > 0 && pk - 1 != cid
+                }
+            }
+        }
+        #expect(misordered == [])
+    }
+}
