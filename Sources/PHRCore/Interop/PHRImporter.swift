@@ -16,6 +16,7 @@ struct PHRImporter {
 
     func run(_ db: Database, report: inout ImportReport) throws {
         try validate()
+        try validateHealthLog()
         let documents = try documentMap(db)
         func link(_ id: String?, _ location: String, _ report: inout ImportReport) -> String? {
             guard let id else { return nil }
@@ -59,6 +60,7 @@ struct PHRImporter {
         for record in export.observations {
             report.count(try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: true).0, "observations")
         }
+        try importHealthLog(db, report: &report)
         for (index, _) in export.documents.enumerated() {
             report.skip("documents[\(index)]", type: "document",
                         "an export holds document details but not their files; move documents with 'phr backup' and 'phr restore', or add the files with 'phr doc add'")

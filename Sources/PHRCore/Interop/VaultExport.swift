@@ -22,7 +22,11 @@ public enum VaultExport {
                 conditions: try ConditionStore.all(db, profileID: id),
                 immunizations: try ImmunizationStore.all(db, profileID: id),
                 observations: try ObservationStore.all(db, profileID: id),
-                documents: documents)
+                documents: documents,
+                logEntries: try LogStore.all(db, profileID: id),
+                goals: try Goal.all(db, profileID: id),
+                reminders: try ReminderStore.all(db, profileID: id),
+                healthSettings: try HealthSettingsStore.isSet(db, profileID: id) ? try HealthSettingsStore.fetch(db, profileID: id) : nil)
         }
     }
 

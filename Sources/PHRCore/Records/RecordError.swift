@@ -50,6 +50,7 @@ public enum RecordError: PHRError, Equatable {
             switch kind {
             case "document": return "list them with 'phr doc list'"
             case "dose": return "'phr med show MED' lists a medication's doses with their IDs"
+            case "reminder": return "list them with 'phr remind list'"
             default: return "list them with 'phr \(kind) list'"
             }
         case .ambiguous: return "type more characters of the ID"

@@ -26,6 +26,7 @@ enum Schema {
         registerDocumentMigrations(&migrator)
         registerRecordMigrations(&migrator)
         registerMedAPIMigrations(&migrator)
+        registerHealthLogMigrations(&migrator)
         return migrator
     }
 }

@@ -54,7 +54,8 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     static let countedTables: [(String, String)] = [("profiles", "profile"), ("documents", "document"),
                                                     ("medications", "medication"), ("doses", "dose"), ("appointments", "appointment"),
                                                     ("contacts", "contact"), ("allergies", "allergy"), ("conditions", "condition"),
-                                                    ("immunizations", "immunization"), ("observations", "observation")]
+                                                    ("immunizations", "immunization"), ("observations", "observation"),
+                                                    ("log_entries", "log_entry"), ("goals", "log_goal"), ("reminders", "reminder")]
 
     /// Reads the status. `vault` is the open vault when the caller could unlock it.
     public static func read(location: VaultLocation, keyFile: KeyFile, vault: Vault?,

@@ -43,7 +43,7 @@ struct StatusCommand: ParsableCommand {
             Console.out("\(index == 0 ? "keys " : "     ")     \(name): \(slot.kdf) N=2^\(slot.log2N) r=\(slot.r) p=\(slot.p) (\(slot.memoryMiB) MiB), set \(slot.updated)")
         }
         if let counts = status.counts {
-            let text = counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+            let text = counts.keys.sorted().map { "\($0.replacingOccurrences(of: "_", with: " ")) \(counts[$0]!)" }.joined(separator: ", ")
             Console.out("records   \(text)")
         } else {
             Console.out("records   (unlock the vault to count them)")

@@ -6,7 +6,8 @@ import PHRCore
 enum ImportReportPrinter {
     static let labels = ["medical_id": "medical ID", "medications": "medications", "doses": "doses",
                          "appointments": "appointments", "contacts": "contacts", "allergies": "allergies",
-                         "conditions": "conditions", "immunizations": "immunizations", "observations": "observations"]
+                         "conditions": "conditions", "immunizations": "immunizations", "observations": "observations",
+                         "log_entries": "log entries", "goals": "goals", "reminders": "reminders", "health_settings": "log settings"]
 
     static func print(_ report: ImportReport, file: String) {
         let verb = report.dryRun ? "would import" : "imported"
@@ -14,8 +15,8 @@ enum ImportReportPrinter {
         var any = false
         for kind in ImportReport.kinds {
             var parts: [String] = []
-            if kind == "medical_id" {
-                // There is one medical ID: say what happened to it, not how many.
+            if kind == "medical_id" || kind == "health_settings" {
+                // There is one medical ID (and one set of log settings): say what happened to it, not how many.
                 if report.added[kind] != nil { parts.append("set") }
                 if report.updated[kind] != nil { parts.append("updated") }
                 if report.unchanged[kind] != nil { parts.append("already up to date") }

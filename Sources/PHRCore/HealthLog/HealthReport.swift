@@ -1,0 +1,74 @@
+import Foundation
+import GRDB
+
+/// The content of `phr report`: the health analysis the seed app planned, over the last N days.
+/// Per habit the statistics `phr stats` shows; per measurement its average, range and trend;
+/// medication adherence from the dose log; and the appointments ahead. HealthReportComposer
+/// lays it out as a PDF.
+public struct HealthReport: Codable, Sendable {
+    /// One medication's adherence over the period.
+    public struct MedicationAdherence: Codable, Sendable {
+        public var medicationID: String
+        public var name: String
+        public var schedule: String
+        public var adherence: Adherence
+
+        enum CodingKeys: String, CodingKey {
+            case medicationID = "medication_id"
+            case name, schedule, adherence
+        }
+    }
+
+    public var profile: String
+    /// The name on the medical ID, else the profile's name.
+    public var patientName: String
+    public var dateOfBirth: CalendarDate?
+    public var generatedAt: String
+    /// The user's zone, in which "today" and the period's days are.
+    public var timeZone: String
+    public var period: StatsPeriod
+    public var settings: HealthSettings
+    public var habits: [HabitStats]
+    /// Measurements with readings in the period.
+    public var measurements: [MeasurementStats]
+    /// Scheduled medications current during the period.
+    public var adherence: [MedicationAdherence]
+    /// Upcoming appointments, soonest first (at most `maximumAppointments`).
+    public var appointments: [Appointment]
+    public var bmi: BodyMassIndex?
+
+    /// Longest report period: ten years.
+    public static let maximumDays = StatsPeriod.maximumDays
+    public static let maximumAppointments = 12
+
+    enum CodingKeys: String, CodingKey {
+        case profile
+        case patientName = "patient_name"
+        case dateOfBirth = "date_of_birth"
+        case generatedAt = "generated_at"
+        case timeZone = "time_zone"
+        case period, settings, habits, measurements, adherence, appointments, bmi
+    }
+
+    /// Gathers the report of `profile` over the last `days` days (today included).
+    public static func build(vault: Vault, profile: Profile, time: TimeContext, days: Int) throws -> HealthReport {
+        let period = try StatsPeriod.last(days, endingOn: time.today())
+        let summary = try HealthStats(vault: vault, profile: profile, time: time).summary(period)
+        let id = try MedicalIDStore(vault: vault, profile: profile, time: time).get()
+        let medications = try MedicationStore(vault: vault, profile: profile, time: time).withLogs(all: true)
+        let adherence = medications.filter { medication, _ in
+            medication.schedule.isScheduled && (medication.isActive(on: period.to) || medication.isActive(on: period.from))
+        }.map { medication, log in
+            MedicationAdherence(medicationID: medication.id, name: medication.displayName, schedule: medication.schedule.summary,
+                                adherence: Adherence.compute(medication, log: log, time: time, days: days))
+        }.sorted { ($0.name.lowercased(), $0.medicationID) < ($1.name.lowercased(), $1.medicationID) }
+        let appointments = try AppointmentStore(vault: vault, profile: profile, time: time).list(.upcoming)
+            .filter { $0.status != .cancelled }.prefix(maximumAppointments)
+        let bmi = try? BodyMassIndex.forProfile(vault: vault, profile: profile, time: time, weight: nil, height: nil)
+        return HealthReport(profile: profile.name, patientName: id?.name ?? profile.name, dateOfBirth: id?.dateOfBirth,
+                            generatedAt: Timestamp.string(time.now), timeZone: time.zone.identifier, period: period,
+                            settings: summary.settings, habits: summary.habits,
+                            measurements: summary.measurements.filter { $0.readings > 0 }, adherence: adherence,
+                            appointments: Array(appointments), bmi: bmi)
+    }
+}

@@ -1,0 +1,371 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import PHRCore
+
+struct RemindCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Reminders: water through the day, medications from their schedules, appointments ahead.",
+        discussion: """
+            'remind add' sets the rules; 'remind due' shows what is due now, each reminder once \
+            (run it by hand, or every few minutes from the timer 'remind install' writes). \
+            Appointments added with --remind are reminded of too. Notifications go through \
+            notify-send; their text names no medication or person unless --notify-details.
+            """,
+        subcommands: [RemindAdd.self, RemindList.self, RemindDue.self, RemindPause.self, RemindResume.self, RemindRemove.self,
+                      RemindInstall.self, RemindUninstall.self]
+    )
+}
+
+struct RemindAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a reminder: water [--mode --window], med [MED], appt [--before 24h].",
+        discussion: """
+            Water modes, inside the window (default 08:00-22:00, end excluded): rare, once when it \
+            opens; default, four a day (08:00, 11:30, 15:00, 18:30); all, every two hours. A \
+            profile has one water reminder: adding another changes it. 'med' without an ID \
+            reminds of every scheduled medication.
+            """)
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "water, med or appt.") var kind: String
+    @Argument(help: "For med: the medication's ID (default: every scheduled medication).") var medication: String?
+    @Option(help: "Water: rare, default or all.") var mode: String?
+    @Option(help: "Water: the daily window, HH:MM-HH:MM (default 08:00-22:00).") var window: String?
+    @Option(help: "Appointments: how long before, e.g. 24h, 1h, 30m (default 24h).") var before: String?
+
+    func run() throws {
+        let context = try RecordContext(vault, profile)
+        var input = ReminderStore.Input(kind: kind)
+        input.mode = mode
+        input.window = window
+        input.medication = medication
+        input.before = before
+        let (reminder, outcome) = try RecordContext.options {
+            try ReminderStore(vault: context.vault, profile: context.profile, time: context.time).add(input)
+        }
+        if output.json { return try Console.json(reminder) }
+        switch outcome {
+        case .added: Console.out("added reminder \(reminder.id): \(reminder.summary)")
+        case .updated: Console.out("updated reminder \(reminder.id): \(reminder.summary)")
+        case .unchanged: Console.out("reminder \(reminder.id) already does this: \(reminder.summary)")
+        }
+    }
+}
+
+struct RemindList: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the reminder rules.")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        let context = try RecordContext(vault, profile)
+        let reminders = try ReminderStore(vault: context.vault, profile: context.profile, time: context.time).list()
+        if output.json {
+            struct Listed: Encodable {
+                let reminder: Reminder
+                let medicationID: String?
+                enum CodingKeys: String, CodingKey { case medicationID = "medication_id" }
+                func encode(to encoder: Encoder) throws {
+                    try reminder.encode(to: encoder)
+                    var c = encoder.container(keyedBy: CodingKeys.self)
+                    try c.encodeIfPresent(medicationID, forKey: .medicationID)
+                }
+            }
+            return try Console.json(reminders.map { Listed(reminder: $0, medicationID: $0.medicationID) })
+        }
+        if reminders.isEmpty { return Console.note("no reminders; add one with 'phr remind add water' (or med, appt)") }
+        Table.print(header: ["ID", "KIND", "WHEN", "STATUS"], rows: reminders.map { reminder in
+            [reminder.id, reminder.kind.rawValue, reminder.summary, reminder.paused ? "paused" : "active"]
+        })
+    }
+}
+
+struct RemindDue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due", abstract: "Show the reminders due now; each is shown once.",
+        discussion: """
+            A water reminder is current until the next one; one missed while the computer was off \
+            is not shown late, and none is shown once today's water goal is met or when water was \
+            logged since. --peek shows without marking them shown. --if-unlocked, for timers, \
+            does nothing (exit 0) when the vault is locked and no passphrase source is set, and \
+            never asks for a passphrase.
+            """)
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @OptionGroup var output: OutputOptions
+    @Flag(help: "Also send a desktop notification for each (notify-send).") var notify = false
+    @Flag(name: .customLong("notify-details"),
+          help: "Put medication names and who an appointment is with into notifications (they pass through notify-send's command line).")
+    var notifyDetails = false
+    @Flag(help: "Show what is due without marking it shown.") var peek = false
+    @Flag(name: .customLong("if-unlocked"), help: "Do nothing when the vault is locked; never ask for a passphrase.") var ifUnlocked = false
+
+    func run() throws {
+        let vault: Vault
+        let chosen: Profile
+        if ifUnlocked {
+            guard let opened = try VaultAccess.openWithoutPrompt(self.vault.location, profile: profile) else {
+                if Console.stderrIsTTY { Console.note("the vault is locked; no reminders checked") }
+                return
+            }
+            (vault, chosen) = opened
+        } else {
+            (vault, chosen) = try VaultAccess.open(self.vault.location, profile: profile)
+        }
+        let time = TimeContext.current()
+        let due = try ReminderRunner(vault: vault, profile: chosen, time: time).due(record: !peek)
+        if notify { Notifier.send(due, details: notifyDetails) }
+        if output.json { return try Console.json(due) }
+        if due.isEmpty {
+            if !notify || Console.stdoutIsTTY { Console.note("nothing due") }
+            return
+        }
+        for reminder in due {
+            let when = TimeText.short(Timestamp.parse(reminder.at) ?? time.now, time)
+            Console.out("\(when)  \(reminder.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0))  \(reminder.title): \(reminder.message)")
+            if let tip = reminder.tip {
+                Console.out(String(repeating: " ", count: Table.displayWidth(when) + 9) + "tip: \(tip.text) (\(tip.source))")
+            }
+        }
+    }
+}
+
+struct RemindPause: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "pause", abstract: "Pause a reminder (it stays listed).")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @Argument(help: "The reminder's ID (any unique prefix).") var id: String
+
+    func run() throws {
+        let context = try RecordContext(vault, profile)
+        let reminder = try ReminderStore(vault: context.vault, profile: context.profile, time: context.time).setPaused(id, true)
+        Console.out("paused reminder \(reminder.id): \(reminder.summary)")
+    }
+}
+
+struct RemindResume: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "resume", abstract: "Resume a paused reminder.")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @Argument(help: "The reminder's ID (any unique prefix).") var id: String
+
+    func run() throws {
+        let context = try RecordContext(vault, profile)
+        let reminder = try ReminderStore(vault: context.vault, profile: context.profile, time: context.time).setPaused(id, false)
+        Console.out("resumed reminder \(reminder.id): \(reminder.summary)")
+    }
+}
+
+struct RemindRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a reminder.")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @Argument(help: "The reminder's ID (any unique prefix).") var id: String
+
+    func run() throws {
+        let context = try RecordContext(vault, profile)
+        let reminder = try ReminderStore(vault: context.vault, profile: context.profile, time: context.time).remove(id)
+        Console.out("removed reminder \(reminder.id): \(reminder.summary)")
+    }
+}
+
+struct RemindInstall: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "install", abstract: "Run 'phr remind due --notify' every few minutes: a systemd user timer, or a crontab line.",
+        discussion: """
+            The timer stores no passphrase. By default it finds the vault's keys only while 'phr \
+            unlock' holds them (at most 24 hours) and does nothing otherwise. \
+            --passphrase-command names a command that prints the passphrase (a password manager \
+            or keyring lookup) and --passphrase-file a file only you can read; both go into the \
+            unit as PHR_PASSPHRASE_COMMAND or PHR_PASSPHRASE_FILE: see SECURITY.md before using them.
+            """)
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var profile: ProfileOptions
+    @Option(help: "How often, dividing an hour: 1m to 60m (default 5m).") var every = "5m"
+    @Flag(help: "Print a crontab line instead of writing systemd units.") var cron = false
+    @Flag(name: .customLong("print"), help: "Print the units instead of writing them.") var printOnly = false
+    @Flag(name: .customLong("no-enable"), help: "Write the units but do not run systemctl.") var noEnable = false
+    @Flag(help: "Replace existing units.") var force = false
+    @Option(name: .customLong("passphrase-command"), help: "A command printing the passphrase, for when the vault is not unlocked.")
+    var passphraseCommand: String?
+    @Option(name: .customLong("passphrase-file"), help: "A file (mode 600) holding the passphrase, for when the vault is not unlocked.")
+    var passphraseFile: String?
+    @Flag(name: .customLong("notify-details"), help: "Name medications and people in notifications.") var notifyDetails = false
+
+    func validate() throws {
+        guard let minutes = DurationText.parse(every).map({ Int($0 / 60) }), ReminderInstaller.allowedMinutes.contains(minutes),
+              DurationText.parse(every)!.truncatingRemainder(dividingBy: 60) == 0 else {
+            throw ValidationError("--every: use one of \(ReminderInstaller.allowedMinutes.map { "\($0)m" }.joined(separator: ", "))")
+        }
+        if passphraseCommand != nil && passphraseFile != nil {
+            throw ValidationError("choose one of --passphrase-command and --passphrase-file")
+        }
+    }
+
+    func run() throws {
+        let location = vault.location
+        guard FileSystem.exists(location.keyFile) else { throw VaultError.notFound(path: location.root) }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let plan = ReminderInstaller.Plan(executable: executable, vault: location.root, profile: profile.requested,
+                                          everyMinutes: Int(DurationText.parse(every)! / 60), passphraseCommand: passphraseCommand,
+                                          passphraseFile: passphraseFile, details: notifyDetails)
+        if let file = passphraseFile { try ReminderInstaller.checkPassphraseFile(file) }
+        if cron {
+            Console.out(ReminderInstaller.crontabLine(plan, uid: getuid()))
+            Console.note("add it with 'crontab -e'")
+            return noteOnUnlocking(plan)
+        }
+        if printOnly {
+            Console.out("# \(ReminderInstaller.serviceName)")
+            Console.out(ReminderInstaller.serviceUnit(plan))
+            Console.out("# \(ReminderInstaller.timerName)")
+            Console.out(ReminderInstaller.timerUnit(plan), terminator: "")
+            return
+        }
+        let directory = ReminderInstaller.unitDirectory(environment: ProcessInfo.processInfo.environment)
+        for path in try ReminderInstaller.write(plan, to: directory, force: force) { Console.out("wrote \(path)") }
+        if !noEnable { SystemCtl.enable() }
+        noteOnUnlocking(plan)
+    }
+
+    private func noteOnUnlocking(_ plan: ReminderInstaller.Plan) {
+        if plan.passphraseCommand == nil && plan.passphraseFile == nil {
+            Console.note("reminders run while the vault is unlocked ('phr unlock --for 12h'); when it is locked they wait")
+        }
+    }
+}
+
+struct RemindUninstall: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Stop and remove the reminder timer.")
+
+    func run() throws {
+        SystemCtl.run(["disable", "--now", ReminderInstaller.timerName], quiet: true)
+        let removed = ReminderInstaller.remove(from: ReminderInstaller.unitDirectory(environment: ProcessInfo.processInfo.environment))
+        if removed.isEmpty { return Console.note("no reminder timer was installed") }
+        for path in removed { Console.out("removed \(path)") }
+        SystemCtl.run(["daemon-reload"], quiet: true)
+    }
+}
+
+/// Runs `systemctl --user` for the reminder timer, when systemd is there.
+enum SystemCtl {
+    static func enable() {
+        guard run(["daemon-reload"], quiet: false), run(["enable", "--now", ReminderInstaller.timerName], quiet: false) else {
+            Console.warning("could not enable the timer with systemctl")
+            Console.message("phr: hint: run 'systemctl --user daemon-reload && systemctl --user enable --now \(ReminderInstaller.timerName)', or use 'phr remind install --cron'")
+            return
+        }
+        Console.note("enabled \(ReminderInstaller.timerName)")
+    }
+
+    @discardableResult
+    static func run(_ arguments: [String], quiet: Bool) -> Bool {
+        guard let systemctl = Executables.find("systemctl") else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: systemctl)
+        process.arguments = ["--user"] + arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        if quiet { process.standardError = FileHandle.nullDevice }
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+/// Programs found on PATH.
+enum Executables {
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// Desktop notifications through notify-send (libnotify).
+///
+/// Without `details` the text names no medication, person or amount: notify-send takes it on
+/// its command line, which other local users can read in /proc, and notification daemons
+/// show it on lock screens and keep it in their history.
+enum Notifier {
+    static func send(_ reminders: [DueReminder], details: Bool) {
+        guard !reminders.isEmpty else { return }
+        guard let notifySend = Executables.find("notify-send") else {
+            Console.warning("notify-send was not found, so no desktop notification was sent")
+            Console.message("phr: hint: install it (Debian: apt install libnotify-bin)")
+            return
+        }
+        for reminder in reminders {
+            let (title, body) = text(reminder, details: details)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: notifySend)
+            process.arguments = ["--app-name=phr", "--urgency=\(reminder.kind == .water ? "low" : "normal")", "--", title, body]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            do {
+                try process.run()
+                process.waitUntilExit()
+            } catch {
+                Console.warning("notify-send could not run")
+                return
+            }
+        }
+    }
+
+    static func text(_ reminder: DueReminder, details: Bool) -> (String, String) {
+        let tip = reminder.tip.map { "\n\($0.text)" } ?? ""
+        if details {
+            return ("phr: \(reminder.title)", reminder.message + tip)
+        }
+        switch reminder.kind {
+        case .water: return ("phr: water", "Time for a glass of water." + tip)
+        case .med: return ("phr: medication", "A dose is due. 'phr med due' shows it.")
+        case .appt: return ("phr: appointment", "An appointment is coming up. 'phr appt list --upcoming' shows it.")
+        }
+    }
+}
+
+extension VaultAccess {
+    /// Opens the vault with keys from `phr unlock` or a passphrase source in the environment,
+    /// never from a prompt; nil when neither is there (the vault stays locked).
+    static func openWithoutPrompt(_ location: VaultLocation, profile: ProfileOptions) throws -> (Vault, Profile)? {
+        let keyFile = try Vault.readKeyFile(at: location)
+        let keys: VaultKeys
+        if let cached = UnlockCache.load(vaultID: keyFile.vaultID), cached.keys.matches(keyFile) {
+            keys = cached.keys
+        } else if let secret = try PassphraseSource.current(environment: environment) {
+            keys = try Vault.unlock(keyFile: keyFile, secret: secret)
+        } else {
+            return nil
+        }
+        let vault = try Vault.open(at: location, keyFile: keyFile, keys: keys)
+        let chosen = try vault.database.read { db in try Profiles.resolve(db, name: profile.requested) }
+        return (vault, chosen)
+    }
+}
+
+extension Console {
+    /// Data on stdout with a chosen line ending.
+    static func out(_ text: String, terminator: String) {
+        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+    }
+}
