@@ -69,8 +69,27 @@ public struct MedicationStore {
         try vault.database.read { db in try resolve(db, prefix) }
     }
 
-    func resolve(_ db: Database, _ prefix: String) throws -> Medication {
-        Medication(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+    /// The medication with this ID (any unique prefix) or, failing that, this name or the start
+    /// of it, in any case: `phr med take ibuprofen`, `phr med take ibu`. Of several with the
+    /// name, the one current today is meant.
+    func resolve(_ db: Database, _ reference: String) throws -> Medication {
+        do {
+            return Medication(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: reference, profileID: profile.id))
+        } catch RecordError.notFound {
+            let name = reference.trimmingCharacters(in: .whitespaces).lowercased()
+            guard !name.isEmpty else { throw RecordError.notFound(kind: Self.kind, id: reference) }
+            let all = try Self.all(db, profileID: profile.id)
+            var named = all.filter { $0.name.lowercased() == name }
+            if named.isEmpty { named = all.filter { $0.name.lowercased().hasPrefix(name) } }
+            if named.count > 1 {
+                let today = time.today()
+                let current = named.filter { $0.isCurrent(today: today) }
+                if !current.isEmpty { named = current }
+            }
+            if named.count == 1 { return named[0] }
+            if named.isEmpty { throw RecordError.notFound(kind: Self.kind, id: reference) }
+            throw RecordError.ambiguous(kind: Self.kind, prefix: reference, matches: named.map(\.id).sorted())
+        }
     }
 
     /// Current medications (active or starting later) by name; with `all`, stopped and ended too.

@@ -114,7 +114,7 @@ struct MedShow: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
     @Option(help: "How many recent doses to show.") var doses = 10
 
     func run() throws {
@@ -196,7 +196,7 @@ struct MedEdit: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
     @Option(help: "A new name.") var name: String?
     @OptionGroup var options: MedicationOptions
 
@@ -218,7 +218,7 @@ struct MedStop: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
     @Option(help: "The first day without it (YYYY-MM-DD; default today; a later day schedules the stop).") var on: String?
 
     func run() throws {
@@ -236,7 +236,7 @@ struct MedResume: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
 
     func run() throws {
         let context = try RecordContext(vault, profile)
@@ -260,7 +260,7 @@ struct MedTake: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
     @Option(help: "When: HH:MM (today, or yesterday if that is still ahead), \"YYYY-MM-DD HH:MM\", or ISO 8601 (default now).")
     var at: String?
     @Flag(help: "Record the scheduled dose as skipped.") var skip = false
@@ -357,7 +357,7 @@ struct MedRemove: ParsableCommand {
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
-    @Argument(help: "The medication's ID (any unique prefix).") var id: String
+    @Argument(help: "The medication: its ID (any unique prefix), or its name or the start of it.") var id: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
 
     func run() throws {

@@ -60,6 +60,28 @@ import Testing
         #expect(try Self.searchKinds(vault, "metformin", profile: profile) == [])
     }
 
+    @Test func medicationsAreFoundByNameWhenNoIDMatches() throws {
+        let (vault, profile, directory) = try F.vault()
+        defer { TestSupport.remove(directory) }
+        let store = MedicationStore(vault: vault, profile: profile, time: Self.time)
+        var input = MedicationStore.Input()
+        input.name = "Ibuprofen"
+        input.asNeeded = true
+        let old = try store.add(input)
+        _ = try store.stop(old.id, on: nil)
+        let current = try store.add(input)
+        input.name = "Vitamin D3"
+        let vitamin = try store.add(input)
+        #expect(try store.get("ibuprofen") == current, "of two with the name, the current one")
+        #expect(try store.get(" VITAMIN d3 ") == vitamin)
+        #expect(try store.get("vita") == vitamin, "the start of a name")
+        #expect(throws: RecordError.notFound(kind: "med", id: "aspirin")) { try store.get("aspirin") }
+        _ = try store.resume(old.id)
+        #expect(throws: RecordError.ambiguous(kind: "med", prefix: "Ibuprofen", matches: [old.id, current.id].sorted())) {
+            try store.get("Ibuprofen")
+        }
+    }
+
     @Test func fieldsAreCheckedWithTheWordsTheUserReads() throws {
         let (vault, profile, directory) = try F.vault()
         defer { TestSupport.remove(directory) }
