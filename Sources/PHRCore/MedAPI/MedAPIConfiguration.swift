@@ -10,7 +10,7 @@ import Foundation
 /// | `PHR_MEDAPI_CASSETTES` | the cassette directory, required by `record` and `replay` |
 /// | `PHR_RXNAV_URL`, `PHR_OPENFDA_URL` | base URLs; `https://`, or `http://` on a loopback address only |
 /// | `PHR_OPENFDA_API_KEY` | an openFDA key: a higher daily limit; never written to cassettes |
-/// | `PHR_MEDAPI_TIMEOUT` | seconds to wait for an answer before retrying (default 15; `20s` also works; rounded up to whole seconds, the resolution of URLSession on Linux) |
+/// | `PHR_MEDAPI_TIMEOUT` | seconds to wait for an answer before retrying (default 15; `20s` and `500ms` also work) |
 public struct MedAPIConfiguration: Sendable {
     public enum Mode: String, Sendable, CaseIterable {
         case live, record, replay
