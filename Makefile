@@ -47,14 +47,17 @@ demo: build
 	Scripts/demo.sh "$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/phr"
 
 # A release build with the Swift runtime linked statically: phr starts in half the time, which is
-# most of what a whole `phr search` costs. The benchmarks run phr from the same directory.
+# most of what a whole `phr search` costs. phr-render (PDF reading and drawing) goes beside phr,
+# which starts it from its own directory. The benchmarks run phr from the same directory.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
 release: deps
 	swift build $(RELEASE_FLAGS) --product phr
+	swift build $(RELEASE_FLAGS) --product phr-render
 
 bench: bench-deps
 	swift build $(RELEASE_FLAGS) --product phr
+	swift build $(RELEASE_FLAGS) --product phr-render
 	swift build $(RELEASE_FLAGS) --product phr-bench
 	"$$(swift build $(RELEASE_FLAGS) --show-bin-path)/phr-bench"
 

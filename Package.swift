@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "phr", targets: ["phr"]),
+        .executable(name: "phr-render", targets: ["phr-render"]),
         .library(name: "PHRCore", targets: ["PHRCore"]),
     ],
     dependencies: [
@@ -60,16 +61,29 @@ let package = Package(
                 "CPHRVFS",
                 "CPHROpenSSL",
                 "CPHRSystem",
-                "CPHRPoppler",
                 "CPHRZlib",
-                "CPHRQPDF",
-                "PHRTypesetting",
             ]
+        ),
+        // What reads and draws PDFs (poppler, cairo, pango, qpdf), for the phr-render program
+        // only: the phr process, which holds the keys, never loads these libraries.
+        .target(
+            name: "PHRRender",
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem"]
         ),
         .executableTarget(
             name: "phr",
             dependencies: [
                 "PHRCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // phr's sandboxed helper: text extraction workers and the drawing worker.
+        .executableTarget(
+            name: "phr-render",
+            dependencies: [
+                "PHRCore",
+                "PHRRender",
+                "CPHRSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -89,12 +103,12 @@ let package = Package(
         .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator"),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting"],
+            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render"],
             exclude: ["Vectors/make_vectors.py"]
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore"]
+            dependencies: ["PHRCore", "phr", "phr-render"]
         ),
     ],
     swiftLanguageModes: [.v6]

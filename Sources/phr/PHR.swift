@@ -6,7 +6,7 @@ import CPHRSystem
 /// The `phr` command: configuration only; every verb is a nested command in Commands/.
 @main
 struct PHR: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = PHRVersion.string
 
     static let configuration = CommandConfiguration(
         commandName: "phr",
@@ -47,8 +47,6 @@ struct PHR: ParsableCommand {
             ShareCommand.self,
             ExportCommand.self,
             ImportCommand.self,
-            ExtractWorkerCommand.self,
-            ShareWorkerCommand.self,
         ]
     )
 

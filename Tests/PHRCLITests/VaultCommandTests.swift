@@ -6,6 +6,32 @@ import Testing
 @Suite struct VaultCommandTests {
     static let passphrase = "correct horse battery staple"
 
+    /// The process that holds the keys never maps poppler, cairo, pango or qpdf (nor does it pay
+    /// for loading them at every start): only phr-render, beside it, links them.
+    @Test func theKeyHoldingProgramLinksNoPDFLibrary() throws {
+        func libraries(_ program: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+            process.arguments = [program]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return text
+        }
+        let phr = try libraries(CLI.phr)
+        #expect(phr.contains("libsqlite3") && phr.contains("libcrypto"))
+        for library in ["libpoppler", "libcairo", "libpango", "libqpdf", "libglib", "libfreetype"] {
+            #expect(!phr.contains(library), "phr links \(library)")
+        }
+        let render = try libraries("\(CLI.binDirectory)/phr-render")
+        for library in ["libpoppler-glib", "libcairo", "libpangocairo", "libqpdf"] {
+            #expect(render.contains(library), "phr-render links \(library)")
+        }
+    }
+
     @Test func initPrintsTheRecoveryKeyOnceAndCreatesAPrivateVault() throws {
         let cli = try CLI(label: "init")
         defer { cli.cleanUp() }

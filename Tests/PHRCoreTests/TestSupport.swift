@@ -21,6 +21,9 @@ enum TestSupport {
         return "\(packageRoot)/.build/debug/phr"
     }()
 
+    /// phr-render, beside phr: the extraction and drawing workers.
+    static let renderBinary: String = (phrBinary as NSString).deletingLastPathComponent + "/phr-render"
+
     /// scrypt at N=2^10 so tests create vaults in milliseconds; the product uses N=2^17.
     static let cheapKDF = ScryptParameters(log2N: 10, r: 8, p: 1)
 

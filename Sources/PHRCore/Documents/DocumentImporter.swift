@@ -15,7 +15,7 @@ public final class DocumentImporter {
     public var preferDayFirst: Bool
 
     /// The value of `document.extractor`: which code produced the text, for `doc reindex`.
-    public static var extractorVersion: String { "poppler \(PopplerInfo.version); phr-extract 1" }
+    var extractorVersion: String { extractor.extractorVersion ?? "phr-extract 1" }
 
     public init(vault: Vault, profile: Profile, extractor: TextExtractor = TextExtractor(),
                 preferDayFirst: Bool = false) {
@@ -202,7 +202,7 @@ public final class DocumentImporter {
                     """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
                                      date, dateSource, options.provider, options.note, summary.outcome.rawValue, summary.reason,
                                      summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
-                                     Self.extractorVersion, now, now])
+                                     extractorVersion, now, now])
                 for tag in tags {
                     try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [id, tag])
                 }
@@ -298,7 +298,7 @@ public final class DocumentImporter {
         document.outcomeDetail = summary.reason
         document.pageCount = summary.pageCount
         document.textPages = summary.textPages
-        document.extractor = Self.extractorVersion
+        document.extractor = extractorVersion
         document.updatedAt = Timestamp.string(Date())
         let profileID = profile.id
         return try vault.database.write { db in

@@ -8,15 +8,22 @@
 /// per character of that text, so a gap wider than the characters are tall (an em, far wider than
 /// any letter or word spacing) between two glyphs on the same line marks a new cell.
 /// https://poppler.freedesktop.org/api/glib/PopplerPage.html#poppler-page-get-text-layout
-enum PageTextColumns {
+package enum PageTextColumns {
     /// A glyph's box in PDF points (y grows downwards in poppler-glib's page coordinates).
-    struct Box: Equatable {
+    package struct Box: Equatable {
         var x1: Double
         var y1: Double
         var x2: Double
         var y2: Double
 
         var height: Double { y2 - y1 }
+
+        package init(x1: Double, y1: Double, x2: Double, y2: Double) {
+            self.x1 = x1
+            self.y1 = y1
+            self.x2 = x2
+            self.y2 = y2
+        }
     }
 
     /// `text` with tabs where `boxes` show a column gap. The layout has no boxes for the bidi
@@ -24,7 +31,7 @@ enum PageTextColumns {
     /// boxes follow the visual rather than the logical order, so no tab goes there (the run
     /// boundaries themselves become spaces in `PageTextCleaner`). If the boxes still do not line
     /// up with the characters, `text` is returned unchanged.
-    static func separate(_ text: String, boxes: [Box]) -> String {
+    package static func separate(_ text: String, boxes: [Box]) -> String {
         var output = String.UnicodeScalarView()
         var boxIndex = 0
         var previous: (scalar: Unicode.Scalar, box: Box)?
@@ -51,7 +58,7 @@ enum PageTextColumns {
 
     /// On the same line (the boxes overlap by half the smaller height) and more than an em apart,
     /// in either direction.
-    static func startsColumn(_ box: Box, after previous: Box) -> Bool {
+    package static func startsColumn(_ box: Box, after previous: Box) -> Bool {
         let overlap = min(box.y2, previous.y2) - max(box.y1, previous.y1)
         let height = min(box.height, previous.height)
         guard height > 0, overlap >= height / 2 else { return false }

@@ -9,7 +9,7 @@ import Glibc
 ///   about as much as reading a short PDF), hands each a document descriptor and the password
 ///   candidates over a socket, hands pages to the caller as they arrive, enforces the wall-clock
 ///   limits, and turns a worker's death into that document's outcome, then starts a fresh worker.
-/// - `ExtractionWorker`, `PopplerReader`, `PopplerLog`: the worker process (`phr __extract-worker`).
+/// - `ExtractionWorker`, `PopplerReader`, `PopplerLog` (PHRRender): the worker process (`phr-render extract`).
 /// - `WorkerProtocol`, `UnixSocket`, `WorkerProcess`: the framed messages, descriptor passing,
 ///   and the parent's handle on a child.
 /// - `DocumentAssembly`, `PageTextAssessor`, `PageTextCleaner`: the parent's checks of what a
@@ -20,9 +20,12 @@ import Glibc
 /// Not thread-safe: use one extractor from one thread. Callbacks run on the calling thread;
 /// time spent in them does not count against a worker's limits.
 public final class TextExtractor {
-    /// The executable run as a worker with the hidden `__extract-worker` subcommand.
+    /// The executable run as a worker with its `extract` subcommand: phr-render.
     public let workerExecutable: String
     public let limits: ExtractionLimits
+    /// What the workers read with, as the last one to start said ("poppler 22.12.0;
+    /// phr-extract 1"); nil until a worker has started.
+    public fileprivate(set) var extractorVersion: String?
 
     #if DEBUG
     /// Test-only environment for workers (see `WorkerTestFaults`).
@@ -31,8 +34,8 @@ public final class TextExtractor {
 
     private var idleWorkers: [WorkerProcess] = []
 
-    /// - Parameter workerExecutable: the `phr` binary; `/proc/self/exe` when phr itself is running.
-    public init(workerExecutable: String = "/proc/self/exe", limits: ExtractionLimits = .default) {
+    /// - Parameter workerExecutable: phr-render; by default the one beside the running program.
+    public init(workerExecutable: String = RenderHelper.path, limits: ExtractionLimits = .default) {
         self.workerExecutable = workerExecutable
         self.limits = limits
     }
@@ -98,7 +101,7 @@ public final class TextExtractor {
     fileprivate func takeWorker() throws -> WorkerProcess {
         if let worker = idleWorkers.popLast() { return worker }
         return try WorkerProcess.spawn(executable: workerExecutable,
-                                       arguments: ExtractionWorker.Settings(limits).arguments,
+                                       arguments: ExtractionWorkerSettings(limits).arguments,
                                        environment: workerEnvironment,
                                        maximumPayload: limits.maximumPageTextBytes + 4096)
     }
@@ -307,6 +310,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         }
         // Part of a long page, or a new worker's `ready`, is progress too.
         if received.madeProgress { slots[slot].document?.lastProgress = Monotonic.now() }
+        if let version = worker.extractor { extractor.extractorVersion = version }
         for message in received.messages {
             guard slots[slot].document != nil else {
                 // Nothing was asked of this worker: it is broken, and no document is to blame.

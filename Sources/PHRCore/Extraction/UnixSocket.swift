@@ -7,9 +7,9 @@ import Glibc
 /// Glibc's CMSG_* macros are not visible to Swift; the control-message layout is computed here as
 /// the macros do: a `cmsghdr`, then the data aligned to `size_t`.
 /// https://man7.org/linux/man-pages/man7/unix.7.html , https://man7.org/linux/man-pages/man3/cmsg.3.html
-enum UnixSocket {
+package enum UnixSocket {
     /// A connected pair, both ends close-on-exec.
-    static func pair() throws -> (Int32, Int32) {
+    package static func pair() throws -> (Int32, Int32) {
         var descriptors: [Int32] = [-1, -1]
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
@@ -20,7 +20,7 @@ enum UnixSocket {
 
     /// Sends all of `bytes`, the first chunk carrying `descriptor` (if any) as SCM_RIGHTS.
     /// MSG_NOSIGNAL: a dead peer is an EPIPE error, not a SIGPIPE that kills phr.
-    static func send(_ socket: Int32, _ bytes: [UInt8], passing descriptor: Int32? = nil) throws {
+    package static func send(_ socket: Int32, _ bytes: [UInt8], passing descriptor: Int32? = nil) throws {
         var sent = 0
         var pendingDescriptor = descriptor
         while sent < bytes.count {
@@ -55,7 +55,7 @@ enum UnixSocket {
 
     /// Reads what is available (blocking if nothing is), collecting any descriptors that came
     /// with it; they are close-on-exec (MSG_CMSG_CLOEXEC). Returns 0 bytes at end of stream.
-    static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer,
+    package static func receive(_ socket: Int32, into buffer: UnsafeMutableRawBufferPointer,
                         descriptors: inout [Int32]) throws -> Int {
         let maximumDescriptors = 4
         let space = controlSpace(descriptorCount: maximumDescriptors)

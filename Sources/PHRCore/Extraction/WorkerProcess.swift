@@ -13,6 +13,8 @@ final class WorkerProcess {
     let socket: Int32
     let diagnostics: Int32
     private(set) var isReady = false
+    /// What the worker reads with, as it said when ready ("poppler 22.12.0; phr-extract 1").
+    private(set) var extractor: String?
     private var decoder: FrameDecoder
     private var diagnosticTail: [UInt8] = []
     private var reaped: Int32?
@@ -130,11 +132,12 @@ final class WorkerProcess {
         var messages: [WorkerMessage] = []
         while let frame = try decoder.next() {
             let message = try WorkerMessage.decode(kind: frame.kind, payload: frame.payload)
-            if case let .ready(version) = message {
+            if case let .ready(version, extractor) = message {
                 guard version == WorkerProtocol.version, !isReady else {
                     throw ExtractionError.protocolViolation(detail: "worker protocol version \(version), expected \(WorkerProtocol.version)")
                 }
                 isReady = true
+                self.extractor = String(extractor.prefix(200))
             } else {
                 guard isReady else { throw ExtractionError.protocolViolation(detail: "a message before ready") }
                 messages.append(message)

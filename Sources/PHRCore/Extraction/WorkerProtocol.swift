@@ -1,4 +1,4 @@
-/// The messages between phr and its extraction workers (`phr __extract-worker`), version 1.
+/// The messages between phr and its extraction workers (`phr-render extract`), version 2.
 ///
 /// Transport: an AF_UNIX stream socket pair; the worker holds its end as descriptor 3, and its
 /// stdout and stderr go to a pipe the parent drains and never prints. Every message is a frame:
@@ -9,7 +9,7 @@
 ///
 /// Worker to parent:
 ///
-///     0x01 ready   version u16                                   once, when the worker starts
+///     0x01 ready   version u16, extractor str ("poppler 22.12.0; phr-extract 1")   once, at start
 ///     0x02 opened  pageCount u32, flags u8 (1: encrypted), created i64 (Unix time; Int64.min
 ///                  if unknown), title str
 ///     0x03 page    number u32 (from 1), flags u8 (1: page failed to load, 2: page has images),
@@ -25,34 +25,35 @@
 /// A job is answered by `opened`, one `page` per page in order, and `done`; a document that does
 /// not open gets only `done`. The parent sends the next job only after `done`. The parent closing
 /// its end means "no more jobs"; the worker's end closing before `done` means it died.
-enum WorkerProtocol {
-    static let version: UInt16 = 1
+package enum WorkerProtocol {
+    package static let version: UInt16 = 2
     /// The worker's end of the socket pair.
-    static let workerSocketDescriptor: Int32 = 3
+    package static let workerSocketDescriptor: Int32 = 3
     /// The hidden subcommand that runs a worker.
-    static let subcommand = "__extract-worker"
-    static let headerSize = 5
+    package static let subcommand = "extract"
+    package static let headerSize = 5
 }
 
 /// A message from a worker.
-enum WorkerMessage: Equatable {
-    case ready(version: UInt16)
+package enum WorkerMessage: Equatable {
+    case ready(version: UInt16, extractor: String)
     case opened(WorkerOpenedDocument)
     case page(number: Int, flags: WorkerPageFlags, text: String)
     case done(WorkerDocumentStatus, retiring: Bool, syntaxErrors: Int, reason: String)
 
-    enum Kind: UInt8 {
+    package enum Kind: UInt8 {
         case ready = 0x01, opened = 0x02, page = 0x03, done = 0x04
     }
 
     /// The frame for this message.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var payload = ByteWriter()
         let kind: Kind
         switch self {
-        case let .ready(version):
+        case let .ready(version, extractor):
             kind = .ready
             payload.u16(version)
+            payload.string(extractor)
         case let .opened(document):
             kind = .opened
             payload.u32(UInt32(clamping: document.pageCount))
@@ -75,7 +76,7 @@ enum WorkerMessage: Equatable {
     }
 
     /// Decodes one frame's payload; throws `ExtractionError.protocolViolation` on anything malformed.
-    static func decode(kind rawKind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerMessage {
+    package static func decode(kind rawKind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerMessage {
         guard let kind = Kind(rawValue: rawKind) else {
             throw ExtractionError.protocolViolation(detail: "unknown message kind \(rawKind)")
         }
@@ -83,7 +84,7 @@ enum WorkerMessage: Equatable {
         let message: WorkerMessage
         switch kind {
         case .ready:
-            message = .ready(version: try reader.u16())
+            message = .ready(version: try reader.u16(), extractor: try reader.string())
         case .opened:
             let pageCount = Int(try reader.u32())
             let flags = try reader.u8()
@@ -112,23 +113,31 @@ enum WorkerMessage: Equatable {
 }
 
 /// What a worker learned on opening a document.
-struct WorkerOpenedDocument: Equatable {
-    var pageCount: Int
-    var isEncrypted: Bool
+package struct WorkerOpenedDocument: Equatable {
+    package var pageCount: Int
+    package var isEncrypted: Bool
     /// Seconds since 1970, from /CreationDate.
-    var creationTime: Int64?
-    var title: String?
+    package var creationTime: Int64?
+    package var title: String?
+
+    package init(pageCount: Int, isEncrypted: Bool, creationTime: Int64? = nil, title: String? = nil) {
+        self.pageCount = pageCount
+        self.isEncrypted = isEncrypted
+        self.creationTime = creationTime
+        self.title = title
+    }
 }
 
 /// Flags of a `page` message.
-struct WorkerPageFlags: OptionSet, Equatable {
-    let rawValue: UInt8
-    static let failed = WorkerPageFlags(rawValue: 1)
-    static let hasImages = WorkerPageFlags(rawValue: 2)
+package struct WorkerPageFlags: OptionSet, Equatable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+    package static let failed = WorkerPageFlags(rawValue: 1)
+    package static let hasImages = WorkerPageFlags(rawValue: 2)
 }
 
 /// How a worker finished a job.
-enum WorkerDocumentStatus: UInt8 {
+package enum WorkerDocumentStatus: UInt8 {
     case read = 0
     case passwordRequired = 1
     case unreadable = 2
@@ -138,11 +147,11 @@ enum WorkerDocumentStatus: UInt8 {
 ///
 /// The candidates are secrets. `encoded()` returns a frame the caller must `wipe` after sending,
 /// and `decode` hands back arrays the worker wipes after use.
-struct WorkerJob {
-    static let kind: UInt8 = 0x10
-    var passwordCandidates: [[UInt8]]
+package struct WorkerJob {
+    package static let kind: UInt8 = 0x10
+    package var passwordCandidates: [[UInt8]]
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var payload = ByteWriter()
         let candidates = passwordCandidates.prefix(Int(UInt8.max))
         payload.u8(UInt8(candidates.count))
@@ -154,7 +163,7 @@ struct WorkerJob {
         return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
     }
 
-    static func decode(kind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerJob {
+    package static func decode(kind: UInt8, payload: ArraySlice<UInt8>) throws -> WorkerJob {
         guard kind == Self.kind else {
             throw ExtractionError.protocolViolation(detail: "unknown job kind \(kind)")
         }
@@ -170,8 +179,8 @@ struct WorkerJob {
 }
 
 /// Frame assembly and splitting for both directions.
-enum WorkerFrame {
-    static func make(kind: UInt8, payload: [UInt8]) -> [UInt8] {
+package enum WorkerFrame {
+    package static func make(kind: UInt8, payload: [UInt8]) -> [UInt8] {
         var frame = [UInt8]()
         frame.reserveCapacity(WorkerProtocol.headerSize + payload.count)
         frame.append(kind)
@@ -182,20 +191,20 @@ enum WorkerFrame {
 }
 
 /// Collects bytes from a stream and cuts them into frames.
-struct FrameDecoder {
+package struct FrameDecoder {
     /// Frames larger than this are a protocol violation (a worker cannot send an unbounded page).
-    let maximumPayload: Int
+    package let maximumPayload: Int
     private var buffer: [UInt8] = []
     private var start = 0
 
-    init(maximumPayload: Int) {
+    package init(maximumPayload: Int) {
         self.maximumPayload = maximumPayload
     }
 
     /// Bytes received and not yet part of a complete frame.
-    var pendingByteCount: Int { buffer.count - start }
+    package var pendingByteCount: Int { buffer.count - start }
 
-    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         // Drop consumed bytes before growing, so a long stream of pages does not accumulate.
         if start > 0 && start >= buffer.count / 2 {
             buffer.removeFirst(start)
@@ -205,7 +214,7 @@ struct FrameDecoder {
     }
 
     /// The next complete frame, or nil if more bytes are needed.
-    mutating func next() throws -> (kind: UInt8, payload: ArraySlice<UInt8>)? {
+    package mutating func next() throws -> (kind: UInt8, payload: ArraySlice<UInt8>)? {
         guard buffer.count - start >= WorkerProtocol.headerSize else { return nil }
         let kind = buffer[start]
         var length = 0
@@ -220,7 +229,7 @@ struct FrameDecoder {
     }
 
     /// Overwrites and drops the bytes of frames already returned (job frames carry passwords).
-    mutating func wipeConsumed() {
+    package mutating func wipeConsumed() {
         buffer.withUnsafeMutableBytes { bytes in
             for index in 0..<start { bytes[index] = 0 }
         }
@@ -230,36 +239,36 @@ struct FrameDecoder {
 }
 
 /// Little-endian serialisation for frame payloads.
-struct ByteWriter {
+package struct ByteWriter {
     private(set) var buffer: [UInt8] = []
 
-    mutating func u8(_ value: UInt8) { buffer.append(value) }
-    mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
-    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
-    mutating func i64(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
-    mutating func bytes(_ value: [UInt8]) { buffer.append(contentsOf: value) }
-    mutating func string(_ value: String) {
+    package mutating func u8(_ value: UInt8) { buffer.append(value) }
+    package mutating func u16(_ value: UInt16) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    package mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    package mutating func i64(_ value: Int64) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+    package mutating func bytes(_ value: [UInt8]) { buffer.append(contentsOf: value) }
+    package mutating func string(_ value: String) {
         let utf8 = Array(value.utf8)
         u32(UInt32(utf8.count))
         buffer.append(contentsOf: utf8)
     }
 
-    mutating func wipe() { PHRCore.wipe(&buffer) }
+    package mutating func wipe() { PHRCore.wipe(&buffer) }
 }
 
 /// Little-endian deserialisation that throws instead of reading past the end.
-struct ByteReader {
+package struct ByteReader {
     private let bytes: ArraySlice<UInt8>
     private var index: Int
 
-    init(_ bytes: ArraySlice<UInt8>) {
+    package init(_ bytes: ArraySlice<UInt8>) {
         self.bytes = bytes
         index = bytes.startIndex
     }
 
-    var isAtEnd: Bool { index == bytes.endIndex }
+    package var isAtEnd: Bool { index == bytes.endIndex }
 
-    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+    package mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, bytes.endIndex - index >= count else {
             throw ExtractionError.protocolViolation(detail: "a message ends early")
         }
@@ -267,17 +276,17 @@ struct ByteReader {
         return bytes[index..<index + count]
     }
 
-    mutating func rest() -> ArraySlice<UInt8> {
+    package mutating func rest() -> ArraySlice<UInt8> {
         defer { index = bytes.endIndex }
         return bytes[index...]
     }
 
-    mutating func u8() throws -> UInt8 { try take(1).first! }
-    mutating func u16() throws -> UInt16 { UInt16(try integer(2)) }
-    mutating func u32() throws -> UInt32 { UInt32(try integer(4)) }
-    mutating func i64() throws -> Int64 { Int64(bitPattern: try integer(8)) }
+    package mutating func u8() throws -> UInt8 { try take(1).first! }
+    package mutating func u16() throws -> UInt16 { UInt16(try integer(2)) }
+    package mutating func u32() throws -> UInt32 { UInt32(try integer(4)) }
+    package mutating func i64() throws -> Int64 { Int64(bitPattern: try integer(8)) }
 
-    mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         let length = Int(try u32())
         return String(decoding: try take(length), as: UTF8.self)
     }

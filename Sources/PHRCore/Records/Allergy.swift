@@ -78,7 +78,7 @@ public struct Allergy: Codable, Sendable, Equatable {
     }
 
     /// For ordering by danger: severe (or high criticality) first.
-    var dangerRank: Int {
+    package var dangerRank: Int {
         if severity == .severe || criticality == "high" { return 0 }
         if severity == .moderate { return 1 }
         if severity == .mild { return 2 }

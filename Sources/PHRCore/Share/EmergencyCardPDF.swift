@@ -1,10 +1,9 @@
 import Foundation
-import PHRTypesetting
 
 /// `phr emergency --pdf`: the emergency card to print and carry, as three pages: the wallet
 /// card's front and back at their real size (ISO/IEC 7810 ID-1, 85.6 x 54 mm, to print at 100%
 /// and cut out), then a full page with the same facts in large type, for a fridge door or a
-/// hospital bag.
+/// hospital bag. phr-render draws it (`ShareRenderer`).
 public enum EmergencyCardPDF {
     public struct Result: Codable, Sendable, Equatable {
         public var path: String
@@ -13,41 +12,29 @@ public enum EmergencyCardPDF {
     }
 
     public static func write(_ card: EmergencyCard, to path: String, paper: Paper, replace: Bool, time: TimeContext,
-                             generator: String) throws -> Result {
+                             generator: String, renderer: ShareRenderer = ShareRenderer()) throws -> Result {
         if !replace, FileSystem.exists(path) { throw ShareError.exists(path: path) }
-        let faces = EmergencyCardFaces(card: card, generatedOn: time.today())
-        let cardFrame = PageFrame(paper: EmergencyCardFaces.size, margin: EmergencyCardFaces.inset)
-        let pageFrame = PageFrame(width: paper.width, height: paper.height, marginLeft: 54, marginRight: 54, marginTop: 54,
-                                  marginBottom: 70)
-        let metadata = PDFMetadata(title: "Emergency information: \(card.name ?? "profile \(card.profile)")",
-                                   author: card.name, subject: "Emergency medical information card",
-                                   creator: generator, creationDate: Timestamp.string(time.now))
+        let job = EmergencyRenderJob(card: card, paper: paper, now: Timestamp.string(time.now), zone: time.zone.identifier,
+                                     generator: generator)
         let output = try OutputFile(destination: path, replace: replace)
-        var written: Int64 = 0
-        let pagination: Pagination
+        let pages: Int
         do {
-            pagination = try PaginatedRenderer.render(to: .stream { chunk in
-                try output.write(chunk)
-                written += Int64(chunk.count)
-            }, frame: cardFrame, metadata: metadata) { flow in
-                flow.bookmark("Wallet card, front")
-                faces.drawFront(on: flow.canvas)
-                flow.pageBreak()
-                flow.bookmark("Wallet card, back")
-                faces.drawBack(on: flow.canvas)
-                flow.decoration = EmergencyPageFooter(generatedOn: time.today(), profile: card.profile)
-                flow.pageBreak(frame: pageFrame)
-                flow.bookmark("Emergency information")
-                EmergencyFullPage(card: card).draw(in: flow)
+            switch try renderer.render(.emergency(job), into: output) {
+            case .drawn(let drawn, _, _):
+                pages = drawn
+            case .typesettingFailed(let reason):
+                throw ShareError.drawing(what: "the emergency card", reason: reason)
+            default:
+                throw ShareError.renderer(reason: "the process drawing the card gave an unexpected answer")
             }
             try output.commit()
-        } catch let error as TypesettingError {
+        } catch ShareError.renderer(let reason) {
             output.abandon()
-            throw ShareError.typesetting(reason: error.localizedDescription)
+            throw ShareError.drawing(what: "the emergency card", reason: reason)
         } catch {
             output.abandon()
             throw error
         }
-        return Result(path: path, pages: pagination.pageCount, bytes: written)
+        return Result(path: path, pages: pages, bytes: FileSystem.fileSize(path) ?? 0)
     }
 }

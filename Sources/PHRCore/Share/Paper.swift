@@ -1,13 +1,12 @@
 import Foundation
-import PHRTypesetting
 
 /// Paper for printed output.
 public enum Paper: String, CaseIterable, Sendable, Codable {
     case a4, letter
 
-    var size: Size { self == .a4 ? .a4 : .letter }
-    public var width: Double { size.width }
-    public var height: Double { size.height }
+    /// In PDF points (1/72 inch): A4 is 210 x 297 mm, US Letter 8.5 x 11 inches.
+    public var width: Double { self == .a4 ? 595.276 : 612 }
+    public var height: Double { self == .a4 ? 841.89 : 792 }
 
     /// Territories whose printers are loaded with US Letter; everyone else uses A4.
     static let letterTerritories: Set<String> = ["US", "CA", "MX", "PH", "CL", "CO", "VE", "CR", "GT", "PA", "PR", "SV", "DO", "NI"]

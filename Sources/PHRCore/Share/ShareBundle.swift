@@ -15,13 +15,13 @@ public enum ShareBundle {
     public static func write(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext,
                              renderer: ShareRenderer = ShareRenderer()) throws -> ShareResult {
         try request.validate()
-        let password = try request.password.map { try BundleEncryption.preparedPassword($0, path: request.passwordFile ?? "(password)") }
+        let password = try request.password.map { try BundlePassword.prepared($0, path: request.passwordFile ?? "(password)") }
         if !request.force {
             if FileSystem.exists(request.output) { throw ShareError.exists(path: request.output) }
             if let fhir = request.fhirOutput, FileSystem.exists(fhir) { throw ShareError.exists(path: fhir) }
         }
         let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
-        let decrypted = try content.documents.map { try BundleDocument.decrypt($0, blobs: vault.blobs) }
+        let decrypted = try content.documents.map { try decrypt($0, blobs: vault.blobs) }
 
         let recipient = request.recipient.trimmingCharacters(in: .whitespacesAndNewlines)
         let options = ShareLayoutOptions(
@@ -35,7 +35,7 @@ public enum ShareBundle {
         let output = try OutputFile(destination: request.output, replace: request.force)
         let drawn: (pages: Int, summaryPages: Int, firstPages: [Int])
         do {
-            switch try renderer.render(job, documents: decrypted, into: output) {
+            switch try renderer.render(.share(job), documents: decrypted, into: output) {
             case .drawn(let pages, let summaryPages, let firstPages):
                 guard firstPages.count == content.documents.count, pages >= summaryPages, summaryPages >= 1 else {
                     throw ShareError.renderer(reason: "the process drawing the bundle reported an impossible layout")
@@ -47,6 +47,8 @@ public enum ShareBundle {
                 throw ShareError.encryption(reason: reason)
             case .typesettingFailed(let reason):
                 throw ShareError.typesetting(reason: reason)
+            case .report:
+                throw ShareError.renderer(reason: "the process drawing the bundle answered with a report")
             }
             try output.commit()
         } catch {
@@ -73,5 +75,14 @@ public enum ShareBundle {
                            sections: options.sections.map(\.rawValue), documents: included, skipped: content.skippedDocuments,
                            encrypted: password != nil, paper: request.paper.rawValue, bytes: FileSystem.fileSize(request.output) ?? 0,
                            fhir: fhirPath)
+    }
+
+    /// Decrypts `document`'s blob into a new memory file (no path, never on a disk) for the
+    /// worker. Throws `VaultError.integrity` if any chunk fails authentication or the content
+    /// does not match the blob's name; the memory file is then simply dropped.
+    private static func decrypt(_ document: Document, blobs: BlobStore) throws -> FileDescriptor {
+        let memory = try MemoryFile.make(label: "phr-share")
+        try blobs.read(name: document.blobName) { try memory.write($0) }
+        return memory
     }
 }

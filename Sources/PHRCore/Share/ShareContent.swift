@@ -4,31 +4,31 @@ import GRDB
 /// Everything a bundle (and its IPS file) shows, read from the vault in one transaction so the
 /// summary, the manifest and the FHIR file describe the same moment. Codable: it is what the
 /// share worker receives.
-struct ShareContent: Codable {
-    var profile: Profile
-    var medicalID: MedicalID?
+package struct ShareContent: Codable {
+    package var profile: Profile
+    package var medicalID: MedicalID?
     /// Taken now, or starting later.
-    var currentMedications: [Medication]
+    package var currentMedications: [Medication]
     /// Stopped or ended within the last twelve months, most recent first.
-    var recentlyStoppedMedications: [Medication]
+    package var recentlyStoppedMedications: [Medication]
     /// Active ones first, the most dangerous first.
-    var allergies: [Allergy]
+    package var allergies: [Allergy]
     /// Current ones first.
-    var conditions: [Condition]
+    package var conditions: [Condition]
     /// Newest first.
-    var immunizations: [Immunization]
+    package var immunizations: [Immunization]
     /// The latest observation of each test or measurement, newest first.
-    var results: [Observation]
+    package var results: [Observation]
     /// Not over yet and not cancelled, soonest first.
-    var appointments: [Appointment]
-    var emergencyContacts: [Contact]
-    var documents: [Document]
-    var skippedDocuments: [ShareResult.SkippedDocument]
+    package var appointments: [Appointment]
+    package var emergencyContacts: [Contact]
+    package var documents: [Document]
+    package var skippedDocuments: [ShareResult.SkippedDocument]
 
     /// The name printed for the patient: the medical ID's, else the profile's.
-    var patientName: String { medicalID?.name ?? profile.name }
+    package var patientName: String { medicalID?.name ?? profile.name }
 
-    static func load(vault: Vault, profile: Profile, request: ShareRequest, time: TimeContext) throws -> ShareContent {
+    package static func load(vault: Vault, profile: Profile, request: ShareRequest, time: TimeContext) throws -> ShareContent {
         let today = time.today()
         let yearAgo = ShareDocumentSelection.monthsBefore(today, 12)
         let store = DocumentStore(vault: vault, profile: profile)
@@ -73,14 +73,14 @@ struct ShareContent: Codable {
 
     /// The day a medication that is no longer taken was last taken: when it was stopped, else
     /// when its course ended.
-    static func lastDay(of medication: Medication) -> CalendarDate? {
+    package static func lastDay(of medication: Medication) -> CalendarDate? {
         if medication.status == .stopped { return medication.stoppedOn?.adding(days: -1) }
         return medication.end?.lastDay
     }
 
     /// One observation per test: the newest of those sharing a code (any coding) or, uncoded,
     /// a name.
-    static func latestResults(_ observations: [Observation]) -> [Observation] {
+    package static func latestResults(_ observations: [Observation]) -> [Observation] {
         let newestFirst = observations.filter { $0.status != "entered-in-error" }
             .sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
         var seen = Set<String>()
@@ -135,7 +135,7 @@ public struct ShareResult: Codable, Sendable, Equatable {
     public var bytes: Int64
     public var fhir: String?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case path, recipient, pages
         case summaryPages = "summary_pages"
         case sections, documents, skipped, encrypted, paper, bytes, fhir

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Errors of `phr share` and `phr emergency --pdf`.
+/// Errors of `phr share`, `phr emergency --pdf` and `phr report`.
 ///
 /// Messages name the option, file or document ID at fault, never a record's contents or a
 /// password.
@@ -22,11 +22,13 @@ public enum ShareError: PHRError, Equatable {
     /// The sandboxed process that draws the bundle crashed, ran out of time or memory, or could
     /// not be started.
     case renderer(reason: String)
+    /// An emergency card or a report could not be drawn (cairo failed, or the drawing process did).
+    case drawing(what: String, reason: String)
 
     public var exitStatus: ExitStatus {
         switch self {
         case .invalidOption: return .usage
-        case .exists, .encryption, .typesetting: return .failure
+        case .exists, .encryption, .typesetting, .drawing: return .failure
         case .passwordFile(_, _, let code):
             switch code {
             case ENOENT?, ENOTDIR?: return .noInput
@@ -46,6 +48,7 @@ public enum ShareError: PHRError, Equatable {
         case .encryption(let reason): return "cannot encrypt the bundle: \(reason)"
         case .typesetting(let reason): return "cannot draw the bundle: \(reason)"
         case .renderer(let reason): return "cannot draw the bundle: \(reason)"
+        case .drawing(let what, let reason): return "cannot draw \(what): \(reason)"
         }
     }
 

@@ -1,35 +1,37 @@
 import Foundation
 
-/// What the parent hands the share worker (`phr __share-worker`), as JSON on its standard input,
-/// and what the worker reports back: everything the bundle shows, nothing that opens the vault.
-struct ShareRenderJob: Codable {
-    var content: ShareContent
-    var options: ShareLayoutOptions
+/// What the parent hands the drawing worker for `phr share` (inside a `RenderJob`), and what
+/// any drawing worker reports back: everything the bundle shows, nothing that opens the vault.
+package struct ShareRenderJob: Codable {
+    package var content: ShareContent
+    package var options: ShareLayoutOptions
     /// The encryption password as qpdf takes it (SASLprep'd UTF-8), or nil for a plain PDF.
-    var password: String?
+    package var password: String?
     /// "now" as an ISO 8601 instant, and the user's zone: the worker prints dates as the
     /// command's TimeContext would.
-    var now: String
-    var zone: String
+    package var now: String
+    package var zone: String
 
-    var time: TimeContext {
-        TimeContext(now: Timestamp.parse(now) ?? Date(), zone: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!)
-    }
+    package var time: TimeContext { TimeContext(isoNow: now, zone: zone) }
 }
 
 /// The choices that shape the PDF, apart from the records themselves.
-struct ShareLayoutOptions: Codable, Equatable {
-    var recipient: String
-    var sections: [ShareSection]
-    var paper: Paper
+package struct ShareLayoutOptions: Codable, Equatable {
+    package var recipient: String
+    package var sections: [ShareSection]
+    package var paper: Paper
     /// No --doc, --doc-type or --since was given: the manifest explains the default window.
-    var defaultDocumentWindow: Bool
-    var generator: String
+    package var defaultDocumentWindow: Bool
+    package var generator: String
 }
 
 /// The worker's answer, on its descriptor 3 once the PDF has been written to its standard output.
-enum ShareRenderResult: Codable, Equatable {
+package enum ShareRenderResult: Codable, Equatable {
+    /// A share bundle or an emergency card: its pages, how many of them come before the
+    /// documents, and the first page of each document.
     case drawn(pages: Int, summaryPages: Int, documentFirstPages: [Int])
+    /// A health report: its pages and where its charts are.
+    case report(pages: Int, charts: [ReportChartPlacement])
     /// A document that cannot be drawn (its ID and why), or the reason encryption or drawing failed.
     case documentFailed(id: String, reason: String)
     case encryptionFailed(reason: String)

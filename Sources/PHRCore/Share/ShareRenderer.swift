@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 
-/// Runs the share worker (`ShareWorker`) for one bundle and streams the PDF it draws into the
-/// output file: the parent side of the sandbox.
+/// Runs the drawing worker (`phr-render draw`, PHRRender's `ShareWorker`) for one PDF (a share
+/// bundle, an emergency card or a report) and streams what it draws into the output file: the
+/// parent side of the sandbox.
 ///
 /// The worker is started with posix_spawn(3) (Foundation's `Process` closes every descriptor
 /// above 2, and the worker needs its documents as descriptors 4 onwards), with an environment
@@ -10,7 +11,7 @@ import Glibc
 /// parses documents. The parent never parses what the worker sends: the PDF bytes go straight
 /// to the file, and the short JSON result is decoded by Foundation.
 public struct ShareRenderer: Sendable {
-    /// The `phr` binary; `/proc/self/exe` when phr itself is running.
+    /// phr-render; by default the one beside the running program.
     public var workerExecutable: String
     /// The worker's address-space limit: poppler and cairo with a large scan need room.
     public var memoryBytes: Int
@@ -18,7 +19,7 @@ public struct ShareRenderer: Sendable {
     /// Wall-clock seconds before the worker is killed.
     public var timeout: Double
 
-    public init(workerExecutable: String = "/proc/self/exe", memoryBytes: Int = 3 << 30, cpuSeconds: Int = 600,
+    public init(workerExecutable: String = RenderHelper.path, memoryBytes: Int = 3 << 30, cpuSeconds: Int = 600,
                 timeout: Double = 1200) {
         self.workerExecutable = workerExecutable
         self.memoryBytes = memoryBytes
@@ -39,13 +40,19 @@ public struct ShareRenderer: Sendable {
     }
 
     /// Draws `job` with `documents` (memory files, in the job's order) into `output`.
-    func render(_ job: ShareRenderJob, documents: [FileDescriptor], into output: OutputFile) throws -> ShareRenderResult {
+    func render(_ job: RenderJob, documents: [FileDescriptor] = [], into output: OutputFile) throws -> ShareRenderResult {
+        let what: String
+        switch job {
+        case .share: what = "the bundle"
+        case .emergency: what = "the emergency card"
+        case .report: what = "the report"
+        }
         let jobFile = try MemoryFile.make(label: "phr-share-job")
         try jobFile.write(Array(try JSONEncoder().encode(job)))
         guard lseek(jobFile.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: jobFile.path, code: errno) }
         let pdfPipe = try PipeEnds.make()
         let resultPipe = try PipeEnds.make()
-        let settings = ShareWorker.Settings(documents: documents.count, memoryBytes: memoryBytes, cpuSeconds: cpuSeconds)
+        let settings = RenderWorkerSettings(documents: documents.count, memoryBytes: memoryBytes, cpuSeconds: cpuSeconds)
         let pid = try spawn(settings: settings, job: jobFile.fd, pdf: pdfPipe.write, result: resultPipe.write,
                             documents: documents.map(\.fd))
         close(pdfPipe.write)
@@ -56,7 +63,8 @@ public struct ShareRenderer: Sendable {
         }
         var result: [UInt8] = []
         do {
-            try drain(pdf: pdfPipe.read, result: resultPipe.read, into: output, collecting: &result, deadline: Monotonic.now() + timeout)
+            try drain(pdf: pdfPipe.read, result: resultPipe.read, into: output, collecting: &result, deadline: Monotonic.now() + timeout,
+                      what: what)
         } catch {
             Glibc.kill(pid, SIGKILL)
             _ = Self.wait(pid)
@@ -65,24 +73,26 @@ public struct ShareRenderer: Sendable {
         let status = Self.wait(pid)
         if status & 0x7F != 0 {
             let signal = status & 0x7F
-            let what = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
+            let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
                 : signal == SIGKILL ? "was killed (out of memory?)" : "crashed (signal \(signal))"
-            throw ShareError.renderer(reason: "the process drawing the bundle \(what); one of the documents may be damaged")
+            let blame = job.documentCount > 0 ? "; one of the documents may be damaged" : ""
+            throw ShareError.renderer(reason: "the process drawing \(what) \(how)\(blame)")
         }
         guard (status >> 8) & 0xFF == 0, let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {
-            throw ShareError.renderer(reason: "the process drawing the bundle failed (exit status \((status >> 8) & 0xFF))")
+            throw ShareError.renderer(reason: "the process drawing \(what) failed (exit status \((status >> 8) & 0xFF))")
         }
         return decoded
     }
 
     /// Copies the PDF pipe into `output` and collects the result pipe, until both are closed.
-    private func drain(pdf: Int32, result: Int32, into output: OutputFile, collecting collected: inout [UInt8], deadline: Double) throws {
+    private func drain(pdf: Int32, result: Int32, into output: OutputFile, collecting collected: inout [UInt8], deadline: Double,
+                       what: String) throws {
         var open: [Int32] = [pdf, result]
         var buffer = [UInt8](repeating: 0, count: 256 << 10)
         while !open.isEmpty {
             let remaining = deadline - Monotonic.now()
             guard remaining > 0 else {
-                throw ShareError.renderer(reason: "the process drawing the bundle took longer than \(Int(timeout)) seconds")
+                throw ShareError.renderer(reason: "the process drawing \(what) took longer than \(Int(timeout)) seconds")
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining, 1) * 1000))
@@ -103,17 +113,17 @@ public struct ShareRenderer: Sendable {
                 } else {
                     collected.append(contentsOf: buffer[0..<count])
                     guard collected.count <= 1 << 20 else {
-                        throw ShareError.renderer(reason: "the process drawing the bundle sent an oversized result")
+                        throw ShareError.renderer(reason: "the process drawing \(what) sent an oversized result")
                     }
                 }
             }
         }
     }
 
-    private func spawn(settings: ShareWorker.Settings, job: Int32, pdf: Int32, result: Int32, documents: [Int32]) throws -> pid_t {
+    private func spawn(settings: RenderWorkerSettings, job: Int32, pdf: Int32, result: Int32, documents: [Int32]) throws -> pid_t {
         // Every source descriptor is first moved above the highest target, so that no dup2 onto
         // 0...(3 + n) overwrites another one's source; the copies are close-on-exec.
-        let floor = ShareWorker.firstDocumentDescriptor + Int32(documents.count) + 1
+        let floor = RenderWorkerSettings.firstDocumentDescriptor + Int32(documents.count) + 1
         var raised: [Int32] = []
         defer { raised.forEach { close($0) } }
         func raise(_ descriptor: Int32) throws -> Int32 {
@@ -122,9 +132,9 @@ public struct ShareRenderer: Sendable {
             raised.append(moved)
             return moved
         }
-        let sources = try [(job, ShareWorker.jobDescriptor), (pdf, ShareWorker.outputDescriptor), (result, ShareWorker.resultDescriptor)]
+        let sources = try [(job, RenderWorkerSettings.jobDescriptor), (pdf, RenderWorkerSettings.outputDescriptor), (result, RenderWorkerSettings.resultDescriptor)]
             .map { (try raise($0.0), $0.1) }
-            + documents.enumerated().map { (try raise($0.element), ShareWorker.firstDocumentDescriptor + Int32($0.offset)) }
+            + documents.enumerated().map { (try raise($0.element), RenderWorkerSettings.firstDocumentDescriptor + Int32($0.offset)) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -152,7 +162,8 @@ public struct ShareRenderer: Sendable {
         var pid = pid_t()
         let status = posix_spawn(&pid, workerExecutable, &actions, &attributes, argv, envp)
         guard status == 0 else {
-            throw ShareError.renderer(reason: "cannot start \(workerExecutable): \(String(cString: strerror(status)).lowercased())")
+            let missing = status == ENOENT ? "; \(RenderHelper.name) must be installed beside phr" : ""
+            throw ShareError.renderer(reason: "cannot start \(workerExecutable): \(String(cString: strerror(status)).lowercased())\(missing)")
         }
         return pid
     }

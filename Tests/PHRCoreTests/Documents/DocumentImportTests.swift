@@ -10,7 +10,7 @@ import Testing
 
     static func importer(_ vault: Vault) throws -> DocumentImporter {
         let profile = try vault.database.read { try Profiles.resolve($0, name: nil) }
-        return DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.phrBinary))
+        return DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
     }
 
     static func store(_ vault: Vault) throws -> DocumentStore {

@@ -44,7 +44,7 @@ enum ExtractionFixtures {
 
     /// An extractor whose workers are the built `phr` ($PHR_BIN).
     static func extractor(_ limits: ExtractionLimits = .default, faults: [String: String] = [:]) -> TextExtractor {
-        let extractor = TextExtractor(workerExecutable: TestSupport.phrBinary, limits: limits)
+        let extractor = TextExtractor(workerExecutable: TestSupport.renderBinary, limits: limits)
         extractor.testFaults = faults
         return extractor
     }

@@ -1,5 +1,6 @@
 import Testing
 @testable import PHRCore
+@testable import PHRRender
 
 /// The byte strings a typed password is tried as, and how they reach poppler unchanged.
 @Suite struct PDFPasswordCandidatesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PHRCore
+@testable import PHRRender
 
 /// A worker that crashes, hangs, spins or runs out of memory costs that one document, reported
 /// as its outcome; the parent carries on with the others on a fresh worker. The misbehaviour is
@@ -164,7 +165,7 @@ import Testing
         }
         #expect(inspected > 0)
         #expect(extractor.workerEnvironment == ["SWIFT_BACKTRACE=enable=no"])
-        #expect(!ExtractionWorker.Settings(extractor.limits).arguments.joined().contains(password))
+        #expect(!ExtractionWorkerSettings(extractor.limits).arguments.joined().contains(password))
     }
 
     @Test func errorMessagesAreLowercaseOneLinersWithoutSecrets() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import PHRCore
+@testable import PHRRender
 
 /// The framed messages between the parent and a worker, and the parent's checks of them.
 @Suite struct WorkerProtocolTests {
@@ -13,7 +14,7 @@ import Testing
 
     @Test func everyMessageSurvivesEncoding() throws {
         let messages: [WorkerMessage] = [
-            .ready(version: WorkerProtocol.version),
+            .ready(version: WorkerProtocol.version, extractor: "poppler 22.12.0; phr-extract 1"),
             .opened(WorkerOpenedDocument(pageCount: 117, isEncrypted: true, creationTime: 1_741_774_500, title: "Laborbefund – März")),
             .opened(WorkerOpenedDocument(pageCount: 0, isEncrypted: false, creationTime: nil, title: nil)),
             .page(number: 3, flags: [.hasImages], text: "𐐐𐐯𐑊𐐬 שלום\nline two"),
@@ -56,7 +57,10 @@ import Testing
             try WorkerMessage.decode(kind: WorkerMessage.Kind.done.rawValue, payload: [7, 0, 0, 0, 0, 0, 0, 0, 0, 0])
         }
         #expect(throws: ExtractionError.protocolViolation(detail: "trailing bytes in a ready message")) {
-            try WorkerMessage.decode(kind: WorkerMessage.Kind.ready.rawValue, payload: [1, 0, 0])
+            try WorkerMessage.decode(kind: WorkerMessage.Kind.ready.rawValue, payload: [2, 0, 1, 0, 0, 0, 0x78, 0])
+        }
+        #expect(throws: ExtractionError.protocolViolation(detail: "a message ends early")) {
+            try WorkerMessage.decode(kind: WorkerMessage.Kind.ready.rawValue, payload: [2, 0, 9, 0, 0, 0, 0x78])
         }
     }
 

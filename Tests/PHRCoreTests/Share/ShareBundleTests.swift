@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 @testable import PHRCore
+@testable import PHRRender
 
 /// `phr share`'s PDF, read back with poppler-utils: what it says, how many pages, its outline,
 /// its manifest, and what happens when a document's blob is damaged.
@@ -148,9 +149,9 @@ import Testing
         let fixture = try ShareFixture(label: "share-noworker", documents: [], records: false)
         defer { fixture.remove() }
         let request = fixture.request()
-        #expect(throws: ShareError.renderer(reason: "cannot start /nonexistent/phr: no such file or directory")) {
+        #expect(throws: ShareError.renderer(reason: "cannot start /nonexistent/phr-render: no such file or directory; phr-render must be installed beside phr")) {
             try ShareBundle.write(request, vault: fixture.vault, profile: fixture.profile, time: fixture.time,
-                                  renderer: ShareRenderer(workerExecutable: "/nonexistent/phr"))
+                                  renderer: ShareRenderer(workerExecutable: "/nonexistent/phr-render"))
         }
         #expect(!FileManager.default.fileExists(atPath: request.output))
     }

@@ -20,7 +20,7 @@ import Testing
         options.type = "bill"
         options.date = "2025-04-30"
         let importer = DocumentImporter(vault: fixture.vault, profile: fixture.profile,
-                                        extractor: TextExtractor(workerExecutable: TestSupport.phrBinary))
+                                        extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
         _ = try importer.add(["\(directory)/bill.pdf"], options: options)
         return fixture
     }

@@ -25,7 +25,7 @@ struct ShareFixture {
         profile = try vault.database.read { try Profiles.resolve($0, name: nil) }
         let paths = try files ?? FileManager.default.contentsOfDirectory(atPath: Self.samples).filter { $0.hasSuffix(".pdf") }.sorted()
             .map { "\(Self.samples)/\($0)" }
-        let importer = DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.phrBinary))
+        let importer = DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
         self.documents = try importer.add(paths, options: .init()).map { try #require($0.document) }
         if records { try addRecords() }
     }
@@ -115,7 +115,7 @@ struct ShareFixture {
     }
 
     /// The share worker is the built `phr` binary, as for the extraction workers.
-    static let renderer = ShareRenderer(workerExecutable: TestSupport.phrBinary)
+    static let renderer = ShareRenderer(workerExecutable: TestSupport.renderBinary)
 
     func write(_ request: ShareRequest) throws -> ShareResult {
         try ShareBundle.write(request, vault: vault, profile: profile, time: time, renderer: Self.renderer)

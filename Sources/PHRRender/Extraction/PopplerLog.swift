@@ -1,4 +1,5 @@
 import CPHRPoppler
+import PHRCore
 
 /// Receives poppler's diagnostics inside a worker: counts them and notices the few that explain
 /// why a document cannot be read.

@@ -1,4 +1,5 @@
 import Foundation
+import PHRCore
 import PHRTypesetting
 
 /// The record sections as tables: allergies, medications, conditions, immunizations, results,

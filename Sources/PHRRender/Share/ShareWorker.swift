@@ -1,9 +1,11 @@
 import CPHRSystem
 import Foundation
 import Glibc
+import PHRCore
 import PHRTypesetting
 
-/// The process that draws share bundles: `phr __share-worker`, started by `ShareRenderer`.
+/// The process that draws PDFs: `phr-render draw`, started by `ShareRenderer` for share
+/// bundles, emergency cards and health reports.
 ///
 /// Drawing a bundle means parsing the chosen documents with poppler, and phr never parses a
 /// document in the process that holds the vault's keys (SECURITY.md, "Reading untrusted
@@ -12,43 +14,16 @@ import PHRTypesetting
 /// with its parent, closes every descriptor it was not given, limits its address space, CPU
 /// time and open files, and may not write to any file (its output is a pipe).
 ///
-/// Descriptors: 0 the job (JSON, a memory file), 1 the PDF out (a pipe), 2 /dev/null, 3 the
-/// result (JSON, a pipe), 4 onwards the documents (memory files), in the job's order. An
-/// encrypted bundle is encrypted here too, so the parent only ever copies bytes.
+/// Descriptors: see `RenderWorkerSettings`. An encrypted bundle is encrypted here too, so the
+/// parent only ever copies bytes.
 public enum ShareWorker {
-    public struct Settings: Equatable, Sendable {
-        /// How many document descriptors follow descriptor 3.
-        public var documents: Int
-        /// RLIMIT_AS and RLIMIT_DATA, in bytes.
-        public var memoryBytes: Int
-        /// RLIMIT_CPU, in seconds.
-        public var cpuSeconds: Int
-
-        public init(documents: Int, memoryBytes: Int, cpuSeconds: Int) {
-            self.documents = documents
-            self.memoryBytes = memoryBytes
-            self.cpuSeconds = cpuSeconds
-        }
-
-        /// The worker's argv after the executable; `ShareWorkerCommand` declares these options.
-        var arguments: [String] {
-            [subcommand, "--documents", String(documents), "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds)]
-        }
-    }
-
-    static let subcommand = "__share-worker"
-    static let jobDescriptor: Int32 = 0
-    static let outputDescriptor: Int32 = 1
-    static let resultDescriptor: Int32 = 3
-    static let firstDocumentDescriptor: Int32 = 4
-    /// A job is the records of one person: a few megabytes at most.
-    static let maximumJobBytes = 256 << 20
+    public typealias Settings = RenderWorkerSettings
 
     /// Draws the bundle and exits: 0 after reporting a result (success or a described failure),
     /// 70 (EX_SOFTWARE) if the result cannot even be reported.
     public static func run(_ settings: Settings) -> Never {
         if phr_die_with_parent() != 0 { exit(70) }
-        closefrom(firstDocumentDescriptor + Int32(settings.documents))
+        closefrom(Settings.firstDocumentDescriptor + Int32(settings.documents))
         applyLimits(settings)
         signal(SIGPIPE, SIG_DFL)
         #if DEBUG
@@ -64,9 +39,9 @@ public enum ShareWorker {
         } catch {
             result = .typesettingFailed(reason: (error as? LocalizedError)?.errorDescription ?? "\(error)")
         }
-        close(outputDescriptor)
+        close(Settings.outputDescriptor)
         guard let encoded = try? JSONEncoder().encode(result),
-              (try? FileDescriptor(fd: resultDescriptor, path: "result").write(Array(encoded))) != nil else { exit(70) }
+              (try? FileDescriptor(fd: Settings.resultDescriptor, path: "result").write(Array(encoded))) != nil else { exit(70) }
         exit(0)
     }
 
@@ -86,13 +61,27 @@ public enum ShareWorker {
     }
 
     private static func render(_ settings: Settings) throws -> ShareRenderResult {
-        let input = try FileDescriptor(fd: jobDescriptor, path: "job").readToEnd(limit: maximumJobBytes)
-        let job = try JSONDecoder().decode(ShareRenderJob.self, from: Data(input))
-        guard job.content.documents.count == settings.documents else {
-            throw ShareError.typesetting(reason: "the job lists \(job.content.documents.count) documents, the worker got \(settings.documents)")
+        let input = try FileDescriptor(fd: Settings.jobDescriptor, path: "job").readToEnd(limit: Settings.maximumJobBytes)
+        let job = try JSONDecoder().decode(RenderJob.self, from: Data(input))
+        guard job.documentCount == settings.documents else {
+            throw ShareError.typesetting(reason: "the job lists \(job.documentCount) documents, the worker got \(settings.documents)")
         }
+        let output = FileDescriptor(fd: Settings.outputDescriptor, path: "the drawing worker's output pipe")
+        switch job {
+        case .share(let share):
+            return try bundle(share, output: output)
+        case .emergency(let emergency):
+            let pages = try EmergencyCardDrawing.draw(emergency, to: .stream { try output.write($0) })
+            return .drawn(pages: pages, summaryPages: pages, documentFirstPages: [])
+        case .report(let report):
+            let (pages, charts) = try HealthReportDrawing.draw(report, to: .stream { try output.write($0) })
+            return .report(pages: pages, charts: charts)
+        }
+    }
+
+    private static func bundle(_ job: ShareRenderJob, output: FileDescriptor) throws -> ShareRenderResult {
         let documents = try job.content.documents.enumerated().map { index, document in
-            try BundleDocument.open(document, descriptor: FileDescriptor(fd: firstDocumentDescriptor + Int32(index),
+            try BundleDocument.open(document, descriptor: FileDescriptor(fd: Settings.firstDocumentDescriptor + Int32(index),
                                                                         path: "document \(index + 1)"))
         }
         let time = job.time
@@ -103,7 +92,6 @@ public enum ShareWorker {
                                    creator: job.options.generator, creationDate: Timestamp.string(time.now))
         let frame = BundleStyle.reportFrame(job.options.paper)
         let decoration = CoverPages(footer: composer.footer)
-        let output = FileDescriptor(fd: outputDescriptor, path: "the share output pipe")
         let pagination: Pagination
         if let password = job.password {
             let buffer = PlaintextBuffer()

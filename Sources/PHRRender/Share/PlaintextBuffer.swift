@@ -1,3 +1,5 @@
+import PHRCore
+
 /// The plaintext of an encrypted bundle while it is drawn and encrypted: in memory only, and
 /// overwritten when done (best effort: the array may have been moved as it grew).
 final class PlaintextBuffer {

@@ -1,8 +1,9 @@
 import CPHRPoppler
 import CPHRSystem
 import Glibc
+import PHRCore
 
-/// The worker process behind `TextExtractor`: `phr __extract-worker`, started by the parent with
+/// The worker process behind `TextExtractor`: `phr-render extract`, started by the parent with
 /// posix_spawn, reads PDFs with poppler and reports in `WorkerProtocol` frames on descriptor 3.
 ///
 /// Everything hostile in a PDF is met here, so the worker first narrows what it can do: it closes
@@ -11,40 +12,7 @@ import Glibc
 /// documents one after another until the parent closes the socket or it has used its share
 /// (documents or CPU), then exits 0; the parent starts a fresh one when needed.
 public enum ExtractionWorker {
-    /// The limits a worker applies to itself, passed on its command line (they are not secret).
-    public struct Settings: Equatable, Sendable {
-        public var memoryBytes: Int
-        public var cpuSecondsPerStep: Int
-        public var cpuLifetimeSeconds: Int
-        public var documentsPerWorker: Int
-        public var maximumPageTextBytes: Int
-
-        public init(memoryBytes: Int, cpuSecondsPerStep: Int, cpuLifetimeSeconds: Int,
-                    documentsPerWorker: Int, maximumPageTextBytes: Int) {
-            self.memoryBytes = memoryBytes
-            self.cpuSecondsPerStep = cpuSecondsPerStep
-            self.cpuLifetimeSeconds = cpuLifetimeSeconds
-            self.documentsPerWorker = documentsPerWorker
-            self.maximumPageTextBytes = maximumPageTextBytes
-        }
-
-        init(_ limits: ExtractionLimits) {
-            self.init(memoryBytes: limits.memoryBytes, cpuSecondsPerStep: limits.cpuSecondsPerStep,
-                      cpuLifetimeSeconds: limits.workerLifetimeCPUSeconds,
-                      documentsPerWorker: limits.documentsPerWorker,
-                      maximumPageTextBytes: limits.maximumPageTextBytes)
-        }
-
-        /// The worker's argv after the executable; `ExtractWorkerCommand` declares these options.
-        var arguments: [String] {
-            [WorkerProtocol.subcommand,
-             "--memory-bytes", String(memoryBytes),
-             "--cpu-seconds-per-step", String(cpuSecondsPerStep),
-             "--cpu-lifetime-seconds", String(cpuLifetimeSeconds),
-             "--documents", String(documentsPerWorker),
-             "--page-text-bytes", String(maximumPageTextBytes)]
-        }
-    }
+    public typealias Settings = ExtractionWorkerSettings
 
     /// Runs the worker loop; never returns. Exits 0 when the parent has no more jobs, 70 (EX_SOFTWARE)
     /// if the parent breaks the protocol or the socket fails.
@@ -65,7 +33,7 @@ public enum ExtractionWorker {
         let beforeSending: (String) -> Void = { _ in }
         #endif
         do {
-            try channel.send(.ready(version: WorkerProtocol.version))
+            try channel.send(.ready(version: WorkerProtocol.version, extractor: "poppler \(String(cString: poppler_get_version())); phr-extract 1"))
             var handled = 0
             while let (received, descriptor) = try channel.nextJob() {
                 var job = received

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import PHRCore
 import PHRTypesetting
 
 /// A chosen document ready to be drawn into a bundle, inside the share worker: a PDF opened by
 /// poppler, or a PNG or JPEG read into memory.
 ///
 /// The worker gets each document as a memory file (memfd_create(2): no path, never on a disk)
-/// that the parent filled with the blob's authenticated plaintext (`decrypt`); poppler reads it
+/// that the parent filled with the blob's authenticated plaintext; poppler reads it
 /// through /proc/self/fd.
 final class BundleDocument {
     enum Content {
@@ -30,15 +31,6 @@ final class BundleDocument {
         self.document = document
         self.content = content
         self.descriptor = descriptor
-    }
-
-    /// Decrypts `document`'s blob into a new memory file, in the parent. Throws
-    /// `VaultError.integrity` if any chunk fails authentication or the content does not match
-    /// the blob's name; the memory file is then simply dropped.
-    static func decrypt(_ document: Document, blobs: BlobStore) throws -> FileDescriptor {
-        let memory = try MemoryFile.make(label: "phr-share")
-        try blobs.read(name: document.blobName) { try memory.write($0) }
-        return memory
     }
 
     /// Opens the document in the memory file `descriptor` (read from its start), in the worker.

@@ -1,19 +1,6 @@
 import Foundation
+import PHRCore
 import PHRTypesetting
-
-/// Where a chart of a health report was drawn (points, origin top-left of its page), for
-/// checking a rendered report: the bars of a habit chart, or the points of a measurement chart.
-public struct ReportChartPlacement: Codable, Sendable, Equatable {
-    public var metric: LogMetric
-    /// From 1.
-    public var page: Int
-    public var x: Double
-    public var y: Double
-    public var width: Double
-    public var height: Double
-    /// Each bar's value in the chart's unit (habits), or each day's mean (measurements), in order.
-    public var values: [Double]
-}
 
 /// The charts of a health report: a bar per day (per week, beyond two months) for habits with
 /// the goal as a dashed line, and a line through the daily means for measurements.

@@ -1,13 +1,13 @@
 import ArgumentParser
 import PHRCore
+import PHRRender
 
-/// `phr __extract-worker`: the child process that reads PDFs for `phr doc add`. Hidden; only
+/// `phr-render extract`: the child process that reads PDFs for `phr doc add`. Only
 /// `TextExtractor` starts it, with its socket as descriptor 3 (see PHRCore's WorkerProtocol).
-struct ExtractWorkerCommand: ParsableCommand {
+struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "__extract-worker",
-        abstract: "Read PDFs for phr in a sandboxed child process (internal).",
-        shouldDisplay: false
+        commandName: "extract",
+        abstract: "Read PDFs for phr in a sandboxed child process (started by phr doc add)."
     )
 
     @Option(help: "Address-space and data-segment limit, in bytes.")

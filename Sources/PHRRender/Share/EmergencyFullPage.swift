@@ -1,3 +1,4 @@
+import PHRCore
 import PHRTypesetting
 
 /// The footer of the full page: where the facts come from, and the page number.

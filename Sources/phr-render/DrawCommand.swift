@@ -1,14 +1,14 @@
 import ArgumentParser
 import PHRCore
+import PHRRender
 
-/// `phr __share-worker`: the child process that draws share bundles. Hidden; only
-/// `ShareRenderer` starts it, with the job on standard input and the documents as descriptors
-/// 4 onwards (see PHRCore's ShareWorker).
-struct ShareWorkerCommand: ParsableCommand {
+/// `phr-render draw`: the child process that draws share bundles, emergency cards and reports.
+/// Only `ShareRenderer` starts it, with the job on standard input and the documents as
+/// descriptors 4 onwards (see PHRCore's RenderWorkerSettings).
+struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "__share-worker",
-        abstract: "Draw a share bundle in a sandboxed child process (internal).",
-        shouldDisplay: false
+        commandName: "draw",
+        abstract: "Draw a share bundle, emergency card or report in a sandboxed child process (started by phr)."
     )
 
     @Option(help: "How many documents follow, as descriptors 4 onwards.")

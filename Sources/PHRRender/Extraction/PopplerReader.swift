@@ -1,5 +1,6 @@
 import CPHRPoppler
 import Glibc
+import PHRCore
 
 /// Opens and reads a PDF with poppler-glib, inside a worker process only.
 ///

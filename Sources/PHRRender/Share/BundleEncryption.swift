@@ -1,5 +1,6 @@
 import CPHRQPDF
 import Foundation
+import PHRCore
 
 /// Encrypts a PDF held in memory with AES-256 under the PDF 2.0 security handler (revision 6),
 /// through libqpdf's C API, returning the encrypted file in memory: the plaintext never reaches
@@ -12,28 +13,6 @@ import Foundation
 /// needs (PDF 1.7, Adobe extension level 8) and packs objects into object streams.
 /// https://qpdf.readthedocs.io/en/stable/design.html#c-api
 enum BundleEncryption {
-    /// The longest password PDF's AES-256 handler uses; longer ones are cut there by readers.
-    static let maximumPasswordBytes = 127
-
-    /// The password as the security handler stores it, or an error naming what is wrong.
-    static func preparedPassword(_ password: SecretBytes, path: String) throws -> String {
-        let text: String? = password.withUnsafeBytes { String(validating: $0, as: UTF8.self) }
-        guard let text else { throw ShareError.passwordFile(path: path, reason: "the password is not UTF-8 text", code: nil) }
-        let prepared: String
-        do {
-            prepared = try SASLprep.prepare(text, storedString: true)
-        } catch {
-            throw ShareError.passwordFile(path: path, reason: "the password has characters a PDF password cannot have", code: nil)
-        }
-        guard !prepared.isEmpty else { throw ShareError.passwordFile(path: path, reason: "the password is empty", code: nil) }
-        let bytes = Array(prepared.utf8)
-        guard bytes.count <= maximumPasswordBytes else {
-            throw ShareError.passwordFile(path: path, reason: "the password is longer than \(maximumPasswordBytes) bytes", code: nil)
-        }
-        guard !bytes.contains(0) else { throw ShareError.passwordFile(path: path, reason: "the password contains a NUL byte", code: nil) }
-        return prepared
-    }
-
     /// `pdf` encrypted under `password` (from `preparedPassword`).
     static func encrypt(_ pdf: [UInt8], password: String) throws -> [UInt8] {
         var handle: qpdf_data? = qpdf_init()

@@ -1,4 +1,5 @@
 import Foundation
+import PHRCore
 import PHRTypesetting
 
 /// Lays out a share bundle: the cover, the summary sections, the manifest, then every page of

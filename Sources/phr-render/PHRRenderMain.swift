@@ -1,0 +1,29 @@
+import ArgumentParser
+import CPHRSystem
+import Foundation
+import PHRCore
+
+/// phr-render: the program phr starts to read and draw PDFs, apart from the process that holds
+/// the vault's keys (PHRCore's RenderHelper says why). Not meant to be run by hand: each
+/// subcommand expects the descriptors phr sets up.
+@main
+struct PHRRenderMain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "phr-render",
+        abstract: "Reads and draws PDFs for phr in sandboxed child processes; phr starts it, people do not.",
+        version: PHRVersion.string,
+        subcommands: [ExtractCommand.self, DrawCommand.self]
+    )
+
+    static func main() {
+        // It holds decrypted documents: no core file, nothing readable by others.
+        _ = phr_disable_core_dumps()
+        umask(0o077)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
