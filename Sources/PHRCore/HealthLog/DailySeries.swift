@@ -55,15 +55,16 @@ public struct HabitSeries: Sendable {
             SELECT day, coalesce(kind, '') AS kind, sum(value * coalesce(factor, 1)) AS counted, sum(value) AS raw, count(*) AS entries
             FROM log_entry WHERE profile_id = ? AND metric = ? GROUP BY day, kind
             """, arguments: [profileID, metric.rawValue])
+        // Columns by position: by name, GRDB looks each one up per row.
         while let row = try rows.next() {
-            let text: String = row["day"]
+            let text: String = row[0]
             guard let date = CalendarDate(text) else { continue }
             var day = byDay[text] ?? Day(day: date, total: 0, entries: 0, byKind: [:])
-            let counted: Double = row["counted"]
-            let entries: Int = row["entries"]
+            let counted: Double = row[2]
+            let entries: Int = row[4]
             day.total += counted
             day.entries += entries
-            day.byKind[row["kind"]] = KindAmount(counted: counted, raw: row["raw"], entries: entries)
+            day.byKind[row[1]] = KindAmount(counted: counted, raw: row[3], entries: entries)
             byDay[text] = day
         }
         return HabitSeries(metric: metric, days: Array(byDay.values))

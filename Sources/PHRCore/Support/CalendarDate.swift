@@ -16,12 +16,26 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     }
 
     /// Parses exactly YYYY-MM-DD.
+    /// Read from the UTF-8 bytes: stats and listings parse a date per row, and splitting
+    /// Strings into Characters made that a tenth of `phr stats --year`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
-        self.init(year: y, month: m, day: d)
+        var text = text
+        let parsed: (year: Int, month: Int, day: Int)? = text.withUTF8 { bytes in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+            return (year, month, day)
+        }
+        guard let parsed else { return nil }
+        self.init(year: parsed.year, month: parsed.month, day: parsed.day)
     }
 
     /// The day `date` falls on in `timeZone`.

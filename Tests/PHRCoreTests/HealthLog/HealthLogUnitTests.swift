@@ -94,6 +94,15 @@ import Testing
         }
     }
 
+    @Test func datesAreReadAsExactlyYYYYMMDD() {
+        #expect(CalendarDate("2024-02-29") == CalendarDate(year: 2024, month: 2, day: 29))
+        #expect(CalendarDate("0001-01-01")?.year == 1 && CalendarDate("9999-12-31")?.day == 31)
+        for text in ["2025-02-29", "2025-13-01", "2025-00-10", "0000-01-01", "2025-1-01", "2025-01-1", "25-01-01",
+                     "2025/01/01", "2025-01-01 ", " 2025-01-01", "2025-01-0x", "+025-01-01", "２０２５-01-01", "٢٠٢٥-01-01", ""] {
+            #expect(CalendarDate(text) == nil, "\(text)")
+        }
+    }
+
     @Test func dayNumbersAgreeWithTheCalendar() {
         #expect(CalendarDate("1970-01-01")!.dayNumber == 0 && CalendarDate("2000-03-01")!.dayNumber == 11_017)
         var day = CalendarDate("1900-01-01")!
