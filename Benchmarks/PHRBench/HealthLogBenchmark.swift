@@ -24,7 +24,11 @@ enum HealthLogBenchmark {
     static func run() throws {
         let phr = try BenchProcess.phrExecutable()
         let directory = try Benchmark.scratchDirectory("healthlog")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // PHR_BENCH_KEEP=1 keeps the vault for poking at afterwards.
+        let keep = ProcessInfo.processInfo.environment["PHR_BENCH_KEEP"] == "1"
+        defer {
+            if keep { print("kept \(directory)") } else { try? FileManager.default.removeItem(atPath: directory) }
+        }
         let vaultPath = "\(directory)/vault"
         let (vault, _) = try Vault.create(at: VaultLocation(path: vaultPath), passphrase: SecretBytes(copying: Array(passphrase.utf8)),
                                           parameters: ScryptParameters(log2N: 10, r: 8, p: 1))
