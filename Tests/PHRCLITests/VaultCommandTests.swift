@@ -32,6 +32,32 @@ import Testing
         }
     }
 
+    /// A phr copied without its phr-render says so, with exit 69, and changes nothing.
+    @Test func aMissingPHRRenderIsNamedWithWhatToDo() throws {
+        let cli = try CLI(label: "nohelper")
+        defer { cli.cleanUp() }
+        let file = try cli.passphraseFile(Self.passphrase)
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let alone = "\(cli.directory)/bin/phr"
+        try FileManager.default.createDirectory(atPath: "\(cli.directory)/bin", withIntermediateDirectories: true)
+        // Copied by cp(1): a copy written from this process could be inherited, open for
+        // writing, by a child another test forks meanwhile, and exec would fail with ETXTBSY.
+        let copy = try Process.run(URL(fileURLWithPath: "/bin/cp"), arguments: [CLI.phr, alone])
+        copy.waitUntilExit()
+        #expect(copy.terminationStatus == 0)
+        let before = cli.vaultFingerprint()
+        let hint = "phr: hint: phr reads and draws PDFs with phr-render, which must be installed in the same directory as phr; reinstall both\n"
+        let add = try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf"],
+                              ["PHR_PASSPHRASE_FILE": file], executable: alone)
+        #expect(add.status == 69)
+        #expect(add.stderr.hasSuffix("phr-render: no such file or directory\n" + hint), "\(add.stderr)")
+        let card = try cli.run(["emergency", "--pdf", "card.pdf"], ["PHR_PASSPHRASE_FILE": file], executable: alone)
+        #expect(card.status == 69)
+        #expect(card.stderr == "phr: error: cannot start \(cli.directory)/bin/phr-render: no such file or directory\n" + hint)
+        #expect(!FileManager.default.fileExists(atPath: "\(cli.directory)/card.pdf"))
+        #expect(cli.vaultFingerprint() == before)
+    }
+
     @Test func initPrintsTheRecoveryKeyOnceAndCreatesAPrivateVault() throws {
         let cli = try CLI(label: "init")
         defer { cli.cleanUp() }

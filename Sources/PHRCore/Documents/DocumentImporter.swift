@@ -162,13 +162,22 @@ public final class DocumentImporter {
         // 3. PDFs go to the extraction workers, several at a time; each is committed when done.
         var pdfs = pending.filter { $0.kind == .pdf }
         let jobs = pdfs.map { ExtractionJob(.path($0.path), password: options.pdfPassword) }
-        try extractor.extractAll(jobs, onPage: { job, page in
-            pdfs[job].pages.append(page)
-        }, onFinish: { job, summary in
-            let result = try commit(pdfs[job], summary: summary, options: options)
-            pdfs[job].pages = []
-            finish(pdfs[job].index, result)
-        })
+        do {
+            try extractor.extractAll(jobs, onPage: { job, page in
+                pdfs[job].pages.append(page)
+            }, onFinish: { job, summary in
+                let result = try commit(pdfs[job], summary: summary, options: options)
+                pdfs[job].pages = []
+                finish(pdfs[job].index, result)
+            })
+        } catch {
+            // Extraction stopped (no worker could start, or the command was interrupted): the
+            // blobs this batch stored for documents not yet committed go again, so the vault is
+            // left as it was plus the documents already reported.
+            let orphans = pdfs.filter { results[$0.index] == nil && $0.blob.isNew }.map(\.blob.name)
+            try? vault.blobs.removeFiles(names: orphans)
+            throw error
+        }
         return results.map { $0! }
     }
 

@@ -40,7 +40,8 @@ public enum ExtractionError: PHRError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .workerStartFailed, .workerNotReady, .protocolViolation: return .failure
+        case .workerStartFailed: return .unavailable
+        case .workerNotReady, .protocolViolation: return .failure
         case .system: return .ioError
         case .passwordProhibitedCharacter, .passwordBidirectionalText: return .dataError
         }
@@ -49,7 +50,7 @@ public enum ExtractionError: PHRError, Equatable {
     public var hint: String? {
         switch self {
         case .workerStartFailed, .workerNotReady:
-            return "phr runs itself as a helper process to read PDFs; reinstall phr if its executable was moved or replaced"
+            return RenderHelper.installHint
         case .passwordProhibitedCharacter, .passwordBidirectionalText:
             return "check the file given with --pdf-password-file holds only the password (one line of text)"
         case .protocolViolation, .system:

@@ -24,6 +24,8 @@ public enum ShareError: PHRError, Equatable {
     case renderer(reason: String)
     /// An emergency card or a report could not be drawn (cairo failed, or the drawing process did).
     case drawing(what: String, reason: String)
+    /// phr-render, which draws, cannot be started (`code` is the errno).
+    case helperUnavailable(path: String, code: Int32)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -36,6 +38,7 @@ public enum ShareError: PHRError, Equatable {
             default: return .ioError
             }
         case .documentNotEmbeddable, .renderer: return .dataError
+        case .helperUnavailable: return .unavailable
         }
     }
 
@@ -49,6 +52,8 @@ public enum ShareError: PHRError, Equatable {
         case .typesetting(let reason): return "cannot draw the bundle: \(reason)"
         case .renderer(let reason): return "cannot draw the bundle: \(reason)"
         case .drawing(let what, let reason): return "cannot draw \(what): \(reason)"
+        case .helperUnavailable(let path, let code):
+            return "cannot start \(path): \(String(cString: strerror(code)).lowercased())"
         }
     }
 
@@ -60,6 +65,7 @@ public enum ShareError: PHRError, Equatable {
             return "leave it out (choose documents with --doc), or export it with 'phr doc export' and send it separately"
         case .renderer:
             return "try again with fewer documents (--doc, --doc-type, --since) to find the one that fails"
+        case .helperUnavailable: return RenderHelper.installHint
         default: return nil
         }
     }

@@ -162,8 +162,7 @@ public struct ShareRenderer: Sendable {
         var pid = pid_t()
         let status = posix_spawn(&pid, workerExecutable, &actions, &attributes, argv, envp)
         guard status == 0 else {
-            let missing = status == ENOENT ? "; \(RenderHelper.name) must be installed beside phr" : ""
-            throw ShareError.renderer(reason: "cannot start \(workerExecutable): \(String(cString: strerror(status)).lowercased())\(missing)")
+            throw ShareError.helperUnavailable(path: workerExecutable, code: status)
         }
         return pid
     }

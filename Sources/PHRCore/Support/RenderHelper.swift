@@ -10,6 +10,9 @@ import Foundation
 public enum RenderHelper {
     public static let name = "phr-render"
 
+    /// What to do when it cannot be started.
+    public static let installHint = "phr reads and draws PDFs with \(name), which must be installed in the same directory as phr; reinstall both"
+
     /// phr-render beside the running program (symbolic links resolved): `make` and
     /// `make release` build both into one directory, and an installation puts them side by side.
     public static let path: String = {

@@ -149,7 +149,7 @@ import Testing
         let fixture = try ShareFixture(label: "share-noworker", documents: [], records: false)
         defer { fixture.remove() }
         let request = fixture.request()
-        #expect(throws: ShareError.renderer(reason: "cannot start /nonexistent/phr-render: no such file or directory; phr-render must be installed beside phr")) {
+        #expect(throws: ShareError.helperUnavailable(path: "/nonexistent/phr-render", code: ENOENT)) {
             try ShareBundle.write(request, vault: fixture.vault, profile: fixture.profile, time: fixture.time,
                                   renderer: ShareRenderer(workerExecutable: "/nonexistent/phr-render"))
         }
