@@ -175,7 +175,8 @@ public enum HealthQuantityParser {
                 throw RecordError.invalidField(field: field, reason: "'\(text)' is ambiguous; write the number without a thousands separator, or with a decimal point")
             }
         }
-        guard let value = Double(digits.replacingOccurrences(of: ",", with: ".")), value.isFinite, value > 0 else { return nil }
+        guard let value = Double(digits.replacingOccurrences(of: ",", with: ".")), value.isFinite else { return nil }
+        guard value > 0 else { throw RecordError.invalidField(field: field, reason: "'\(text)' is zero; an entry needs an amount above 0") }
         return value
     }
 

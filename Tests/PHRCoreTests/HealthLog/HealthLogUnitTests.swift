@@ -74,6 +74,12 @@ import Testing
         #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'250' is not an amount phr understands; use e.g. 250ml, 0.5l, 8floz, 2cups, 1serving or +")) {
             try P.water("250", servingML: 250, field: "AMOUNT")
         }
+        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'0ml' is zero; an entry needs an amount above 0")) {
+            try P.water("0ml", servingML: 250, field: "AMOUNT")
+        }
+        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'0kg' is zero; an entry needs an amount above 0")) {
+            try P.weight("0kg", field: "AMOUNT")
+        }
         #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'7l' is outside 1 ml to 5 l for one entry")) {
             try P.water("7l", servingML: 250, field: "AMOUNT")
         }
