@@ -311,8 +311,8 @@ import Testing
         let config = "\(cli.directory)/config"
         let env = ["XDG_CONFIG_HOME": config, "TZ": "UTC"]
         let install = try cli.run(["remind", "install", "--no-enable", "--every", "10m", "--profile", "me"], env)
-        Self.expect(install, stdout: "wrote \(config)/systemd/user/phr-remind.service\nwrote \(config)/systemd/user/phr-remind.timer\n",
-                    stderr: "phr: reminders run while the vault is unlocked ('phr unlock --for 12h'); when it is locked they wait\n")
+        Self.expect(install, stdout: "",
+                    stderr: "phr: wrote \(config)/systemd/user/phr-remind.service\nphr: wrote \(config)/systemd/user/phr-remind.timer\nphr: reminders run while the vault is unlocked ('phr unlock --for 12h'); when it is locked they wait\n")
         let service = try String(contentsOfFile: "\(config)/systemd/user/phr-remind.service", encoding: .utf8)
         #expect(service.contains("ExecStart=\(Self.realPHR) remind due --notify --if-unlocked --vault \(cli.vault) --profile me\n"))
         #expect(!service.contains("PASSPHRASE"))
@@ -353,8 +353,8 @@ import Testing
         #expect(try cli.run(["log", "weight", "72.4kg", "--at", "2026-03-08 07:00"], logged).status == 0)
         #expect(try cli.run(["log", "weight", "72kg", "--at", "2026-03-10 07:00"], logged).status == 0)
         let report = try cli.run(["report", "--days", "30", "--out", "report.pdf"], logged)
-        Self.expect(report, stdout: "wrote report.pdf: health report of me, 2026-02-09 to 2026-03-10, 4 pages\n",
-                    stderr: "phr: the PDF is not encrypted; keep it private or delete it when done\n")
+        Self.expect(report, stdout: "",
+                    stderr: "phr: wrote report.pdf: health report of me, 2026-02-09 to 2026-03-10, 4 pages\nphr: the PDF is not encrypted; keep it private or delete it when done\n")
         let path = "\(cli.directory)/report.pdf"
         #expect((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? Int == 0o600)
 

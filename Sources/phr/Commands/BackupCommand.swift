@@ -32,7 +32,7 @@ struct BackupCommand: ParsableCommand {
         if output.json {
             try Console.json(summary)
         } else {
-            Console.out("wrote \(summary.path) (\(Console.bytes(summary.bytes)): database and \(summary.blobs) blobs)")
+            Console.note("wrote \(summary.path) (\(Console.bytes(summary.bytes)): database and \(summary.blobs) blobs)")
         }
     }
 }
@@ -66,7 +66,7 @@ struct RestoreCommand: ParsableCommand {
         if output.json {
             try Console.json(summary)
         } else {
-            Console.out("restored \(summary.path) (\(summary.blobs) blobs); every page and blob verified")
+            Console.note("restored \(summary.path) (\(summary.blobs) blobs); every page and blob verified")
         }
     }
 }

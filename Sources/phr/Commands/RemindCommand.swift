@@ -234,7 +234,7 @@ struct RemindInstall: ParsableCommand {
             return
         }
         let directory = ReminderInstaller.unitDirectory(environment: ProcessInfo.processInfo.environment)
-        for path in try ReminderInstaller.write(plan, to: directory, force: force) { Console.out("wrote \(path)") }
+        for path in try ReminderInstaller.write(plan, to: directory, force: force) { Console.note("wrote \(path)") }
         if !noEnable { SystemCtl.enable() }
         noteOnUnlocking(plan)
     }

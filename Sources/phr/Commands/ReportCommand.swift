@@ -38,7 +38,7 @@ struct ReportCommand: ParsableCommand {
         let result = try HealthReportWriter.write(report, to: out, time: context.time, paper: chosenPaper, force: force,
                                                   generator: "phr \(PHR.version)")
         if output.json { return try Console.json(result) }
-        Console.out("wrote \(result.path): health report of \(report.patientName), \(report.period.from) to \(report.period.to), \(result.pages) \(result.pages == 1 ? "page" : "pages")")
+        Console.note("wrote \(result.path): health report of \(report.patientName), \(report.period.from) to \(report.period.to), \(result.pages) \(result.pages == 1 ? "page" : "pages")")
         Console.note("the PDF is not encrypted; keep it private or delete it when done")
     }
 }
