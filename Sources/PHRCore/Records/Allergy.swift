@@ -87,7 +87,7 @@ public struct Allergy: Codable, Sendable, Equatable {
 }
 
 /// The allergies of one profile.
-public struct AllergyStore {
+public struct AllergyStore: EditableRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -129,7 +129,7 @@ public struct AllergyStore {
         }
     }
 
-    private func apply(_ input: Input, to allergy: inout Allergy) throws {
+    func apply(_ input: Input, to allergy: inout Allergy) throws {
         if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: "--substance", limit: 200) }
         allergy.reaction = try FieldChange.apply(input.reaction, to: allergy.reaction, field: "--reaction")
         if let text = input.severity {
@@ -153,45 +153,17 @@ public struct AllergyStore {
     }
 
     public func get(_ prefix: String) throws -> Allergy {
-        try vault.database.read { db in try resolve(db, prefix) }
-    }
-
-    func resolve(_ db: Database, _ prefix: String) throws -> Allergy {
-        Allergy(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try record(prefix)
     }
 
     @discardableResult
     public func edit(_ prefix: String, _ input: Input) throws -> Allergy {
-        try vault.database.write { db in
-            var allergy = try resolve(db, prefix)
-            try apply(input, to: &allergy)
-            allergy.updatedAt = Timestamp.string(time.now)
-            try Self.update(db, allergy, profileID: profile.id)
-            return allergy
-        }
+        try editRecord(prefix, input)
     }
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Allergy {
-        try vault.database.write { db in
-            let allergy = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: allergy.id)
-            return allergy
-        }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Allergy] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Allergy.init(row:))
-    }
-
-    static func insert(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: allergy.columnValues, profileID: profileID)
-        try index(db, allergy, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: allergy.columnValues, id: allergy.id)
-        try index(db, allergy, profileID: profileID)
+        try removeRecord(prefix)
     }
 
     static func index(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
@@ -203,3 +175,5 @@ public struct AllergyStore {
         ])
     }
 }
+
+extension Allergy: RowBacked {}

@@ -63,7 +63,7 @@ public struct Condition: Codable, Sendable, Equatable {
 }
 
 /// The conditions of one profile.
-public struct ConditionStore {
+public struct ConditionStore: EditableRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -103,7 +103,7 @@ public struct ConditionStore {
         }
     }
 
-    private func apply(_ input: Input, to condition: inout Condition) throws {
+    func apply(_ input: Input, to condition: inout Condition) throws {
         if let name = input.name { condition.name = try RecordFields.text(name, field: "--name", limit: 300) }
         if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
         if let text = input.resolved {
@@ -132,45 +132,17 @@ public struct ConditionStore {
     }
 
     public func get(_ prefix: String) throws -> Condition {
-        try vault.database.read { db in try resolve(db, prefix) }
-    }
-
-    func resolve(_ db: Database, _ prefix: String) throws -> Condition {
-        Condition(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try record(prefix)
     }
 
     @discardableResult
     public func edit(_ prefix: String, _ input: Input) throws -> Condition {
-        try vault.database.write { db in
-            var condition = try resolve(db, prefix)
-            try apply(input, to: &condition)
-            condition.updatedAt = Timestamp.string(time.now)
-            try Self.update(db, condition, profileID: profile.id)
-            return condition
-        }
+        try editRecord(prefix, input)
     }
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Condition {
-        try vault.database.write { db in
-            let condition = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: condition.id)
-            return condition
-        }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Condition] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Condition.init(row:))
-    }
-
-    static func insert(_ db: Database, _ condition: Condition, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: condition.columnValues, profileID: profileID)
-        try index(db, condition, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ condition: Condition, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: condition.columnValues, id: condition.id)
-        try index(db, condition, profileID: profileID)
+        try removeRecord(prefix)
     }
 
     static func index(_ db: Database, _ condition: Condition, profileID: Int64) throws {
@@ -181,3 +153,5 @@ public struct ConditionStore {
         ])
     }
 }
+
+extension Condition: RowBacked {}

@@ -59,7 +59,7 @@ public struct Contact: Codable, Sendable, Equatable {
 }
 
 /// The contacts of one profile.
-public struct ContactStore {
+public struct ContactStore: EditableRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -100,7 +100,7 @@ public struct ContactStore {
         }
     }
 
-    private func apply(_ input: Input, to contact: inout Contact) throws {
+    func apply(_ input: Input, to contact: inout Contact) throws {
         if let name = input.name { contact.name = try RecordFields.text(name, field: "--name", limit: 200) }
         if let phone = input.phone { contact.phone = try RecordFields.phone(phone, field: "--phone") }
         contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: 100)
@@ -117,45 +117,17 @@ public struct ContactStore {
     }
 
     public func get(_ prefix: String) throws -> Contact {
-        try vault.database.read { db in try resolve(db, prefix) }
-    }
-
-    func resolve(_ db: Database, _ prefix: String) throws -> Contact {
-        Contact(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try record(prefix)
     }
 
     @discardableResult
     public func edit(_ prefix: String, _ input: Input) throws -> Contact {
-        try vault.database.write { db in
-            var contact = try resolve(db, prefix)
-            try apply(input, to: &contact)
-            contact.updatedAt = Timestamp.string(time.now)
-            try Self.update(db, contact, profileID: profile.id)
-            return contact
-        }
+        try editRecord(prefix, input)
     }
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Contact {
-        try vault.database.write { db in
-            let contact = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: contact.id)
-            return contact
-        }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Contact] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Contact.init(row:))
-    }
-
-    static func insert(_ db: Database, _ contact: Contact, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: contact.columnValues, profileID: profileID)
-        try index(db, contact, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ contact: Contact, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: contact.columnValues, id: contact.id)
-        try index(db, contact, profileID: profileID)
+        try removeRecord(prefix)
     }
 
     static func index(_ db: Database, _ contact: Contact, profileID: Int64) throws {
@@ -166,3 +138,5 @@ public struct ContactStore {
         ])
     }
 }
+
+extension Contact: RowBacked {}

@@ -60,7 +60,7 @@ public struct Immunization: Codable, Sendable, Equatable {
 }
 
 /// The immunizations of one profile.
-public struct ImmunizationStore {
+public struct ImmunizationStore: EditableRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -102,7 +102,7 @@ public struct ImmunizationStore {
         }
     }
 
-    private func apply(_ input: Input, to immunization: inout Immunization) throws {
+    func apply(_ input: Input, to immunization: inout Immunization) throws {
         if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: "--vaccine", limit: 200) }
         if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: "--date") }
         if immunization.date.firstDay > time.today() {
@@ -124,45 +124,17 @@ public struct ImmunizationStore {
     }
 
     public func get(_ prefix: String) throws -> Immunization {
-        try vault.database.read { db in try resolve(db, prefix) }
-    }
-
-    func resolve(_ db: Database, _ prefix: String) throws -> Immunization {
-        Immunization(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try record(prefix)
     }
 
     @discardableResult
     public func edit(_ prefix: String, _ input: Input) throws -> Immunization {
-        try vault.database.write { db in
-            var immunization = try resolve(db, prefix)
-            try apply(input, to: &immunization)
-            immunization.updatedAt = Timestamp.string(time.now)
-            try Self.update(db, immunization, profileID: profile.id)
-            return immunization
-        }
+        try editRecord(prefix, input)
     }
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Immunization {
-        try vault.database.write { db in
-            let immunization = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: immunization.id)
-            return immunization
-        }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Immunization] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Immunization.init(row:))
-    }
-
-    static func insert(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: immunization.columnValues, profileID: profileID)
-        try index(db, immunization, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: immunization.columnValues, id: immunization.id)
-        try index(db, immunization, profileID: profileID)
+        try removeRecord(prefix)
     }
 
     static func index(_ db: Database, _ immunization: Immunization, profileID: Int64) throws {
@@ -174,3 +146,5 @@ public struct ImmunizationStore {
         ])
     }
 }
+
+extension Immunization: RowBacked {}

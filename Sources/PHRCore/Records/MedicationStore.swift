@@ -3,7 +3,7 @@ import GRDB
 
 /// Adding, listing, editing, stopping and removing the medications of one profile.
 /// The dose log is in `DoseLog`.
-public struct MedicationStore {
+public struct MedicationStore: ProfileRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -66,7 +66,7 @@ public struct MedicationStore {
     // MARK: Reading
 
     public func get(_ prefix: String) throws -> Medication {
-        try vault.database.read { db in try resolve(db, prefix) }
+        try record(prefix)
     }
 
     /// The medication with this ID (any unique prefix) or, failing that, this name or the start
@@ -113,10 +113,6 @@ public struct MedicationStore {
                 (medication, try Dose.all(db, medicationID: medication.id))
             }
         }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Medication] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Medication.init(row:))
     }
 
     // MARK: Adding
@@ -231,24 +227,10 @@ public struct MedicationStore {
     /// Removes a medication with its dose log and search entry.
     @discardableResult
     public func remove(_ prefix: String) throws -> Medication {
-        try vault.database.write { db in
-            let medication = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: medication.id)
-            return medication
-        }
+        try removeRecord(prefix)
     }
 
     // MARK: Rows and search
-
-    static func insert(_ db: Database, _ medication: Medication, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: medication.columnValues, profileID: profileID)
-        try index(db, medication, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ medication: Medication, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: medication.columnValues, id: medication.id)
-        try index(db, medication, profileID: profileID)
-    }
 
     static func index(_ db: Database, _ medication: Medication, profileID: Int64) throws {
         let body = [medication.dose, medication.form, medication.schedule.summary, medication.prescriber.map { "prescribed by \($0)" },
@@ -268,3 +250,5 @@ enum CodingText {
         return text.isEmpty ? nil : text
     }
 }
+
+extension Medication: RowBacked {}

@@ -139,7 +139,7 @@ public struct Observation: Codable, Sendable, Equatable {
 }
 
 /// The observations of one profile.
-public struct ObservationStore {
+public struct ObservationStore: ProfileRecordStore {
     public let vault: Vault
     public let profile: Profile
 
@@ -161,33 +161,12 @@ public struct ObservationStore {
     }
 
     public func get(_ prefix: String) throws -> Observation {
-        try vault.database.read { db in
-            Observation(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
-        }
+        try record(prefix)
     }
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Observation {
-        try vault.database.write { db in
-            let observation = Observation(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix,
-                                                                      profileID: profile.id))
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: observation.id)
-            return observation
-        }
-    }
-
-    static func all(_ db: Database, profileID: Int64) throws -> [Observation] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Observation.init(row:))
-    }
-
-    static func insert(_ db: Database, _ observation: Observation, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: observation.columnValues, profileID: profileID)
-        try index(db, observation, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ observation: Observation, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: observation.columnValues, id: observation.id)
-        try index(db, observation, profileID: profileID)
+        try removeRecord(prefix)
     }
 
     static func index(_ db: Database, _ observation: Observation, profileID: Int64) throws {
@@ -200,3 +179,5 @@ public struct ObservationStore {
         ])
     }
 }
+
+extension Observation: RowBacked {}
