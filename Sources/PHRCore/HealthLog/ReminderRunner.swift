@@ -46,7 +46,7 @@ public struct ReminderRunner {
                 ($0, try Dose.all(db, medicationID: $0.id))
             }
         }
-        let appointments = try AppointmentStore.all(db, profileID: profile.id, order: "start_utc, rowid").filter { $0.endInstant > time.now }
+        let appointments = try AppointmentStore.allByStart(db, profileID: profile.id).filter { $0.endInstant > time.now }
         var water: LogStore.DayProgress?
         var lastWater: Date?
         if active.contains(where: { $0.kind == .water }) {

@@ -3,7 +3,7 @@ import GRDB
 
 /// Adding, listing, editing and removing the appointments of one profile. Calendar files are
 /// in Interop/ (`ICalendarExport`, `ICalendarImport`).
-public struct AppointmentStore {
+public struct AppointmentStore: ProfileRecordStore {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -54,7 +54,7 @@ public struct AppointmentStore {
 
     public func list(_ filter: Filter = .all) throws -> [Appointment] {
         try vault.database.read { db in
-            try Self.all(db, profileID: profile.id, order: "start_utc, rowid")
+            try Self.allByStart(db, profileID: profile.id)
         }.filter { appointment in
             switch filter {
             case .all: return true
@@ -67,15 +67,12 @@ public struct AppointmentStore {
     }
 
     public func get(_ prefix: String) throws -> Appointment {
-        try vault.database.read { db in try resolve(db, prefix) }
+        try record(prefix)
     }
 
-    func resolve(_ db: Database, _ prefix: String) throws -> Appointment {
-        Appointment(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
-    }
-
-    static func all(_ db: Database, profileID: Int64, order: String = "created_at, rowid") throws -> [Appointment] {
-        try RecordRows.all(db, table: table, profileID: profileID, orderBy: order).map(Appointment.init(row:))
+    /// Every appointment of the profile, earliest start first.
+    static func allByStart(_ db: Database, profileID: Int64) throws -> [Appointment] {
+        try RecordRows.all(db, table: table, profileID: profileID, orderBy: "start_utc, rowid").map(Appointment.init(row:))
     }
 
     // MARK: Changing
@@ -154,11 +151,7 @@ public struct AppointmentStore {
 
     @discardableResult
     public func remove(_ prefix: String) throws -> Appointment {
-        try vault.database.write { db in
-            let appointment = try resolve(db, prefix)
-            try RecordRows.delete(db, table: Self.table, kind: Self.kind, id: appointment.id)
-            return appointment
-        }
+        try removeRecord(prefix)
     }
 
     /// "2026-12-03 09:30" (a time the clocks skip moves forward by the gap) or "2026-12-03" (a
@@ -175,16 +168,6 @@ public struct AppointmentStore {
 
     // MARK: Rows and search
 
-    static func insert(_ db: Database, _ appointment: Appointment, profileID: Int64) throws {
-        try RecordRows.insert(db, table: table, columns: columns, values: appointment.columnValues, profileID: profileID)
-        try index(db, appointment, profileID: profileID)
-    }
-
-    static func update(_ db: Database, _ appointment: Appointment, profileID: Int64) throws {
-        try RecordRows.update(db, table: table, columns: columns, values: appointment.columnValues, id: appointment.id)
-        try index(db, appointment, profileID: profileID)
-    }
-
     static func index(_ db: Database, _ appointment: Appointment, profileID: Int64) throws {
         let body = [appointment.reason, appointment.location, appointment.notes, appointment.status == .cancelled ? "cancelled" : nil]
             .compactMap { $0 }.joined(separator: "\n")
@@ -194,3 +177,5 @@ public struct AppointmentStore {
         ])
     }
 }
+
+extension Appointment: RowBacked {}

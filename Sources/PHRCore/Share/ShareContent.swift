@@ -57,7 +57,7 @@ package struct ShareContent: Codable {
             let immunizations = try ImmunizationStore.all(db, profileID: id).sorted {
                 ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
             }
-            let appointments = try AppointmentStore.all(db, profileID: id, order: "start_utc, rowid")
+            let appointments = try AppointmentStore.allByStart(db, profileID: id)
                 .filter { $0.endInstant > time.now && $0.status != .cancelled }
             let contacts = try ContactStore.all(db, profileID: id).filter(\.emergency)
                 .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
