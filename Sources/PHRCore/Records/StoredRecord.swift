@@ -14,44 +14,21 @@ protocol StoredRecord {
     static func updateRow(_ db: Database, _ record: Self, profileID: Int64) throws
 }
 
-extension Medication: StoredRecord {
-    static var table: String { MedicationStore.table }
-    static func insertRow(_ db: Database, _ record: Medication, profileID: Int64) throws { try MedicationStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Medication, profileID: Int64) throws { try MedicationStore.update(db, record, profileID: profileID) }
+/// A record written by a `ProfileRecordStore`: the store supplies the table and the row writes.
+protocol StoreBackedRecord: StoredRecord {
+    associatedtype Store: ProfileRecordStore where Store.Record == Self
 }
 
-extension Appointment: StoredRecord {
-    static var table: String { AppointmentStore.table }
-    static func insertRow(_ db: Database, _ record: Appointment, profileID: Int64) throws { try AppointmentStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Appointment, profileID: Int64) throws { try AppointmentStore.update(db, record, profileID: profileID) }
+extension StoreBackedRecord {
+    static var table: String { Store.table }
+    static func insertRow(_ db: Database, _ record: Self, profileID: Int64) throws { try Store.insert(db, record, profileID: profileID) }
+    static func updateRow(_ db: Database, _ record: Self, profileID: Int64) throws { try Store.update(db, record, profileID: profileID) }
 }
 
-extension Contact: StoredRecord {
-    static var table: String { ContactStore.table }
-    static func insertRow(_ db: Database, _ record: Contact, profileID: Int64) throws { try ContactStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Contact, profileID: Int64) throws { try ContactStore.update(db, record, profileID: profileID) }
-}
-
-extension Allergy: StoredRecord {
-    static var table: String { AllergyStore.table }
-    static func insertRow(_ db: Database, _ record: Allergy, profileID: Int64) throws { try AllergyStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Allergy, profileID: Int64) throws { try AllergyStore.update(db, record, profileID: profileID) }
-}
-
-extension Condition: StoredRecord {
-    static var table: String { ConditionStore.table }
-    static func insertRow(_ db: Database, _ record: Condition, profileID: Int64) throws { try ConditionStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Condition, profileID: Int64) throws { try ConditionStore.update(db, record, profileID: profileID) }
-}
-
-extension Immunization: StoredRecord {
-    static var table: String { ImmunizationStore.table }
-    static func insertRow(_ db: Database, _ record: Immunization, profileID: Int64) throws { try ImmunizationStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Immunization, profileID: Int64) throws { try ImmunizationStore.update(db, record, profileID: profileID) }
-}
-
-extension Observation: StoredRecord {
-    static var table: String { ObservationStore.table }
-    static func insertRow(_ db: Database, _ record: Observation, profileID: Int64) throws { try ObservationStore.insert(db, record, profileID: profileID) }
-    static func updateRow(_ db: Database, _ record: Observation, profileID: Int64) throws { try ObservationStore.update(db, record, profileID: profileID) }
-}
+extension Medication: StoreBackedRecord { typealias Store = MedicationStore }
+extension Appointment: StoreBackedRecord { typealias Store = AppointmentStore }
+extension Contact: StoreBackedRecord { typealias Store = ContactStore }
+extension Allergy: StoreBackedRecord { typealias Store = AllergyStore }
+extension Condition: StoreBackedRecord { typealias Store = ConditionStore }
+extension Immunization: StoreBackedRecord { typealias Store = ImmunizationStore }
+extension Observation: StoreBackedRecord { typealias Store = ObservationStore }
