@@ -20,8 +20,16 @@ export PHR_PASSPHRASE_FILE="$work/passphrase"
 export PHR_MEDAPI_MODE=replay PHR_MEDAPI_CASSETTES="$here/Tests/Fixtures/cassettes"
 
 if [ -t 1 ]; then bold=$'\033[1m' dim=$'\033[2m' plain=$'\033[0m'; else bold= dim= plain=; fi
+# Shell-quotes what needs it, so a shown command can be copied as it is.
+shown() {
+    local arg out=""
+    for arg in "$@"; do
+        if [[ -z $arg || $arg =~ [^A-Za-z0-9_./:=,+@%-] ]]; then out+=" '${arg//\'/\'\\\'\'}'"; else out+=" $arg"; fi
+    done
+    printf '%s' "${out# }"
+}
 # Runs `phr ARGS...`, showing the command as a user would type it.
-step() { printf '\n%s$ phr %s%s\n' "$bold" "$*" "$plain"; "$phr" "$@"; }
+step() { printf '\n%s$ phr %s%s\n' "$bold" "$(shown "$@")" "$plain"; "$phr" "$@"; }
 # Runs `phr ARGS...` quietly: records the demo needs but does not need to show.
 quiet() { "$phr" "$@" > /dev/null; }
 section() { printf '\n%s== %s%s\n' "$bold" "$1" "$plain"; }
