@@ -170,7 +170,7 @@ import Testing
     @Test func crashingRendererFailsCleanly() throws {
         let cli = try Self.prepared("share-crash")
         defer { cli.cleanUp() }
-        // Debug builds only: the share worker aborts as soon as it starts, as a hostile
+        // Debug builds only: the drawing worker aborts as soon as it starts, as a hostile
         // document could make it do.
         let result = try cli.run(["share", "--for", "Dr. Lee", "--out", "b.pdf"], Self.env.merging(["PHR_TEST_SHARE_WORKER_FAULT": "crash"]) { $1 })
         #expect(result.status == 65)

@@ -5,7 +5,7 @@ import Foundation
 /// The order of work keeps three promises. Nothing is written before every chosen document
 /// has been decrypted and authenticated, so a damaged blob fails the command (vault integrity,
 /// exit 80) instead of producing a bundle with a document missing. No document is parsed in
-/// this process, which holds the keys: the sandboxed share worker draws the bundle (and
+/// this process, which holds the keys: the sandboxed drawing worker (phr-render) draws it (and
 /// encrypts it) from the records and the decrypted documents it is given (`ShareRenderer`).
 /// And no plaintext reaches a disk the user did not ask for: documents are decrypted into
 /// memory files; an encrypted bundle exists in plaintext only in the worker's memory; an

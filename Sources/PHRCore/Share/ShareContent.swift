@@ -3,7 +3,7 @@ import GRDB
 
 /// Everything a bundle (and its IPS file) shows, read from the vault in one transaction so the
 /// summary, the manifest and the FHIR file describe the same moment. Codable: it is what the
-/// share worker receives.
+/// drawing worker receives.
 package struct ShareContent: Codable {
     package var profile: Profile
     package var medicalID: MedicalID?

@@ -98,13 +98,13 @@ public struct ShareRenderer: Sendable {
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining, 1) * 1000))
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw POSIXIOError(operation: "poll", path: "the share worker", code: errno)
+                throw POSIXIOError(operation: "poll", path: "the drawing worker", code: errno)
             }
             for descriptor in descriptors where descriptor.revents != 0 {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor.fd, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
-                    throw POSIXIOError(operation: "read", path: "the share worker", code: errno)
+                    throw POSIXIOError(operation: "read", path: "the drawing worker", code: errno)
                 }
                 if count == 0 {
                     open.removeAll { $0 == descriptor.fd }
@@ -128,7 +128,7 @@ public struct ShareRenderer: Sendable {
         defer { raised.forEach { close($0) } }
         func raise(_ descriptor: Int32) throws -> Int32 {
             let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, floor)
-            guard moved >= 0 else { throw POSIXIOError(operation: "duplicate", path: "a descriptor for the share worker", code: errno) }
+            guard moved >= 0 else { throw POSIXIOError(operation: "duplicate", path: "a descriptor for the drawing worker", code: errno) }
             raised.append(moved)
             return moved
         }

@@ -3,7 +3,7 @@ import Glibc
 import PHRCore
 import PHRTypesetting
 
-/// A chosen document ready to be drawn into a bundle, inside the share worker: a PDF opened by
+/// A chosen document ready to be drawn into a bundle, inside the drawing worker: a PDF opened by
 /// poppler, or a PNG or JPEG read into memory.
 ///
 /// The worker gets each document as a memory file (memfd_create(2): no path, never on a disk)

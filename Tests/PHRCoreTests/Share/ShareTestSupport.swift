@@ -114,7 +114,7 @@ struct ShareFixture {
         return request
     }
 
-    /// The share worker is the built `phr` binary, as for the extraction workers.
+    /// The drawing worker is the built `phr-render`, beside `phr`, as for the extraction workers.
     static let renderer = ShareRenderer(workerExecutable: TestSupport.renderBinary)
 
     func write(_ request: ShareRequest) throws -> ShareResult {
