@@ -45,8 +45,9 @@ public struct SearchEngine {
     public let vault: Vault
     public let profile: Profile
 
-    // Column weights for bm25() (title 10, tags 5, body 1, alternate spellings 1) are
-    // the index's `rank` setting (migration v1-search).
+    /// Column weights for bm25(): title 10, tags 5, body 1, alternate spellings 1; the same as
+    /// the index's `rank` setting (migration v1-search).
+    static let columnWeights = "10.0, 5.0, 1.0, 1.0"
     static let markStart = "\u{2}"
     static let markEnd = "\u{3}"
 
@@ -206,11 +207,15 @@ public struct SearchEngine {
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             return CandidateWindow(rows: rows.prefix(window).map { Candidate(row: $0, score: 0) }, exhausted: rows.count <= window)
         }
+        // ORDER BY an expression, not FTS5's `rank` column: FTS5 sorts `rank` itself by
+        // materialising and sorting every match, while SQLite's own sorter keeps only the
+        // LIMIT best rows. The weights are those of the index's `rank` setting.
         let ranked = try Row.fetchAll(db, sql: """
-            SELECT rowid, rank FROM search_fts WHERE search_fts MATCH ? ORDER BY rank LIMIT \(window + 1)
+            SELECT rowid, bm25(search_fts, \(Self.columnWeights)) AS score FROM search_fts WHERE search_fts MATCH ?
+            ORDER BY score LIMIT \(window + 1)
             """, arguments: [expression])
         let exhausted = ranked.count <= window
-        let scores = Dictionary(uniqueKeysWithValues: ranked.prefix(window).map { ($0["rowid"] as Int64, $0["rank"] as Double) })
+        let scores = Dictionary(uniqueKeysWithValues: ranked.prefix(window).map { ($0["rowid"] as Int64, $0["score"] as Double) })
         guard !scores.isEmpty else { return CandidateWindow(rows: [], exhausted: true) }
         let sql = selectEntry + " WHERE e.id IN (\(scores.keys.map(String.init).joined(separator: ",")))"
             + conditions.map { " AND " + $0 }.joined()
@@ -244,18 +249,23 @@ public struct SearchEngine {
             if chosen.count == limit { break }
         }
         guard !chosen.isEmpty else { return [] }
-        let ids = chosen.map { String($0.row["id"] as Int64) }.joined(separator: ",")
 
-        // Snippets for the chosen rows only: the body around the match, else the title.
+        // Snippets for the chosen rows only: the body around the match, else the title. One
+        // query per row with `rowid = ?`, which FTS5 answers by seeking in the match's doclists;
+        // `rowid IN (...)` it cannot use, and it walked every match of the query again (for a
+        // common word, every page of the vault).
         var snippets: [Int64: (body: String, title: String)] = [:]
         if let expression {
-            for row in try Row.fetchAll(db, sql: """
-                SELECT rowid,
-                       snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS body,
+            let statement = try db.cachedStatement(sql: """
+                SELECT snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS body,
                        snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS title
-                FROM search_fts WHERE search_fts MATCH ? AND rowid IN (\(ids))
-                """, arguments: [expression]) {
-                snippets[row["rowid"]] = (row["body"], row["title"])
+                FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
+                """)
+            for candidate in chosen {
+                let rowID: Int64 = candidate.row["id"]
+                if let row = try Row.fetchOne(statement, arguments: [expression, rowID]) {
+                    snippets[rowID] = (row["body"], row["title"])
+                }
             }
         }
 
@@ -273,9 +283,17 @@ public struct SearchEngine {
                 """, arguments: [DocumentStore.kind] + StatementArguments(documentIDs))
             var matching = Set(entries.map { $0["id"] as Int64 })
             if let expression, !matching.isEmpty {
-                matching = Set(try Int64.fetchAll(db, sql: """
-                    SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid IN (\(matching.map(String.init).joined(separator: ",")))
-                    """, arguments: [expression]))
+                // Per document, the matches within the range of its entries' rowids: a range FTS5
+                // seeks to, where `rowid IN (...)` would walk every match of the query.
+                let statement = try db.cachedStatement(sql: """
+                    SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?
+                    """)
+                var found = Set<Int64>()
+                for (_, group) in Dictionary(grouping: entries, by: { $0["record_id"] as String }) {
+                    let ids = group.map { $0["id"] as Int64 }
+                    found.formUnion(try Int64.fetchAll(statement, arguments: [expression, ids.min()!, ids.max()!]))
+                }
+                matching.formIntersection(found)
             }
             let (conditions, arguments) = rowConditions(for: query)
             if conditions.count > 1 || expression == nil, !matching.isEmpty {
