@@ -42,6 +42,12 @@ import Testing
         let sleep = try cli.run(["log", "sleep", "--from", "23:10", "--to", "06:40"], now)
         let s = try Self.id(sleep)
         Self.expect(sleep, stdout: "logged \(s): sleep 7h 30m 23:10–06:40, ending today; today 7h 30m of 8h (93%)\n")
+        // Swapped times: logged as asked, with a warning saying how to correct it.
+        let swapped = try cli.run(["log", "sleep", "--from", "06:40", "--to", "05:10"], now)
+        let x = try Self.id(swapped)
+        Self.expect(swapped, stdout: "logged \(x): sleep 22h 30m 06:40–05:10, ending today; today 30h of 8h, goal met\n",
+                    stderr: "phr: warning: that is 22h 30m of sleep; if --from and --to were meant the other way, 'phr log edit \(x) --from HH:MM --to HH:MM' corrects it\n")
+        Self.expect(try cli.run(["log", "rm", x, "--yes"], now), stdout: nil, stderr: "")
         let run = try cli.run(["log", "workout", "45min", "--type", "run", "--to", "12:30"], now)
         Self.expect(run, stdout: "logged \(try Self.id(run)): workout 45m (run) 11:45–12:30, ending today; today 45m of 1h (75%)\n")
         let lunch = try cli.run(["log", "meal", "650kcal", "--meal", "lunch"], now)

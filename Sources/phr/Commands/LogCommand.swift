@@ -59,6 +59,11 @@ enum LogAdd {
             line += "; BMI \(HealthFormat.number(bmi.bmi, decimals: 1))" + (bmi.category.map { " (\($0.name.lowercased()))" } ?? "")
         }
         Console.out(line)
+        // Logged as asked, but a span this long is usually --from and --to the wrong way round.
+        if metric == .sleep && entry.value > 16 * 60 || metric == .workout && entry.value > 8 * 60 {
+            Console.warning("that is \(format.entry(entry)) of \(metric.rawValue); if --from and --to were meant the other way, "
+                            + "'phr log edit \(entry.id) --from HH:MM --to HH:MM' corrects it")
+        }
     }
 }
 
