@@ -125,11 +125,11 @@ public struct SearchEngine {
         var conditions = ["+e.profile_id = ?"]
         var arguments: StatementArguments = [profile.id]
         if !query.kinds.isEmpty {
-            conditions.append("e.kind IN (\(query.kinds.map { _ in "?" }.joined(separator: ",")))")
+            conditions.append("e.kind IN (\(databaseQuestionMarks(count: query.kinds.count)))")
             arguments += StatementArguments(query.kinds)
         }
         if !query.types.isEmpty {
-            conditions.append("e.type IN (\(query.types.map { _ in "?" }.joined(separator: ",")))")
+            conditions.append("e.type IN (\(databaseQuestionMarks(count: query.types.count)))")
             arguments += StatementArguments(query.types)
         }
         for tag in query.tags {
@@ -276,7 +276,7 @@ public struct SearchEngine {
         var pages: [String: Set<Int>] = [:]
         let documentIDs = chosen.filter { ($0.row["kind"] as String) == DocumentStore.kind }.map { $0.row["record_id"] as String }
         if !documentIDs.isEmpty {
-            let placeholders = documentIDs.map { _ in "?" }.joined(separator: ",")
+            let placeholders = databaseQuestionMarks(count: documentIDs.count)
             let entries = try Row.fetchAll(db, sql: """
                 SELECT id, record_id, ifnull(page, 0) AS page FROM search_entry
                 WHERE kind = ? AND record_id IN (\(placeholders))
