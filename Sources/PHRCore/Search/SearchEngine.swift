@@ -370,10 +370,14 @@ public struct SearchEngine {
         return String(flat.prefix(80))
     }
 
-    /// Removes the match markers, returning the text on one line and [start, length] ranges in
-    /// Unicode code points.
+    /// Removes the match markers, returning the text on one line (runs of white space and line
+    /// breaks as one space, none at either end) and [start, length] ranges in Unicode code points.
+    ///
+    /// White space is the stdlib's Unicode White_Space property: Foundation's CharacterSet built
+    /// a bridged set for every character here and was half of a typical query's time.
     static func unmark(_ snippet: String) -> (String, [[Int]]) {
-        var text = String.UnicodeScalarView()
+        var text: [UInt8] = []
+        text.reserveCapacity(snippet.utf8.count)
         var matches: [[Int]] = []
         var start: Int?
         var count = 0
@@ -385,13 +389,23 @@ public struct SearchEngine {
                 if let begin = start, count > begin { matches.append([begin, count - begin]) }
                 start = nil
             default:
-                let isSpace = CharacterSet.whitespacesAndNewlines.contains(scalar)
+                let isSpace = scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
                 if isSpace && (lastWasSpace || count == 0) { continue }
-                text.append(isSpace ? " " : scalar)
+                if isSpace {
+                    text.append(0x20)
+                } else {
+                    UTF8.encode(scalar) { text.append($0) }
+                }
                 lastWasSpace = isSpace
                 count += 1
             }
         }
-        return (String(text).trimmingCharacters(in: .whitespaces), matches)
+        if lastWasSpace {
+            // A trailing space; a match cannot end on it, since matches are words.
+            text.removeLast()
+            count -= 1
+            matches = matches.map { [$0[0], min($0[1], count - $0[0])] }.filter { $0[1] > 0 }
+        }
+        return (String(decoding: text, as: UTF8.self), matches)
     }
 }

@@ -146,7 +146,8 @@ public struct SearchQuery: Equatable, Sendable {
                 guard let close = characters[(index + 1)...].firstIndex(of: "\"") else {
                     throw SearchError.syntax("a quote is not closed: add the closing \" after the phrase")
                 }
-                let phrase = String(characters[(index + 1)..<close]).trimmingCharacters(in: .whitespaces)
+                let inner = characters[(index + 1)..<close].drop(while: \.isWhitespace)
+                let phrase = String(inner.reversed().drop(while: \.isWhitespace).reversed())
                 index = close + 1
                 guard hasSearchableCharacters(phrase) else {
                     throw SearchError.syntax("a quoted phrase is empty")
@@ -172,7 +173,7 @@ public struct SearchQuery: Equatable, Sendable {
                 }
             }
             let isPrefix = word.hasSuffix("*")
-            let stem = isPrefix ? String(word.dropLast()).trimmingCharacters(in: CharacterSet(charactersIn: "*")) : word
+            let stem = isPrefix ? String(word.drop { $0 == "*" }.reversed().drop { $0 == "*" }.reversed()) : word
             guard hasSearchableCharacters(stem) else {
                 if negated || isPrefix { throw SearchError.syntax("'\(negated ? "-" : "")\(word)' has no letters or digits to look for") }
                 continue  // stray punctuation between words
@@ -182,8 +183,19 @@ public struct SearchQuery: Equatable, Sendable {
         return tokens
     }
 
+    /// True if `text` has a letter, mark or digit (what Foundation's CharacterSet.alphanumerics
+    /// holds), from the stdlib's Unicode tables rather than a bridged CharacterSet.
     static func hasSearchableCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { CharacterSet.alphanumerics.contains($0) }
+        text.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .nonspacingMark, .spacingMark, .enclosingMark,
+                 .decimalNumber, .letterNumber, .otherNumber:
+                return true
+            default:
+                return false
+            }
+        }
     }
 }
 

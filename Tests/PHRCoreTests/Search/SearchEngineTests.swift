@@ -172,6 +172,17 @@ import Testing
         #expect(hit.matches == [[3, 8]])
     }
 
+    @Test func snippetTextIsOneLineWithMatchesInCodePoints() {
+        // Line breaks, tabs, no-break and ideographic spaces become single spaces; none at the ends.
+        let (text, matches) = SearchEngine.unmark("\n  Le \u{2}Lévothyrox\u{3}\u{A0}\u{A0}75 µg\r\n\u{2}血液\u{3}\u{3000}検査\t ")
+        #expect(text == "Le Lévothyrox 75 µg 血液 検査")
+        #expect(matches == [[3, 10], [20, 2]])
+        let scalars = Array(text.unicodeScalars)
+        #expect(String(String.UnicodeScalarView(scalars[20..<22])) == "血液")
+        #expect(SearchEngine.unmark("").0 == "")
+        #expect(SearchEngine.unmark(" \u{2}\u{3} ") == ("", []))
+    }
+
     @Test(arguments: [
         ("\"iron deficiency", "search: a quote is not closed: add the closing \" after the phrase"),
         ("OR ferritin", "search: OR needs a word on each side, like 'metformin OR insulin'"),
