@@ -165,10 +165,31 @@ public struct SearchEngine {
         return (conditions, arguments)
     }
 
-    /// A matching row: its entry, and its BM25 score (0 for substring-only matches).
+    /// A matching row: its entry, and its BM25 score (0 for substring-only matches). The columns
+    /// are decoded once: sorting compared them by name, a dictionary lookup per comparison.
     struct Candidate {
-        var row: Row
+        var id: Int64
+        var kind: String
+        var recordID: String
+        var page: Int?
+        var title: String
+        var type: String?
+        var date: String?
         var score: Double
+
+        init(row: Row, score: Double) {
+            id = row[0]
+            kind = row[1]
+            recordID = row[2]
+            page = row[3]
+            title = row[4]
+            type = row[5]
+            date = row[6]
+            self.score = score
+        }
+
+        /// Records are told apart by kind and ID.
+        var recordKey: String { kind + "/" + recordID }
     }
 
     /// Builds and runs one query; rows are grouped by record and `limit` records returned.
@@ -188,7 +209,7 @@ public struct SearchEngine {
         while true {
             candidates = try self.candidates(db, expression: expression, conditions: conditions,
                                              arguments: conditionArguments, window: window)
-            let records = Set(candidates.rows.map { "\($0.row["kind"] as String)/\($0.row["record_id"] as String)" })
+            let records = Set(candidates.rows.map(\.recordKey))
             if records.count >= wanted || candidates.exhausted { break }
             window *= 4
         }
@@ -221,12 +242,11 @@ public struct SearchEngine {
             + conditions.map { " AND " + $0 }.joined()
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         // Best score first; equal scores (rounded, as BM25 sums differ in the last bits) by recency.
-        let sorted = rows.map { Candidate(row: $0, score: scores[$0["id"]]!) }.sorted { a, b in
+        let sorted = rows.map { Candidate(row: $0, score: scores[$0[0]]!) }.sorted { a, b in
             let (x, y) = ((a.score * 1e6).rounded(), (b.score * 1e6).rounded())
             if x != y { return x < y }
-            let (da, dbDate) = (a.row["date"] as String?, b.row["date"] as String?)
-            if da != dbDate { return (da ?? "") > (dbDate ?? "") }
-            return (a.row["id"] as Int64) < (b.row["id"] as Int64)
+            if a.date != b.date { return (a.date ?? "") > (b.date ?? "") }
+            return a.id < b.id
         }
         return CandidateWindow(rows: sorted, exhausted: exhausted)
     }
@@ -243,7 +263,7 @@ public struct SearchEngine {
         var chosen: [Candidate] = []
         var seen = Set<String>()
         for candidate in candidates {
-            let key = "\(candidate.row["kind"] as String)/\(candidate.row["record_id"] as String)"
+            let key = candidate.recordKey
             guard !excluding.contains(key), seen.insert(key).inserted else { continue }
             chosen.append(candidate)
             if chosen.count == limit { break }
@@ -262,7 +282,7 @@ public struct SearchEngine {
                 FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
                 """)
             for candidate in chosen {
-                let rowID: Int64 = candidate.row["id"]
+                let rowID = candidate.id
                 if let row = try Row.fetchOne(statement, arguments: [expression, rowID]) {
                     snippets[rowID] = (row["body"], row["title"])
                 }
@@ -274,7 +294,7 @@ public struct SearchEngine {
         // matches, asked by rowid. A subquery listing every match would materialise all of them,
         // which for a common word is every page of the vault.
         var pages: [String: Set<Int>] = [:]
-        let documentIDs = chosen.filter { ($0.row["kind"] as String) == DocumentStore.kind }.map { $0.row["record_id"] as String }
+        let documentIDs = chosen.filter { $0.kind == DocumentStore.kind }.map(\.recordID)
         if !documentIDs.isEmpty {
             let placeholders = databaseQuestionMarks(count: documentIDs.count)
             let entries = try Row.fetchAll(db, sql: """
@@ -310,8 +330,7 @@ public struct SearchEngine {
 
         let substrings = query.clauses.flatMap { $0 }.filter(\.isUnsegmented).map(\.text)
         return try chosen.map { candidate in
-            let row = candidate.row
-            let rowID: Int64 = row["id"]
+            let rowID = candidate.id
             var snippet = snippets[rowID]?.body ?? ""
             if snippet.isEmpty { snippet = snippets[rowID]?.title ?? "" }
             if !substrings.isEmpty && !snippet.contains(Self.markStart) {
@@ -320,10 +339,8 @@ public struct SearchEngine {
                 snippet = Self.substringSnippet(body, terms: substrings)
             }
             let (clean, matches) = Self.unmark(snippet)
-            let kind: String = row["kind"]
-            let recordID: String = row["record_id"]
-            let page: Int? = row["page"]
-            return SearchHit(kind: kind, id: recordID, title: row["title"], date: row["date"], type: row["type"],
+            let (recordID, page) = (candidate.recordID, candidate.page)
+            return SearchHit(kind: candidate.kind, id: recordID, title: candidate.title, date: candidate.date, type: candidate.type,
                              page: page, pages: page.map { (pages[recordID] ?? [$0]).union([$0]).sorted() },
                              snippet: clean, matches: matches, score: candidate.score, fuzzy: fuzzy)
         }
