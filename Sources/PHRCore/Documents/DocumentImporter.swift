@@ -115,6 +115,7 @@ public final class DocumentImporter {
     public func add(_ paths: [String], options: Options,
                     progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [FileResult] {
         var results = [FileResult?](repeating: nil, count: paths.count)
+        let rowsBefore = try vault.database.read { db in try SearchIndex.indexedRows(db) }
         var pending: [Pending] = []
         var blobsInBatch: [String: Int] = [:]
         var done = 0
@@ -178,6 +179,9 @@ public final class DocumentImporter {
             try? vault.blobs.removeFiles(names: orphans)
             throw error
         }
+        // Every document is committed; merging the index is an optimisation, and one that fails
+        // (a full disk) is rolled back and leaves the index as it was.
+        _ = try? vault.database.write { db in try SearchIndex.compactAfterBulkChange(db, rowsBefore: rowsBefore) }
         return results.map { $0! }
     }
 
@@ -290,6 +294,9 @@ public final class DocumentImporter {
             }
             throw decryptionFailure
         }
+        // Re-extracted pages replace the old ones: for the index, as many rows again.
+        let rewritten = updated.reduce(0) { $0 + max($1.textPages, 1) }
+        _ = try? vault.database.write { db in try SearchIndex.compactAfterBulkChange(db, addedRows: rewritten) }
         return updated + documents.filter { $0.mediaType != "application/pdf" }
     }
 

@@ -18,6 +18,7 @@ public enum RecordImport {
         struct Rollback: Error { let report: ImportReport }
         do {
             return try vault.database.write { db in
+                let rowsBefore = try SearchIndex.indexedRows(db)
                 var report: ImportReport
                 switch source {
                 case .phr(let export):
@@ -47,6 +48,7 @@ public enum RecordImport {
                     report.dryRun = true
                     throw Rollback(report: report)
                 }
+                try SearchIndex.compactAfterBulkChange(db, rowsBefore: rowsBefore)
                 return report
             }
         } catch let rollback as Rollback {
