@@ -79,7 +79,7 @@ struct VaultOptions: ParsableArguments {
     var path: String?
 
     var location: VaultLocation {
-        VaultLocation.resolve(explicit: path, environment: ProcessInfo.processInfo.environment)
+        VaultLocation.resolve(explicit: path, environment: ProcessEnvironment.variables)
     }
 }
 
@@ -91,7 +91,7 @@ struct ProfileOptions: ParsableArguments {
     /// The profile named on the command line or in PHR_PROFILE, or nil for the default profile.
     var requested: String? {
         if let name, !name.isEmpty { return name }
-        let fromEnvironment = ProcessInfo.processInfo.environment["PHR_PROFILE"]
+        let fromEnvironment = ProcessEnvironment["PHR_PROFILE"]
         return fromEnvironment?.isEmpty == false ? fromEnvironment : nil
     }
 }

@@ -16,7 +16,7 @@ public struct TimeContext: Sendable {
 
     /// The system clock and zone. Debug builds (the test suite) honour `PHR_TEST_NOW`, an ISO
     /// 8601 instant, so CLI tests can pin "now"; release builds ignore it.
-    public static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> TimeContext {
+    public static func current(environment: [String: String] = ProcessEnvironment.variables) -> TimeContext {
         var now = Date()
         #if DEBUG
         if let text = environment["PHR_TEST_NOW"], let fixed = Timestamp.parse(text) { now = fixed }

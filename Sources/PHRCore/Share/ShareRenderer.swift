@@ -32,7 +32,7 @@ public struct ShareRenderer: Sendable {
     var workerEnvironment: [String] {
         var environment = ["SWIFT_BACKTRACE=enable=no"]
         #if DEBUG
-        if let fault = ProcessInfo.processInfo.environment["PHR_TEST_SHARE_WORKER_FAULT"] {
+        if let fault = ProcessEnvironment["PHR_TEST_SHARE_WORKER_FAULT"] {
             environment.append("PHR_TEST_SHARE_WORKER_FAULT=\(fault)")
         }
         #endif

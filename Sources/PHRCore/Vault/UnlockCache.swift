@@ -58,7 +58,7 @@ public enum UnlockCache {
     /// Debug builds (the test suite) can simulate a host without keyrings.
     static var isDisabledForTesting: Bool {
         #if DEBUG
-        return ProcessInfo.processInfo.environment["PHR_TEST_DISABLE_KEYRING"] == "1"
+        return ProcessEnvironment["PHR_TEST_DISABLE_KEYRING"] == "1"
         #else
         return false
         #endif

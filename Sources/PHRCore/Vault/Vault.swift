@@ -8,9 +8,30 @@ public struct VaultLocation: Sendable, Equatable {
 
     public init(path: String) {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        var standardized = (absolute as NSString).standardizingPath
-        while standardized.hasPrefix("//") { standardized.removeFirst() }
-        root = standardized
+        root = Self.canonical(absolute)
+    }
+
+    /// `absolute` with symbolic links resolved as far as it exists (realpath(3)), and the rest
+    /// (a vault about to be created) without ".", ".." and repeated slashes. Foundation's
+    /// `standardizingPath` did the same through several FileManager calls per component.
+    static func canonical(_ absolute: String) -> String {
+        var existing = absolute.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var rest: [String] = []
+        while true {
+            let prefix = "/" + existing.joined(separator: "/")
+            if let resolved = realpath(prefix, nil) {
+                defer { free(resolved) }
+                var components = String(cString: resolved).split(separator: "/").map(String.init)
+                for part in rest {
+                    if part == "." { continue }
+                    if part == ".." { _ = components.popLast(); continue }
+                    components.append(part)
+                }
+                return "/" + components.joined(separator: "/")
+            }
+            guard let last = existing.popLast() else { return "/" }
+            rest.insert(last, at: 0)
+        }
     }
 
     public var database: String { "\(root)/vault.db" }
@@ -123,7 +144,8 @@ public final class Vault: @unchecked Sendable {
             if FileSystem.contents(of: location.root).isEmpty { throw VaultError.notFound(path: location.root) }
             throw VaultError.notAVault(path: location.root, reason: "VERSION is missing")
         }
-        let line = String(decoding: version, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: version, as: UTF8.self)
+        let line = String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
         guard line == versionLine else {
             if line.hasPrefix("phr-vault ") {
                 throw VaultError.notAVault(path: location.root, reason: "format '\(line)' needs a newer phr")

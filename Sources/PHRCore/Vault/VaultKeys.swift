@@ -117,7 +117,7 @@ public enum KeySlots {
     /// `PHR_TEST_SCRYPT_LOG2N` to make vault creation cheap; release builds ignore it.
     public static var parametersForNewSlots: ScryptParameters {
         #if DEBUG
-        if let text = ProcessInfo.processInfo.environment["PHR_TEST_SCRYPT_LOG2N"], let log2N = Int(text),
+        if let text = ProcessEnvironment["PHR_TEST_SCRYPT_LOG2N"], let log2N = Int(text),
            (10...22).contains(log2N) {
             return ScryptParameters(log2N: log2N, r: 8, p: 1)
         }

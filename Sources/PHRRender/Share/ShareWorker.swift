@@ -27,7 +27,7 @@ public enum ShareWorker {
         applyLimits(settings)
         signal(SIGPIPE, SIG_DFL)
         #if DEBUG
-        if ProcessInfo.processInfo.environment["PHR_TEST_SHARE_WORKER_FAULT"] == "crash" { abort() }
+        if ProcessEnvironment["PHR_TEST_SHARE_WORKER_FAULT"] == "crash" { abort() }
         #endif
         let result: ShareRenderResult
         do {

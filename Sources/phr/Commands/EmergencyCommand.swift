@@ -40,7 +40,7 @@ struct EmergencyCommand: ParsableCommand {
         let context = try RecordContext(vault, profile)
         let card = try EmergencyCard.build(vault: context.vault, profile: context.profile, time: context.time)
         if let pdf {
-            let chosen = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessInfo.processInfo.environment)
+            let chosen = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
             let result = try EmergencyCardPDF.write(card, to: pdf, paper: chosen, replace: force, time: context.time,
                                                     generator: "phr \(PHR.version)")
             if output.json { return try Console.json(result) }

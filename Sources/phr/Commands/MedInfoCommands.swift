@@ -14,7 +14,7 @@ struct MedLookupOptions: ParsableArguments {
 
     /// The lookups for `vault`, configured from the environment (PHR_OFFLINE, PHR_MEDAPI_MODE, ...).
     func lookup(_ vault: Vault) throws -> MedicineLookup {
-        let lookup = try MedicineLookup(vault: vault, environment: ProcessInfo.processInfo.environment, phrVersion: PHR.version)
+        let lookup = try MedicineLookup(vault: vault, environment: ProcessEnvironment.variables, phrVersion: PHR.version)
         lookup.refresh = refresh
         return lookup
     }
@@ -417,7 +417,7 @@ enum MedText {
 
     static func severity(_ severity: FindingSeverity) -> String {
         let text = severity == .high ? "HIGH    " : "MODERATE"
-        guard Console.stdoutIsTTY, ProcessInfo.processInfo.environment["NO_COLOR"] == nil else { return text }
+        guard Console.stdoutIsTTY, ProcessEnvironment["NO_COLOR"] == nil else { return text }
         return severity == .high ? "\u{1b}[1;31m\(text)\u{1b}[0m" : "\u{1b}[1;33m\(text)\u{1b}[0m"
     }
 

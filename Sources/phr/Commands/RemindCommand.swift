@@ -233,7 +233,7 @@ struct RemindInstall: ParsableCommand {
             Console.out(ReminderInstaller.timerUnit(plan), terminator: "")
             return
         }
-        let directory = ReminderInstaller.unitDirectory(environment: ProcessInfo.processInfo.environment)
+        let directory = ReminderInstaller.unitDirectory(environment: ProcessEnvironment.variables)
         for path in try ReminderInstaller.write(plan, to: directory, force: force) { Console.note("wrote \(path)") }
         if !noEnable { SystemCtl.enable() }
         noteOnUnlocking(plan)
@@ -251,7 +251,7 @@ struct RemindUninstall: ParsableCommand {
 
     func run() throws {
         SystemCtl.run(["disable", "--now", ReminderInstaller.timerName], quiet: true)
-        let removed = ReminderInstaller.remove(from: ReminderInstaller.unitDirectory(environment: ProcessInfo.processInfo.environment))
+        let removed = ReminderInstaller.remove(from: ReminderInstaller.unitDirectory(environment: ProcessEnvironment.variables))
         if removed.isEmpty { return Console.note("no reminder timer was installed") }
         for path in removed { Console.out("removed \(path)") }
         SystemCtl.run(["daemon-reload"], quiet: true)
@@ -291,7 +291,7 @@ enum SystemCtl {
 /// Programs found on PATH.
 enum Executables {
     static func find(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = ProcessEnvironment["PATH"] ?? "/usr/bin:/bin"
         for directory in path.split(separator: ":") where !directory.isEmpty {
             let candidate = "\(directory)/\(name)"
             if access(candidate, X_OK) == 0 { return candidate }

@@ -33,7 +33,7 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         let context = try RecordContext(vault, profile)
-        let chosenPaper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessInfo.processInfo.environment)
+        let chosenPaper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
         let report = try HealthReport.build(vault: context.vault, profile: context.profile, time: context.time, days: days)
         let result = try HealthReportWriter.write(report, to: out, time: context.time, paper: chosenPaper, force: force,
                                                   generator: "phr \(PHR.version)")

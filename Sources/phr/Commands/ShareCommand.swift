@@ -78,7 +78,7 @@ struct ShareCommand: ParsableCommand {
         request.documentIDs = documents
         request.documentTypes = documentTypes
         request.since = try since.map(Self.day)
-        request.paper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessInfo.processInfo.environment)
+        request.paper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
         request.passwordFile = passwordFile
         request.fhirOutput = fhir
         request.force = force

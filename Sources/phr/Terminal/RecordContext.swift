@@ -75,7 +75,7 @@ enum RecordText {
 extension Console {
     /// Styled on a terminal (stdout), plain otherwise: for emphasis inside data lines.
     static func styledOut(_ text: String, code: String) -> String {
-        stdoutIsTTY && ProcessInfo.processInfo.environment["NO_COLOR"] == nil ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
+        stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
     }
 }
 

@@ -4,7 +4,7 @@ import PHRCore
 /// Opens the vault for a command: from the unlock cache, else a passphrase from the environment,
 /// else a prompt on the terminal, else "locked" (exit 77).
 enum VaultAccess {
-    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+    static var environment: [String: String] { ProcessEnvironment.variables }
 
     /// A passphrase (or recovery key) for `location`, from the environment or the terminal.
     static func secret(for location: VaultLocation, prompt: String = "Passphrase for the phr vault: ") throws -> SecretBytes {

@@ -210,4 +210,18 @@ import Testing
         #expect(FileSystem.exists("\(location.root)/vault.db"))
         _ = try Self.reopen(location, with: TestSupport.passphrase)
     }
+    @Test func vaultPathsAreCanonicalWhetherOrNotTheyExistYet() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { TestSupport.remove(directory) }
+        try FileManager.default.createDirectory(atPath: "\(directory)/real/vault", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/link", withDestinationPath: "\(directory)/real")
+        let real = VaultLocation(path: "\(directory)/real/vault").root
+        #expect(real.hasSuffix("/real/vault") && !real.contains("//"))
+        #expect(VaultLocation(path: "\(directory)/link/vault").root == real, "a symbolic link is resolved")
+        #expect(VaultLocation(path: "\(directory)//real/./x/../vault/").root == real)
+        // Not there yet (phr init): the existing part resolved, the rest tidied.
+        #expect(VaultLocation(path: "\(directory)/link/new/./a/../b").root == real.replacingOccurrences(of: "/vault", with: "/new/b"))
+        #expect(VaultLocation(path: "/nonexistent-phr-dir/../x//y/").root == "/x/y")
+        #expect(VaultLocation(path: "/").root == "/")
+    }
 }
