@@ -172,6 +172,20 @@ import Testing
         #expect(hit.matches == [[3, 8]])
     }
 
+    @Test func substringSnippetsMarkTheFirstMatchAndKeepMarksWithTheirLetters() {
+        let body = "患者は\n血液検査を受けました。" + String(repeating: "あ", count: 60)
+        let snippet = SearchEngine.substringSnippet(body, terms: ["検査"])
+        #expect(snippet == "患者は 血液\u{2}検査\u{3}を受けました。" + String(repeating: "あ", count: 41) + "…")
+        // Case is ignored as the trigram index ignores it; the later term in the list loses.
+        #expect(SearchEngine.substringSnippet("Die COVID-19ワクチン", terms: ["ワクチン", "covid-19ワ"]) == "Die COVID-19\u{2}ワクチン\u{3}")
+        #expect(SearchEngine.substringSnippet("Die COVID-19ワクチン", terms: ["covid-19ワ"]) == "Die \u{2}COVID-19ワ\u{3}クチン")
+        // 24 code points before the match would start on the tone mark of "ก้": the letter comes too.
+        let thai = "ก้" + String(repeating: "ข", count: 23) + "โรงพยาบาล"
+        #expect(SearchEngine.substringSnippet(thai, terms: ["โรงพยาบาล"]) == "ก้" + String(repeating: "ข", count: 23) + "\u{2}โรงพยาบาล\u{3}")
+        let unmatched = String(repeating: "ข", count: 79) + "ก้ขข"
+        #expect(SearchEngine.substringSnippet(unmatched, terms: ["ไม่มี"]) == String(repeating: "ข", count: 79) + "ก้")
+    }
+
     @Test func snippetTextIsOneLineWithMatchesInCodePoints() {
         // Line breaks, tabs, no-break and ideographic spaces become single spaces; none at the ends.
         let (text, matches) = SearchEngine.unmark("\n  Le \u{2}Lévothyrox\u{3}\u{A0}\u{A0}75 µg\r\n\u{2}血液\u{3}\u{3000}検査\t ")
