@@ -101,6 +101,11 @@ typedef struct PhrRawRead {
     int64_t offset;
 } PhrRawRead;
 
+/// Registers the FTS5 auxiliary function phr_rank(table, K, weights...) on a connection (an
+/// `sqlite3 *`): bm25() for the best K rows of a match without reading the length of rows that
+/// cannot be among them (rank.c). Returns an SQLite result code.
+int phr_rank_register(void *connection);
+
 #ifdef __cplusplus
 }
 #endif

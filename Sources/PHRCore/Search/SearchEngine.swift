@@ -230,10 +230,12 @@ public struct SearchEngine {
         }
         // ORDER BY an expression, not FTS5's `rank` column: FTS5 sorts `rank` itself by
         // materialising and sorting every match, while SQLite's own sorter keeps only the
-        // LIMIT best rows. The weights are those of the index's `rank` setting.
+        // LIMIT best rows. phr_rank is bm25() for those rows only (CPHRVFS/rank.c): the same
+        // scores, without reading the length of each row that cannot be among them. The weights
+        // are those of the index's `rank` setting.
         let ranked = try Row.fetchAll(db, sql: """
-            SELECT rowid, bm25(search_fts, \(Self.columnWeights)) AS score FROM search_fts WHERE search_fts MATCH ?
-            ORDER BY score LIMIT \(window + 1)
+            SELECT rowid, phr_rank(search_fts, \(window + 1), \(Self.columnWeights)) AS score FROM search_fts
+            WHERE search_fts MATCH ? ORDER BY score LIMIT \(window + 1)
             """, arguments: [expression])
         let exhausted = ranked.count <= window
         let scores = Dictionary(uniqueKeysWithValues: ranked.prefix(window).map { ($0["rowid"] as Int64, $0["score"] as Double) })

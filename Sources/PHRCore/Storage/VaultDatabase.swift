@@ -78,6 +78,10 @@ public final class VaultDatabase: @unchecked Sendable {
         // larger page cache than SQLite's 2 MiB default pays for itself; 32 MiB is small for a CLI.
         try db.execute(sql: "PRAGMA cache_size = -32768")
         try db.execute(sql: "PRAGMA trusted_schema = OFF")
+        // Search ranks with phr_rank, FTS5's BM25 for the best K rows (CPHRVFS/rank.c).
+        guard let connection = db.sqliteConnection, phr_rank_register(UnsafeMutableRawPointer(connection)) == SQLITE_OK else {
+            throw VaultError.io("cannot register the search ranking function")
+        }
         if creating {
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             if pages == 0 {
