@@ -272,51 +272,61 @@ public struct SearchEngine {
         }
         guard !chosen.isEmpty else { return [] }
 
-        // Snippets for the chosen rows only: the body around the match, else the title. One
-        // query per row with `rowid = ?`, which FTS5 answers by seeking in the match's doclists;
-        // `rowid IN (...)` it cannot use, and it walked every match of the query again (for a
-        // common word, every page of the vault).
+        // The chosen documents' entries, from the index on (kind, record_id, page).
+        let documentIDs = chosen.filter { $0.kind == DocumentStore.kind }.map(\.recordID)
+        var entries: [Row] = []
+        if !documentIDs.isEmpty {
+            entries = try Row.fetchAll(db, sql: """
+                SELECT id, record_id, ifnull(page, 0) AS page FROM search_entry
+                WHERE kind = ? AND record_id IN (\(databaseQuestionMarks(count: documentIDs.count)))
+                """, arguments: [DocumentStore.kind] + StatementArguments(documentIDs))
+        }
+        var entryRange: [String: ClosedRange<Int64>] = [:]
+        for entry in entries {
+            let (id, record): (Int64, String) = (entry["id"], entry["record_id"])
+            entryRange[record] = entryRange[record].map { min($0.lowerBound, id)...max($0.upperBound, id) } ?? id...id
+        }
+
+        // Snippets for the chosen rows only (the body around the match, else the title), and for
+        // a document, in the same statement, which of its pages match: the matches within the
+        // range of its entries' rowids, which FTS5 seeks to. `rowid IN (...)` it cannot use: it
+        // walked every match of the query again (for a common word, every page of the vault).
+        // snippet() runs for the chosen row only (CASE evaluates lazily).
         var snippets: [Int64: (body: String, title: String)] = [:]
+        var found = Set<Int64>()
         if let expression {
-            let statement = try db.cachedStatement(sql: """
-                SELECT snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS body,
-                       snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) AS title
-                FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
+            let snippetColumns = """
+                snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14),
+                snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14)
+                """
+            let single = try db.cachedStatement(sql: """
+                SELECT rowid, \(snippetColumns) FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
+                """)
+            let ranged = try db.cachedStatement(sql: """
+                SELECT rowid,
+                       CASE WHEN rowid = ?1 THEN snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) END,
+                       CASE WHEN rowid = ?1 THEN snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) END
+                FROM search_fts WHERE search_fts MATCH ?2 AND rowid BETWEEN ?3 AND ?4
                 """)
             for candidate in chosen {
-                let rowID = candidate.id
-                if let row = try Row.fetchOne(statement, arguments: [expression, rowID]) {
-                    snippets[rowID] = (row["body"], row["title"])
+                let rows: [Row]
+                if candidate.kind == DocumentStore.kind, let range = entryRange[candidate.recordID], range.contains(candidate.id) {
+                    rows = try Row.fetchAll(ranged, arguments: [candidate.id, expression, range.lowerBound, range.upperBound])
+                    found.formUnion(rows.map { $0[0] as Int64 })
+                } else {
+                    rows = try Row.fetchAll(single, arguments: [expression, candidate.id])
+                }
+                if let row = rows.first(where: { ($0[0] as Int64) == candidate.id }) {
+                    snippets[candidate.id] = (row[1], row[2])
                 }
             }
         }
 
-        // Every matching page of the chosen documents: their entries from the index on
-        // (kind, record_id, page), which covers the query, then which of them the word index
-        // matches, asked by rowid. A subquery listing every match would materialise all of them,
-        // which for a common word is every page of the vault.
+        // Every matching page of the chosen documents.
         var pages: [String: Set<Int>] = [:]
-        let documentIDs = chosen.filter { $0.kind == DocumentStore.kind }.map(\.recordID)
-        if !documentIDs.isEmpty {
-            let placeholders = databaseQuestionMarks(count: documentIDs.count)
-            let entries = try Row.fetchAll(db, sql: """
-                SELECT id, record_id, ifnull(page, 0) AS page FROM search_entry
-                WHERE kind = ? AND record_id IN (\(placeholders))
-                """, arguments: [DocumentStore.kind] + StatementArguments(documentIDs))
+        if !entries.isEmpty {
             var matching = Set(entries.map { $0["id"] as Int64 })
-            if let expression, !matching.isEmpty {
-                // Per document, the matches within the range of its entries' rowids: a range FTS5
-                // seeks to, where `rowid IN (...)` would walk every match of the query.
-                let statement = try db.cachedStatement(sql: """
-                    SELECT rowid FROM search_fts WHERE search_fts MATCH ? AND rowid BETWEEN ? AND ?
-                    """)
-                var found = Set<Int64>()
-                for (_, group) in Dictionary(grouping: entries, by: { $0["record_id"] as String }) {
-                    let ids = group.map { $0["id"] as Int64 }
-                    found.formUnion(try Int64.fetchAll(statement, arguments: [expression, ids.min()!, ids.max()!]))
-                }
-                matching.formIntersection(found)
-            }
+            if expression != nil { matching.formIntersection(found) }
             let (conditions, arguments) = rowConditions(for: query)
             if conditions.count > 1 || expression == nil, !matching.isEmpty {
                 // Filters beyond the profile (dates, substrings) apply to pages too.
