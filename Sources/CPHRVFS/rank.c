@@ -13,6 +13,8 @@
 //
 //   phr_rank(fts_table, K, weight_0, weight_1, ...)      K >= 1; weights as for bm25()
 //
+// Above PHR_RANK_MAX_K kept rows it computes every row's score, as bm25() does.
+//
 // FTS5 API reference: https://www.sqlite.org/fts5.html#custom_auxiliary_functions
 
 #include "CPHRVFS.h"
@@ -21,6 +23,8 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PHR_RANK_MAX_K 1000000
 
 // Per query: BM25's constants, the weights, the K best scores so far as a max-heap (the worst
 // of them on top; scores are negative, smaller is better), and a scratch array of frequencies.
@@ -74,7 +78,7 @@ static int rank_state_make(const Fts5ExtensionApi *api, Fts5Context *fts, int ca
     state->columnCount = api->xColumnCount(fts);
     state->columnEnd = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(state->columnCount > 0 ? state->columnCount : 1));
     state->weights = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(weightCount > 0 ? weightCount : 1));
-    state->heap = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)capacity);
+    state->heap = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(capacity > 0 ? capacity : 1));
     if (!state->idf || !state->frequency || !state->phraseSize || !state->columnEnd || !state->weights || !state->heap) {
         rank_state_free(state);
         return SQLITE_NOMEM;
@@ -155,10 +159,12 @@ static void phr_rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sql
     RankState *state = api->xGetAuxdata(fts, 0);
     if (state == NULL) {
         sqlite3_int64 capacity = sqlite3_value_int64(arguments[0]);
-        if (capacity < 1 || capacity > 1000000) {
-            sqlite3_result_error(context, "phr_rank: K must be from 1 to 1000000", -1);
+        if (capacity < 1) {
+            sqlite3_result_error(context, "phr_rank: K must be at least 1", -1);
             return;
         }
+        // So many rows kept that skipping is not worth a heap of them: score every row.
+        if (capacity > PHR_RANK_MAX_K) capacity = 0;
         int rc = rank_state_make(api, fts, (int)capacity, argumentCount - 1, arguments + 1, &state);
         if (rc == SQLITE_OK) rc = api->xSetAuxdata(fts, state, rank_state_free);
         if (rc != SQLITE_OK) {
@@ -194,7 +200,8 @@ static void phr_rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sql
     // close to the real score for the common words that make a long match list.
     int shortest = 0;
     for (int i = 0; i < state->columnCount; i++) shortest += state->columnEnd[i];
-    if (state->count == state->capacity && bm25(state, shortest > 0 ? (double)shortest : 1.0) > state->heap[0]) {
+    if (state->capacity > 0 && state->count == state->capacity &&
+        bm25(state, shortest > 0 ? (double)shortest : 1.0) > state->heap[0]) {
         sqlite3_result_double(context, INFINITY);
         return;
     }
@@ -205,7 +212,7 @@ static void phr_rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sql
         return;
     }
     double score = bm25(state, (double)length);
-    heap_push(state, score);
+    if (state->capacity > 0) heap_push(state, score);
     sqlite3_result_double(context, score);
 }
 

@@ -295,17 +295,14 @@ public struct SearchEngine {
         var snippets: [Int64: (body: String, title: String)] = [:]
         var found = Set<Int64>()
         if let expression {
-            let snippetColumns = """
-                snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14),
-                snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14)
-                """
+            // A column's text around the matches (about 14 words), matches marked.
+            func snippet(_ column: Int) -> String { "snippet(search_fts, \(column), '\(Self.markStart)', '\(Self.markEnd)', '…', 14)" }
+            let (body, title) = (snippet(2), snippet(0))
             let single = try db.cachedStatement(sql: """
-                SELECT rowid, \(snippetColumns) FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
+                SELECT rowid, \(body), \(title) FROM search_fts WHERE search_fts MATCH ? AND rowid = ?
                 """)
             let ranged = try db.cachedStatement(sql: """
-                SELECT rowid,
-                       CASE WHEN rowid = ?1 THEN snippet(search_fts, 2, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) END,
-                       CASE WHEN rowid = ?1 THEN snippet(search_fts, 0, '\(Self.markStart)', '\(Self.markEnd)', '…', 14) END
+                SELECT rowid, CASE WHEN rowid = ?1 THEN \(body) END, CASE WHEN rowid = ?1 THEN \(title) END
                 FROM search_fts WHERE search_fts MATCH ?2 AND rowid BETWEEN ?3 AND ?4
                 """)
             for candidate in chosen {
