@@ -33,7 +33,7 @@ import Testing
     }
 
     /// A phr copied without its phr-render says so, with exit 69, and changes nothing.
-    @Test func aMissingPHRRenderIsNamedWithWhatToDo() throws {
+    @Test func aMissingPHRRenderIsNamedWithAnInstallHint() throws {
         let cli = try CLI(label: "nohelper")
         defer { cli.cleanUp() }
         let file = try cli.passphraseFile(Self.passphrase)
