@@ -2,6 +2,11 @@
 #include "CPHRSystem.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -60,4 +65,71 @@ int phr_die_with_parent(void) {
     // A parent that died before this call goes unnoticed here; the worker then finds its socket
     // closed and exits on its own.
     return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+// Files to remove when a terminating signal arrives. The handler may run at any moment, so a
+// slot's path is written before the slot is marked in use, and only async-signal-safe calls
+// (unlink, sigaction, raise) happen inside it.
+#define PHR_CLEANUP_SLOTS 16
+static char cleanupPaths[PHR_CLEANUP_SLOTS][PATH_MAX];
+static atomic_int cleanupUsed[PHR_CLEANUP_SLOTS];
+static atomic_int cleanupInstalled;
+
+static void phrCleanupHandler(int sig) {
+    int saved = errno;
+    for (int i = 0; i < PHR_CLEANUP_SLOTS; i++) {
+        if (atomic_load(&cleanupUsed[i]) == 2) unlink(cleanupPaths[i]);
+    }
+    struct sigaction fallback;
+    memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(sig, &fallback, NULL);
+    errno = saved;
+    raise(sig);
+}
+
+int phr_cleanup_install(void) {
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&cleanupInstalled, &expected, 1)) return 0;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = phrCleanupHandler;
+    sigemptyset(&action.sa_mask);
+    // Keep a handler someone installed on purpose (an ignored SIGHUP under nohup stays ignored).
+    int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction current;
+        if (sigaction(signals[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        sigaction(signals[i], &action, NULL);
+    }
+    return 0;
+}
+
+int phr_cleanup_remember(const char *path) {
+    size_t length = strlen(path);
+    if (length >= PATH_MAX) return -1;
+    for (int i = 0; i < PHR_CLEANUP_SLOTS; i++) {
+        int expected = 0;
+        if (!atomic_compare_exchange_strong(&cleanupUsed[i], &expected, 1)) continue;
+        memcpy(cleanupPaths[i], path, length + 1);
+        atomic_store(&cleanupUsed[i], 2);
+        return i;
+    }
+    return -1;
+}
+
+void phr_cleanup_forget(int slot) {
+    if (slot < 0 || slot >= PHR_CLEANUP_SLOTS) return;
+    atomic_store(&cleanupUsed[slot], 0);
+}
+
+int phr_tmpfile_open(const char *directory, unsigned mode) {
+    return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+}
+
+int phr_tmpfile_link(int fd, const char *path) {
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }

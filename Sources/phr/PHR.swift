@@ -55,6 +55,10 @@ struct PHR: ParsableCommand {
         _ = phr_disable_core_dumps()
         // Everything phr creates (vault files, backups, exports) is private to the user.
         umask(0o077)
+        // An export interrupted by Ctrl-C or SIGTERM removes its unfinished file; one a killed
+        // phr left (SIGKILL, on a file system without unnamed files) goes now.
+        _ = phr_cleanup_install()
+        UnfinishedOutputs.sweep()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -80,6 +84,14 @@ struct VaultOptions: ParsableArguments {
 
     var location: VaultLocation {
         VaultLocation.resolve(explicit: path, environment: ProcessEnvironment.variables)
+    }
+
+    func validate() throws {
+        // A vault path that is not UTF-8 would silently become another path (U+FFFD in place of
+        // its bytes): refuse it.
+        if let path, RawArguments.isLossy(path) {
+            throw ValidationError("--vault: the path is not valid UTF-8; use a vault directory whose name is UTF-8")
+        }
     }
 }
 

@@ -35,6 +35,27 @@ int phr_disable_core_dumps(void);
 /// never outlives the phr process that started it. Returns 0 on success.
 int phr_die_with_parent(void);
 
+/// Remembers a file to unlink if SIGINT, SIGTERM or SIGHUP ends the process (an unfinished
+/// export holding plaintext). Returns a slot for `phr_cleanup_forget`, or -1 when the table is
+/// full or the path too long. Call `phr_cleanup_install` once first.
+int phr_cleanup_remember(const char *path);
+
+/// Forgets a slot from `phr_cleanup_remember` (the file was completed or removed).
+void phr_cleanup_forget(int slot);
+
+/// Installs the handlers for SIGINT, SIGTERM and SIGHUP that unlink the remembered files and then
+/// end the process by the same signal, as the default action would. Idempotent. Returns 0.
+int phr_cleanup_install(void);
+
+/// Opens an unnamed file in `directory` for writing (open(2) with O_TMPFILE), mode `mode`. It
+/// vanishes with the process unless `phr_tmpfile_link` gives it a name. Returns the descriptor,
+/// or -1 with errno (EOPNOTSUPP or EISDIR where the file system cannot do it).
+int phr_tmpfile_open(const char *directory, unsigned mode);
+
+/// Gives the unnamed file `fd` the name `path` (linkat(2) through /proc/self/fd). Fails with
+/// EEXIST if `path` exists. Returns 0 or -1 with errno.
+int phr_tmpfile_link(int fd, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

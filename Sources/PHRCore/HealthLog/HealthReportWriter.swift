@@ -41,7 +41,7 @@ public enum HealthReportWriter {
                              generator: String, renderer: ShareRenderer = ShareRenderer()) throws -> Result {
         let job = ReportRenderJob(report: report, paper: paper, now: Timestamp.string(time.now), zone: time.zone.identifier,
                                   generator: generator)
-        let output = try OutputFile(destination: path, replace: force)
+        let output = try OutputFile(destination: path, replace: force, exists: { ShareError.exists(path: $0) })
         let drawn: (pages: Int, charts: [ReportChartPlacement])
         do {
             switch try renderer.render(.report(job), into: output) {

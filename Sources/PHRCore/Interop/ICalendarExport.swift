@@ -84,6 +84,6 @@ public enum ICalendarExport {
     /// Writes the file (mode 0600), refusing to replace one unless `force`.
     public static func write(_ text: String, to path: String, force: Bool) throws {
         if FileSystem.exists(path) && !force { throw InteropError.exists(path: path) }
-        try FileSystem.atomicWrite(Array(text.utf8), to: path)
+        try OutputFile.write(Array(text.utf8), to: path, replace: force, exists: { InteropError.exists(path: $0) })
     }
 }

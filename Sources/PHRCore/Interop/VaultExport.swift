@@ -33,6 +33,6 @@ public enum VaultExport {
     /// Writes the export to `path` (mode 0600), refusing to replace a file unless `force`.
     public static func write(_ export: PHRExport, to path: String, force: Bool) throws {
         if FileSystem.exists(path) && !force { throw InteropError.exists(path: path) }
-        try FileSystem.atomicWrite(Array(try export.encoded()), to: path)
+        try OutputFile.write(Array(try export.encoded()), to: path, replace: force, exists: { InteropError.exists(path: $0) })
     }
 }

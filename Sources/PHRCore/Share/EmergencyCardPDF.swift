@@ -16,7 +16,7 @@ public enum EmergencyCardPDF {
         if !replace, FileSystem.exists(path) { throw ShareError.exists(path: path) }
         let job = EmergencyRenderJob(card: card, paper: paper, now: Timestamp.string(time.now), zone: time.zone.identifier,
                                      generator: generator)
-        let output = try OutputFile(destination: path, replace: replace)
+        let output = try OutputFile(destination: path, replace: replace, exists: { ShareError.exists(path: $0) })
         let pages: Int
         do {
             switch try renderer.render(.emergency(job), into: output) {

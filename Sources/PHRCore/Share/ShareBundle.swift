@@ -32,7 +32,7 @@ public enum ShareBundle {
                                  password: password,
                                  now: Timestamp.string(time.now), zone: time.zone.identifier)
 
-        let output = try OutputFile(destination: request.output, replace: request.force)
+        let output = try OutputFile(destination: request.output, replace: request.force, exists: { ShareError.exists(path: $0) })
         let drawn: (pages: Int, summaryPages: Int, firstPages: [Int])
         do {
             switch try renderer.render(.share(job), documents: decrypted, into: output) {
@@ -59,7 +59,7 @@ public enum ShareBundle {
         var fhirPath: String?
         if let fhir = request.fhirOutput {
             let bundle = IPSDocumentBuilder(content: content, time: time, generator: request.generator).build()
-            try OutputFile.write(bundle.serialized(), to: fhir, replace: request.force)
+            try OutputFile.write(bundle.serialized(), to: fhir, replace: request.force, exists: { ShareError.exists(path: $0) })
             fhirPath = fhir
         }
 

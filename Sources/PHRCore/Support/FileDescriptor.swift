@@ -189,7 +189,7 @@ public enum FileSystem {
 
 /// An advisory `flock(2)` on a file or directory, released on `unlock` or deinit.
 public final class FileLock {
-    private let fd: Int32
+    private var fd: Int32
 
     public enum Mode { case shared, exclusive }
 
@@ -206,5 +206,29 @@ public final class FileLock {
         fd = descriptor
     }
 
-    deinit { Glibc.close(fd) }
+    private init(descriptor: Int32) { fd = descriptor }
+
+    /// The lock if it can be had at once, nil if another open file holds a conflicting one.
+    /// (flock locks belong to open files: a second open in the same process conflicts too.)
+    public static func attempt(path: String, mode: Mode) throws -> FileLock? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw POSIXIOError(operation: "open", path: path, code: errno) }
+        while flock(descriptor, (mode == .shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            let code = errno
+            Glibc.close(descriptor)
+            if code == EWOULDBLOCK { return nil }
+            throw POSIXIOError(operation: "lock", path: path, code: code)
+        }
+        return FileLock(descriptor: descriptor)
+    }
+
+    /// Releases the lock now rather than when the object goes.
+    public func release() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    deinit { release() }
 }
