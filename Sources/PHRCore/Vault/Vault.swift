@@ -1,3 +1,4 @@
+import CPHRVFS
 import Foundation
 import GRDB
 import Glibc
@@ -90,8 +91,8 @@ public final class Vault: @unchecked Sendable {
         }
         let parent = (location.root as NSString).deletingLastPathComponent
         try FileSystem.makePrivateDirectories(parent)
-        let staging = "\(parent)/.phr-init-\(try SecureRandom.bytes(6).hex)"
-        try FileSystem.makePrivateDirectory(staging)
+        let stagingDirectory = try StagingDirectory(parent: parent, prefix: StagingDirectory.initPrefix)
+        let staging = stagingDirectory.path
         do {
             let masterKey = try SecretBytes.random(count: 32)
             let keys = try VaultKeys(masterKey: masterKey)
@@ -119,15 +120,11 @@ public final class Vault: @unchecked Sendable {
                     try Profiles.create(db, name: profileName, relation: .self)
                 }
             }
-            try FileSystem.syncDirectory(staging)
-            guard rename(staging, location.root) == 0 else {
-                throw POSIXIOError(operation: "rename", path: staging, code: errno)
-            }
-            try FileSystem.syncDirectory(parent)
+            try stagingDirectory.rename(to: location.root)
             let vault = try open(at: location, keyFile: keyFile, keys: keys)
             return (vault, recovery.text)
         } catch {
-            FileSystem.removeTree(staging)
+            stagingDirectory.remove()
             throw error
         }
     }
@@ -210,6 +207,12 @@ public final class Vault: @unchecked Sendable {
         }
         guard head == Array("phr db format 1\0".utf8) else {
             throw VaultError.integrity([head.isEmpty ? "vault.db is empty" : "page 1 of vault.db failed authentication (bad header)"])
+        }
+        // SQLite writes whole pages only (the VFS refuses anything else): a partial page at the
+        // end is damage, which every command must see, not only `phr check`.
+        let trailing = try file.size() % Int64(PHR_PAGE_SIZE)
+        if trailing != 0 {
+            throw VaultError.integrity(["vault.db ends with \(trailing) bytes of a partial page (truncated or damaged)"])
         }
     }
 

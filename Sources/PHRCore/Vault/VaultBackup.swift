@@ -24,6 +24,8 @@ public enum VaultBackup {
         case database = 0x44 // D
         case blob = 0x42     // B
         case end = 0x45      // E
+        /// What a backup made with `skipDamaged` left out or copied damaged, one line each.
+        case damage = 0x58   // X
     }
 
     public struct Summary: Codable, Sendable, Equatable {
@@ -31,11 +33,13 @@ public enum VaultBackup {
         public var bytes: Int64
         public var databaseBytes: Int64
         public var blobs: Int
+        /// What `skipDamaged` left out or copied as it was, one line each; empty for a whole backup.
+        public var damage: [String] = []
 
         enum CodingKeys: String, CodingKey {
             case path, bytes
             case databaseBytes = "database_bytes"
-            case blobs
+            case blobs, damage
         }
     }
 
@@ -43,13 +47,17 @@ public enum VaultBackup {
 
     // MARK: Writing
 
-    /// Writes a backup of `vault` to `path` (via a temporary file renamed into place).
-    public static func write(_ vault: Vault, to path: String, overwrite: Bool = false,
+    /// Writes a backup of `vault` to `path`, authenticating everything it copies: every database
+    /// page (AES-GCM) and every blob (its stream and the name it promises).
+    ///
+    /// Damage fails the backup (`VaultError.integrity`, naming each damaged part) and writes
+    /// nothing, unless `skipDamaged`: then damaged blobs are left out, damaged database pages are
+    /// copied as they are (the database is one unit), and both are listed in the backup's damage
+    /// record and in the summary. `restore` refuses such a backup unless asked for a partial restore.
+    /// The file appears at `path` only when complete (`OutputFile`).
+    public static func write(_ vault: Vault, to path: String, overwrite: Bool = false, skipDamaged: Bool = false,
                              progress: Progress = { _, _ in }) throws -> Summary {
-        if FileSystem.exists(path) && !overwrite { throw VaultError.alreadyExists(path: path) }
-        let directory = (path as NSString).deletingLastPathComponent
-        let temp = "\(path).part-\(try SecureRandom.bytes(6).hex)"
-        let out = try FileDescriptor.createExclusive(temp)
+        let out = try OutputFile(destination: path, replace: overwrite, exists: { VaultError.alreadyExists(path: $0) })
         do {
             let writer = try RecordWriter(file: out, key: vault.keys.backupKey)
             try writer.raw(magic)
@@ -62,6 +70,7 @@ public enum VaultBackup {
             defer { withExtendedLifetime(blobLock) {} }
             var blobNames: [String] = []
             var databaseBytes: Int64 = 0
+            var damage: [String] = []
             try vault.database.withConnection { db in
                 try db.inTransaction(.deferred) {
                     // The first read takes the SHARED lock (and rolls back a crashed writer's journal).
@@ -72,8 +81,18 @@ public enum VaultBackup {
                     databaseBytes = size
                     let blobBytes = blobNames.reduce(Int64(0)) { $0 + (FileSystem.fileSize(vault.blobs.path(for: $1)) ?? 0) }
                     let total = size + blobBytes
+                    let trailing = Int(size % Int64(PHR_PAGE_SIZE))
+                    if trailing != 0 {
+                        let problem = "vault.db ends with \(trailing) bytes of a partial page (truncated or damaged)"
+                        guard skipDamaged else { throw VaultError.integrity([problem]) }
+                        damage.append(problem)
+                    }
                     try writer.header(.database, name: "vault.db", length: UInt64(size))
-                    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+                    let pageSize = Int(PHR_PAGE_SIZE)
+                    var buffer = [UInt8](repeating: 0, count: 256 * pageSize)
+                    var plain = [UInt8](repeating: 0, count: pageSize)
+                    defer { wipe(&plain) }
+                    var badPages: [Int64] = []
                     var offset: Int64 = 0
                     while offset < size {
                         let amount = Int(min(Int64(buffer.count), size - offset))
@@ -82,41 +101,95 @@ public enum VaultBackup {
                             return sqlite3_file_control(db.sqliteConnection, "main", PHR_FCNTL_RAW_READ, &request)
                         }
                         guard rc == SQLITE_OK else { throw VaultError.io("cannot read \(vault.location.database)") }
+                        // Authenticate each whole page before it goes into the backup.
+                        var start = 0
+                        while start + pageSize <= amount {
+                            let page = (offset + Int64(start)) / Int64(pageSize) + 1
+                            let result = buffer.withUnsafeBytes { raw in
+                                plain.withUnsafeMutableBytes { out in
+                                    vault.keys.pageKey.withUnsafeBytes { key in
+                                        phr_page_decrypt(key.u8, UInt32(truncatingIfNeeded: page), Int32(PHR_FILE_DB),
+                                                         raw.u8! + start, out.u8m)
+                                    }
+                                }
+                            }
+                            if result != Int32(PHR_OK) { badPages.append(page) }
+                            start += pageSize
+                        }
+                        if !badPages.isEmpty && !skipDamaged {
+                            throw VaultError.integrity(Self.describe(badPages: badPages))
+                        }
                         try buffer.withUnsafeBytes { try writer.body(UnsafeRawBufferPointer(rebasing: $0[0..<amount])) }
                         offset += Int64(amount)
                         progress(offset, total)
                     }
+                    damage += Self.describe(badPages: badPages)
                     return .commit
                 }
             }
-            var done = databaseBytes
-            let total = databaseBytes + blobNames.reduce(Int64(0)) { $0 + (FileSystem.fileSize(vault.blobs.path(for: $1)) ?? 0) }
+
+            // Blobs: authenticated first, so that a damaged one is known before its record starts.
+            var sound: [String] = []
+            var damagedBlobs: [String] = []
             for name in blobNames {
-                let blobPath = vault.blobs.path(for: name)
-                let input: FileDescriptor
                 do {
-                    input = try FileDescriptor.openForReading(blobPath)
-                } catch let error as POSIXIOError where error.code == ENOENT {
-                    throw VaultError.integrity(["blob \(name.prefix(12)) is missing from blobs/"])
-                }
-                let length = try input.size()
-                try writer.header(.blob, name: name, length: UInt64(length))
-                try copy(from: input, length: length) { chunk in
-                    try writer.body(chunk)
-                    done += Int64(chunk.count)
-                    progress(done, total)
+                    _ = try vault.blobs.verify(name: name)
+                    sound.append(name)
+                } catch VaultError.integrity(let problems) {
+                    damagedBlobs += problems
                 }
             }
+            if !damagedBlobs.isEmpty {
+                guard skipDamaged else { throw VaultError.integrity(damagedBlobs) }
+                damage += damagedBlobs.map { "left out: \($0)" }
+            }
+            var done = databaseBytes
+            let total = databaseBytes + sound.reduce(Int64(0)) { $0 + (FileSystem.fileSize(vault.blobs.path(for: $1)) ?? 0) }
+            for name in sound {
+                let input = try FileDescriptor.openForReading(vault.blobs.path(for: name))
+                let length = try input.size()
+                try writer.header(.blob, name: name, length: UInt64(length))
+                // Authenticated again as it is copied: the bytes in the backup are the bytes checked.
+                let nameMAC = try HMACSHA256(key: vault.keys.blobNameKey)
+                var copied: Int64 = 0
+                do {
+                    try BlobDecryptor.decrypt(key: vault.keys.blobKey, source: { buffer in
+                        let count = try input.readFully(into: buffer)
+                        guard copied + Int64(count) <= length else {
+                            throw VaultError.io("\(input.path) changed size while being copied")
+                        }
+                        try writer.body(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                        copied += Int64(count)
+                        done += Int64(count)
+                        progress(done, total)
+                        return count
+                    }) { chunk in try nameMAC.update(chunk) }
+                } catch let error as BlobStreamError {
+                    throw VaultError.integrity(["blob \(name.prefix(12)) failed authentication while being copied: \(error)"])
+                }
+                guard copied == length else { throw VaultError.io("\(input.path) changed size while being copied") }
+                guard try nameMAC.finalize().hex == name else {
+                    throw VaultError.integrity(["blob \(name.prefix(12)) does not hold the content its name promises"])
+                }
+            }
+            if !damage.isEmpty {
+                try writer.record(.damage, name: "damage", bytes: Array(damage.joined(separator: "\n").utf8))
+            }
             try writer.finish()
-            try out.sync()
-            try out.close()
-            guard rename(temp, path) == 0 else { throw POSIXIOError(operation: "rename", path: temp, code: errno) }
-            try FileSystem.syncDirectory(directory.isEmpty ? "." : directory)
-            return Summary(path: path, bytes: FileSystem.fileSize(path) ?? 0, databaseBytes: databaseBytes, blobs: blobNames.count)
+            try out.commit()
+            return Summary(path: path, bytes: FileSystem.fileSize(path) ?? 0, databaseBytes: databaseBytes,
+                           blobs: sound.count, damage: damage)
         } catch {
-            unlink(temp)
+            out.abandon()
             throw error
         }
+    }
+
+    static func describe(badPages: [Int64]) -> [String] {
+        guard !badPages.isEmpty else { return [] }
+        let listed = badPages.prefix(20).map(String.init).joined(separator: ", ")
+        let more = badPages.count > 20 ? " and \(badPages.count - 20) more" : ""
+        return ["\(badPages.count == 1 ? "page" : "pages") \(listed)\(more) of vault.db failed authentication (tampered or damaged)"]
     }
 
     static func copy(from input: FileDescriptor, length: Int64, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
@@ -133,11 +206,11 @@ public enum VaultBackup {
 
     /// Frames records and keeps the running HMAC.
     final class RecordWriter {
-        let file: FileDescriptor
+        let file: OutputFile
         let mac: HMACSHA256
         var pending = [UInt8]()
 
-        init(file: FileDescriptor, key: SecretBytes) throws {
+        init(file: OutputFile, key: SecretBytes) throws {
             self.file = file
             mac = try HMACSHA256(key: key)
         }
@@ -166,6 +239,10 @@ public enum VaultBackup {
             try raw(bytes)
         }
 
+        func body(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { try body($0) }
+        }
+
         func flush() throws {
             try file.write(pending)
             pending.removeAll(keepingCapacity: true)
@@ -185,13 +262,22 @@ public enum VaultBackup {
         public var path: String
         public var blobs: Int
         public var check: VaultCheck.Report
+        /// What the backup itself says it left out or copied damaged (a `--skip-damaged` backup).
+        public var damage: [String] = []
+
+        enum CodingKeys: String, CodingKey {
+            case path, blobs, check, damage
+        }
     }
 
     /// Restores `backupPath` into `location`, which must not exist or be an empty directory.
     /// `secret` is asked for once the key file has been read (the passphrase as it was when the
     /// backup was made, or the recovery key). Everything is verified (the backup's HMAC, then a
     /// full `phr check`) in a staging directory before it is renamed into place.
-    public static func restore(from backupPath: String, to location: VaultLocation,
+    ///
+    /// A backup made with `skipDamaged` is refused unless `partial`: then its sound part is
+    /// restored, and the summary lists what the backup left out and what the check still finds.
+    public static func restore(from backupPath: String, to location: VaultLocation, partial: Bool = false,
                                secret: (KeyFile) throws -> SecretBytes,
                                progress: Progress = { _, _ in }) throws -> RestoreSummary {
         if FileSystem.exists(location.root) {
@@ -203,17 +289,16 @@ public enum VaultBackup {
         do {
             input = try FileDescriptor.openForReading(backupPath)
         } catch let error as POSIXIOError where error.code == ENOENT {
-            throw VaultError.backupInvalid(path: backupPath, reason: "no such file")
+            throw VaultError.backupMissing(path: backupPath)
         }
         let total = try input.size()
         let parent = (location.root as NSString).deletingLastPathComponent
         try FileSystem.makePrivateDirectories(parent)
-        let staging = "\(parent)/.phr-restore-\(try SecureRandom.bytes(6).hex)"
-        try FileSystem.makePrivateDirectory(staging)
+        let staging = try StagingDirectory(parent: parent, prefix: StagingDirectory.restorePrefix)
         do {
-            let stagingLocation = VaultLocation(path: staging)
+            let stagingLocation = VaultLocation(path: staging.path)
             let reader = RecordReader(file: input, path: backupPath)
-            guard try reader.rawExact(magic.count) == magic else {
+            guard try reader.rawExact(magic.count, allowShort: true) == magic else {
                 throw VaultError.backupInvalid(path: backupPath, reason: "it does not start like a phr backup")
             }
             // VERSION and keys.json come first; with the key file read, the secret can unlock
@@ -236,6 +321,7 @@ public enum VaultBackup {
 
             var blobCount = 0
             var sawDatabase = false
+            var damage: [String] = []
             while true {
                 record = try reader.nextHeader()
                 switch record.tag {
@@ -251,33 +337,36 @@ public enum VaultBackup {
                     if !FileSystem.exists(shard) { try FileSystem.makePrivateDirectory(shard) }
                     try reader.copyBody(length: record.length, to: "\(shard)/\(record.name)") { progress($0, total) }
                     blobCount += 1
+                case .damage:
+                    guard damage.isEmpty, record.length <= 1 << 20 else { throw reader.invalid("bad damage record") }
+                    damage = String(decoding: try reader.bodyExact(Int(record.length)), as: UTF8.self)
+                        .split(separator: "\n").map(String.init)
                 case .end:
                     guard record.length == 32 else { throw reader.invalid("bad end record") }
                     let expected = try mac.finalize()
                     reader.mac = nil
                     let stored = try reader.bodyExact(32)
                     guard constantTimeEqual(expected, stored) else {
-                        throw VaultError.backupInvalid(path: backupPath, reason: "authentication failed (altered or damaged)")
+                        throw VaultError.backupDamaged(path: backupPath, reason: "authentication failed (altered or damaged)")
                     }
                     guard try reader.rawExact(1, allowShort: true).isEmpty else {
-                        throw VaultError.backupInvalid(path: backupPath, reason: "data after the end record")
+                        throw VaultError.backupDamaged(path: backupPath, reason: "data after the end record")
                     }
                     guard sawDatabase else { throw reader.invalid("no database record") }
+                    if !damage.isEmpty && !partial {
+                        throw VaultError.backupIncomplete(path: backupPath, damage: damage)
+                    }
                     try FileSystem.syncDirectory(stagingLocation.blobs)
                     let report = try VaultCheck.run(location: stagingLocation, keyFile: keyFile, keys: keys)
-                    guard report.isHealthy else { throw VaultError.integrity(report.problems) }
-                    try FileSystem.syncDirectory(staging)
-                    guard rename(staging, location.root) == 0 else {
-                        throw POSIXIOError(operation: "rename", path: staging, code: errno)
-                    }
-                    try FileSystem.syncDirectory(parent)
-                    return RestoreSummary(path: location.root, blobs: blobCount, check: report)
+                    guard report.isHealthy || partial else { throw VaultError.integrity(report.problems) }
+                    try staging.rename(to: location.root)
+                    return RestoreSummary(path: location.root, blobs: blobCount, check: report, damage: damage)
                 default:
                     throw reader.invalid("unexpected record")
                 }
             }
         } catch {
-            FileSystem.removeTree(staging)
+            staging.remove()
             throw error
         }
     }
@@ -296,8 +385,9 @@ public enum VaultBackup {
             self.path = path
         }
 
+        /// A backup that started as one but is damaged, truncated or altered (exit 80).
         func invalid(_ reason: String) -> VaultError {
-            VaultError.backupInvalid(path: path, reason: reason)
+            VaultError.backupDamaged(path: path, reason: reason)
         }
 
         func rawExact(_ count: Int, allowShort: Bool = false) throws -> [UInt8] {

@@ -23,13 +23,20 @@ public enum VaultError: PHRError, Equatable {
     case keyringUnavailable(String)
     /// Another phr process holds the vault.
     case busy(path: String)
-    /// A backup file that is not one, or is damaged.
+    /// A file that is not a phr backup.
     case backupInvalid(path: String, reason: String)
+    /// No backup file at the path.
+    case backupMissing(path: String)
+    /// A phr backup that is truncated, altered or damaged.
+    case backupDamaged(path: String, reason: String)
+    /// A backup written with `--skip-damaged`, restored without `--partial`.
+    case backupIncomplete(path: String, damage: [String])
     case io(String)
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notFound: return .noInput
+        case .notFound, .backupMissing: return .noInput
+        case .backupDamaged, .backupIncomplete: return .integrity
         case .alreadyExists: return .failure
         case .notAVault, .backupInvalid: return .dataError
         case .keyFileInvalid, .integrity: return .integrity
@@ -57,6 +64,11 @@ public enum VaultError: PHRError, Equatable {
         case .keyringUnavailable(let reason): return "the kernel keyring is not available here: \(reason)"
         case .busy(let path): return "the vault at \(path) is busy (another phr process is writing)"
         case .backupInvalid(let path, let reason): return "\(path) is not a usable phr backup: \(reason)"
+        case .backupMissing(let path): return "\(path): no such backup file"
+        case .backupDamaged(let path, let reason): return "backup \(path) is damaged: \(reason)"
+        case .backupIncomplete(let path, let damage):
+            return "backup \(path) is incomplete: it was written with --skip-damaged and \(damage.first ?? "leaves parts out")"
+                + (damage.count > 1 ? " (and \(damage.count - 1) more)" : "")
         case .io(let message): return message
         }
     }
@@ -72,6 +84,8 @@ public enum VaultError: PHRError, Equatable {
         case .keyringUnavailable:
             return "phr will ask for the passphrase each time; for scripts use PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND"
         case .busy: return "wait for the other phr command to finish, then try again"
+        case .backupDamaged: return "use another backup; nothing was restored"
+        case .backupIncomplete: return "restore what it holds with 'phr restore FILE --partial'"
         default: return nil
         }
     }
