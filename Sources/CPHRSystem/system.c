@@ -2,6 +2,7 @@
 #include "CPHRSystem.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <limits.h>
@@ -98,11 +99,17 @@ int phr_cleanup_install(void) {
     sigemptyset(&action.sa_mask);
     // Keep a handler someone installed on purpose (an ignored SIGHUP under nohup stays ignored).
     int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    sigset_t deliver;
+    sigemptyset(&deliver);
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction current;
         if (sigaction(signals[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
         sigaction(signals[i], &action, NULL);
+        sigaddset(&deliver, signals[i]);
     }
+    // A parent that started phr from a thread with every signal blocked (as some runtimes'
+    // worker threads are) would make Ctrl-C and SIGTERM wait forever.
+    pthread_sigmask(SIG_UNBLOCK, &deliver, NULL);
     return 0;
 }
 

@@ -43,10 +43,12 @@ public final class DocumentImporter {
         public enum Status: String, Codable, Sendable {
             /// Stored and indexed (or stored with the outcome saying why not).
             case added
-            /// The same content is already in the vault; nothing was stored.
+            /// The same content is already in this profile's documents; nothing was stored.
             case duplicate
             /// Not stored.
             case failed
+            /// A file found in a directory that is not a PDF or an image: passed over, not an error.
+            case skipped
         }
 
         public var file: String
@@ -56,128 +58,283 @@ public final class DocumentImporter {
         /// Why it failed, or why its text is missing; one line.
         public var reason: String?
 
+        public init(file: String, status: Status, document: Document? = nil, reason: String? = nil) {
+            self.file = file
+            self.status = status
+            self.document = document
+            self.reason = reason
+        }
+
         /// A failure, or a stored document whose text could not be read at all (a damaged or
         /// locked PDF): the command reports both and exits 65.
         public var isProblem: Bool {
             switch status {
             case .failed: return true
-            case .duplicate: return false
+            case .duplicate, .skipped: return false
             case .added: return document?.outcome == "unreadable" || document?.outcome == "password_required"
             }
         }
     }
 
-    /// Files and directories (searched recursively; hidden entries skipped) in the order given,
-    /// plus how many files in directories were skipped for not being PDFs or images.
-    public static func expand(_ paths: [String]) throws -> (files: [String], skipped: Int) {
-        var files: [String] = []
-        var skipped = 0
+    /// A file to add, and whether it was found inside a directory (where files that are not
+    /// documents are passed over rather than refused).
+    public struct InputFile: Sendable, Equatable {
+        public var path: InputPath
+        public var inDirectory: Bool
+
+        public init(path: InputPath, inDirectory: Bool = false) {
+            self.path = path
+            self.inDirectory = inDirectory
+        }
+    }
+
+    /// What `expand` found: the files to try, and entries of directories that cannot be read
+    /// (each reported with its reason).
+    public struct Expansion: Sendable {
+        public var files: [InputFile] = []
+        public var problems: [FileResult] = []
+    }
+
+    /// Files and directories (searched recursively, without recursion on their depth; hidden
+    /// entries skipped; symbolic links to directories not followed) in the order given. Only
+    /// regular files are listed; a FIFO, socket or device inside a directory, or a directory that
+    /// cannot be read, is a problem with its reason. Names are bytes: a name that is not UTF-8,
+    /// or a path longer than PATH_MAX, is found and opened like any other.
+    public static func expand(_ paths: [InputPath]) throws -> Expansion {
+        var expansion = Expansion()
         for path in paths {
-            guard FileSystem.exists(path) else { throw DocumentImportError.missing(path) }
-            guard FileSystem.isDirectory(path) else {
-                files.append(path)
-                continue
+            guard let info = path.linkStatus() else {
+                throw DocumentImportError.missing(path.display)
             }
-            guard let enumerator = FileManager.default.enumerator(atPath: path) else { continue }
-            var found: [String] = []
-            while let relative = enumerator.nextObject() as? String {
-                let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") {
-                    if FileSystem.isDirectory("\(path)/\(relative)") { enumerator.skipDescendants() }
+            let isLink = info.st_mode & S_IFMT == S_IFLNK
+            let directoryFD = (info.st_mode & S_IFMT == S_IFDIR || isLink) ? path.open(O_RDONLY | O_DIRECTORY) : -1
+            guard directoryFD >= 0 else {
+                if isLink && errno != ENOTDIR && errno != ENOENT && errno != ELOOP {
+                    expansion.problems.append(FileResult(file: path.display, status: .failed, reason: "cannot open: \(ExtractionError.describe(errno))"))
                     continue
                 }
-                let full = (path as NSString).appendingPathComponent(relative)
-                guard !FileSystem.isDirectory(full) else { continue }
-                if let kind = try? FileSniffer.kind(ofFileAt: full), kind != .other {
-                    found.append(full)
-                } else {
-                    skipped += 1
-                }
+                expansion.files.append(InputFile(path: path))
+                continue
             }
-            files += found.sorted()
+            Glibc.close(directoryFD)
+            // Depth-first, each directory's entries in byte order, with an explicit stack.
+            var stack: [InputPath] = [path]
+            var found: [InputFile] = []
+            while let directory = stack.popLast() {
+                let fd = directory.open(O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+                guard fd >= 0, let stream = fdopendir(fd) else {
+                    let code = errno
+                    if fd >= 0 { Glibc.close(fd) }
+                    expansion.problems.append(FileResult(file: directory.display, status: .failed,
+                                                         reason: "cannot read the directory: \(ExtractionError.describe(code))"))
+                    continue
+                }
+                var subdirectories: [InputPath] = []
+                while let entry = readdir(stream) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        Array(raw.prefix(while: { $0 != 0 }))
+                    }
+                    if name.first == UInt8(ascii: ".") { continue }  // ".", ".." and hidden entries
+                    let child = directory.appending(name)
+                    var kind = entry.pointee.d_type
+                    if kind == UInt8(DT_UNKNOWN) {
+                        var info = stat()
+                        kind = InputPath.withCString(name) { fstatat(dirfd(stream), $0, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                            ? Self.directoryEntryType(info.st_mode) : UInt8(DT_UNKNOWN)
+                    }
+                    switch Int(kind) {
+                    case Int(DT_DIR):
+                        subdirectories.append(child)
+                    case Int(DT_REG), Int(DT_LNK):
+                        // A link is opened (and so followed) like a file; one to a directory
+                        // fails that open and is reported, never walked (no loops).
+                        found.append(InputFile(path: child, inDirectory: true))
+                    default:
+                        expansion.problems.append(FileResult(file: child.display, status: .failed,
+                                                             reason: "not a regular file (\(Self.describeType(kind))); skipped"))
+                    }
+                }
+                closedir(stream)
+                stack += subdirectories.sorted(by: >)
+            }
+            expansion.files += found.sorted { $0.path < $1.path }
         }
-        return (files, skipped)
+        return expansion
+    }
+
+    /// `expand` for text paths.
+    public static func expand(_ paths: [String]) throws -> Expansion {
+        try expand(paths.map(InputPath.init))
+    }
+
+    static func directoryEntryType(_ mode: mode_t) -> UInt8 {
+        switch mode & S_IFMT {
+        case S_IFDIR: return UInt8(DT_DIR)
+        case S_IFREG: return UInt8(DT_REG)
+        case S_IFLNK: return UInt8(DT_LNK)
+        case S_IFIFO: return UInt8(DT_FIFO)
+        case S_IFSOCK: return UInt8(DT_SOCK)
+        case S_IFCHR: return UInt8(DT_CHR)
+        case S_IFBLK: return UInt8(DT_BLK)
+        default: return UInt8(DT_UNKNOWN)
+        }
+    }
+
+    static func describeType(_ type: UInt8) -> String {
+        switch Int(type) {
+        case Int(DT_FIFO): return "a FIFO"
+        case Int(DT_SOCK): return "a socket"
+        case Int(DT_CHR): return "a character device"
+        case Int(DT_BLK): return "a block device"
+        case Int(DT_DIR): return "a directory"
+        default: return "an unknown kind of file"
+        }
+    }
+
+    static func describe(mode: mode_t) -> String {
+        describeType(directoryEntryType(mode))
     }
 
     // MARK: Adding
 
-    /// A file stored as a blob and waiting for (or not needing) extraction.
+    /// A file opened, stored as a blob, and waiting for (or not needing) extraction.
     private struct Pending {
         var index: Int
-        var path: String
+        var display: String
+        var fileName: String
         var kind: FileSniffer.Kind
         var blob: BlobStore.StoredBlob
+        /// The one descriptor the file is read through: sniffed, encrypted and extracted from it.
+        var file: FileDescriptor
+        /// The file's identity and change times when it was opened.
+        var opened: FileState
         var pages: [ExtractedPage] = []
     }
 
-    /// Adds `paths` (files only; see `expand`). `progress(done, total, file)` is called as files
-    /// finish. Returns one result per path, in order.
+    /// What says a file was not rewritten while it was being added.
+    struct FileState: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: timespec
+        var changed: timespec
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modified = info.st_mtim
+            changed = info.st_ctim
+        }
+
+        static func == (lhs: FileState, rhs: FileState) -> Bool {
+            lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+                && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+                && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+        }
+    }
+
+    /// Adds files given by text paths (see `add(files:)`).
     public func add(_ paths: [String], options: Options,
                     progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [FileResult] {
-        var results = [FileResult?](repeating: nil, count: paths.count)
+        try add(files: paths.map { InputFile(path: InputPath($0)) }, options: options, progress: progress)
+    }
+
+    /// Adds `files` (see `expand`), one by one: each file is opened once (never blocking: a FIFO
+    /// is refused, not waited on), sniffed, encrypted into a blob and handed to an extraction
+    /// worker through that one descriptor, and its document is committed as soon as its text is
+    /// in, with up to a worker's worth of files in flight. `progress(done, total, file)` is
+    /// called as files finish. Returns one result per file, in order.
+    ///
+    /// When the vault itself cannot be written (a full disk, an I/O error), the batch stops:
+    /// files in flight finish, nothing more is read, and `DocumentImportError.stopped` carries
+    /// every file's result (the ones not reached say so) and the cause.
+    public func add(files: [InputFile], options: Options,
+                    progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [FileResult] {
+        try withoutActuallyEscaping(progress) { progress in try add(files: files, options: options, escapingProgress: progress) }
+    }
+
+    private func add(files: [InputFile], options: Options, escapingProgress progress: @escaping (Int, Int, String) -> Void) throws -> [FileResult] {
+        var results = [FileResult?](repeating: nil, count: files.count)
         let rowsBefore = try vault.database.read { db in try SearchIndex.indexedRows(db) }
-        var pending: [Pending] = []
-        var blobsInBatch: [String: Int] = [:]
         var done = 0
         func finish(_ index: Int, _ result: FileResult) {
             results[index] = result
             done += 1
-            progress(done, paths.count, paths[index])
+            progress(done, files.count, result.file)
         }
 
-        // 1. Store each file as a blob (streamed, encrypted) unless its content is already here.
-        for (index, path) in paths.enumerated() {
-            do {
-                let kind = try FileSniffer.kind(ofFileAt: path)
-                guard kind != .other else {
-                    let empty = (FileSystem.fileSize(path) ?? 0) == 0
-                    finish(index, FileResult(file: path, status: .failed, reason: empty ? "the file is empty" : "not a PDF, PNG or JPEG file"))
-                    continue
+        // Blobs stored by this batch whose documents were not committed: removed at the end.
+        var uncommitted = Set<String>()
+        var stop: Error?
+        var pending: [Pending] = []
+        var blobsInBatch: [String: String] = [:]
+        let writerLock = try vault.blobs.writerLock()
+
+        var queue = files.enumerated().makeIterator()
+        let jobs = AnyIterator<ExtractionJob> {
+            while stop == nil, let (index, file) = queue.next() {
+                do {
+                    guard let item = try self.prepare(index: index, file: file, blobsInBatch: &blobsInBatch, finish: finish) else { continue }
+                    if item.blob.isNew { uncommitted.insert(item.blob.name) }
+                    TestPause.here(.blobStored)
+                    if item.kind.isImage {
+                        // Images need no extraction: they are stored as needing OCR.
+                        let summary = ExtractionSummary(outcome: .noText, pageCount: 1, reason: "an image: needs OCR to be searchable")
+                        finish(index, try self.commit(item, summary: summary, options: options))
+                        uncommitted.remove(item.blob.name)
+                        continue
+                    }
+                    pending.append(item)
+                    return ExtractionJob(.file(item.file), password: options.pdfPassword)
+                } catch {
+                    guard Self.stopsTheBatch(error) else {
+                        finish(index, FileResult(file: file.path.display, status: .failed, reason: Self.describe(error)))
+                        continue
+                    }
+                    stop = error
+                    finish(index, FileResult(file: file.path.display, status: .failed, reason: "not added: \(Self.describe(error))"))
                 }
-                let blob = try vault.blobs.store(fileAt: path)
-                if let existing = try vault.database.read({ db in
-                    try String.fetchOne(db, sql: "SELECT id FROM document WHERE blob_name = ?", arguments: [blob.name])
-                }) {
-                    let document = try vault.database.read { db in try DocumentStore.fetch(db, id: existing) }
-                    finish(index, FileResult(file: path, status: .duplicate, document: document,
-                                             reason: "already in vault as \(existing)"))
-                    continue
-                }
-                if let earlier = blobsInBatch[blob.name] {
-                    finish(index, FileResult(file: path, status: .duplicate, reason: "same content as \(paths[earlier])"))
-                    continue
-                }
-                blobsInBatch[blob.name] = index
-                pending.append(Pending(index: index, path: path, kind: kind, blob: blob))
-            } catch let error as POSIXIOError {
-                finish(index, FileResult(file: path, status: .failed, reason: error.localizedDescription))
             }
+            return nil
         }
 
-        // 2. Images need no extraction: they are stored as needing OCR.
-        for item in pending where item.kind.isImage {
-            let summary = ExtractionSummary(outcome: .noText, pageCount: 1, reason: "an image: needs OCR to be searchable")
-            finish(item.index, try commit(item, summary: summary, options: options))
-        }
-
-        // 3. PDFs go to the extraction workers, several at a time; each is committed when done.
-        var pdfs = pending.filter { $0.kind == .pdf }
-        let jobs = pdfs.map { ExtractionJob(.path($0.path), password: options.pdfPassword) }
         do {
             try extractor.extractAll(jobs, onPage: { job, page in
-                pdfs[job].pages.append(page)
+                pending[job].pages.append(page)
             }, onFinish: { job, summary in
-                let result = try commit(pdfs[job], summary: summary, options: options)
-                pdfs[job].pages = []
-                finish(pdfs[job].index, result)
+                let item = pending[job]
+                pending[job].pages = []
+                do {
+                    var now = stat()
+                    guard fstat(item.file.fd, &now) == 0, FileState(now) == item.opened else {
+                        finish(item.index, FileResult(file: item.display, status: .failed,
+                                                      reason: "the file changed while it was being added; add it again"))
+                        return
+                    }
+                    finish(item.index, try self.commit(item, summary: summary, options: options))
+                    uncommitted.remove(item.blob.name)
+                } catch {
+                    guard Self.stopsTheBatch(error) else { throw error }
+                    if stop == nil { stop = error }
+                    finish(item.index, FileResult(file: item.display, status: .failed, reason: "not added: \(Self.describe(error))"))
+                }
             })
         } catch {
             // Extraction stopped (no worker could start, or the command was interrupted): the
             // blobs this batch stored for documents not yet committed go again, so the vault is
             // left as it was plus the documents already reported.
-            let orphans = pdfs.filter { results[$0.index] == nil && $0.blob.isNew }.map(\.blob.name)
-            try? vault.blobs.removeFiles(names: orphans)
+            writerLock.release()
+            _ = try? vault.leftovers(among: Array(uncommitted), remove: true)
             throw error
+        }
+        writerLock.release()
+        if !uncommitted.isEmpty { _ = try? vault.leftovers(among: Array(uncommitted), remove: true) }
+        if let stop {
+            let final = results.enumerated().map { index, result in
+                result ?? FileResult(file: files[index].path.display, status: .failed, reason: "not added: the batch stopped before this file")
+            }
+            throw DocumentImportError.stopped(results: final, cause: Self.describe(stop), status: Self.exitStatus(of: stop))
         }
         // Every document is committed; merging the index is an optimisation, and one that fails
         // (a full disk) is rolled back and leaves the index as it was.
@@ -185,10 +342,109 @@ public final class DocumentImporter {
         return results.map { $0! }
     }
 
+    /// Opens, sniffs and stores one file. Returns nil when the file is finished already (a
+    /// duplicate, not a document, unreadable), having called `finish`. Throws only what
+    /// `stopsTheBatch` (the vault cannot be written).
+    private func prepare(index: Int, file: InputFile, blobsInBatch: inout [String: String],
+                         finish: (Int, FileResult) -> Void) throws -> Pending? {
+        let display = file.path.display
+        func failed(_ reason: String) -> Pending? {
+            finish(index, FileResult(file: display, status: .failed, reason: reason))
+            return nil
+        }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer. It is cleared once the file is
+        // known to be a regular file.
+        let raw = file.path.open(O_RDONLY | O_NONBLOCK | O_NOCTTY)
+        guard raw >= 0 else {
+            let code = errno
+            if code == ENOENT { return failed("no such file") }
+            return failed("cannot open the file: \(ExtractionError.describe(code))")
+        }
+        let descriptor = FileDescriptor(fd: raw, path: display)
+        var info = stat()
+        guard fstat(raw, &info) == 0 else { return failed("cannot read the file: \(ExtractionError.describe(errno))") }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return failed("not a regular file (\(Self.describe(mode: info.st_mode)))\(file.inDirectory ? "; skipped" : "")")
+        }
+        _ = fcntl(raw, F_SETFL, fcntl(raw, F_GETFL) & ~O_NONBLOCK)
+        let opened = FileState(info)
+        let kind: FileSniffer.Kind
+        do {
+            kind = try FileSniffer.kind(ofDescriptor: raw)
+        } catch let error as POSIXIOError {
+            return failed("cannot read the file: \(ExtractionError.describe(error.code))")
+        }
+        guard kind != .other else {
+            if file.inDirectory {
+                finish(index, FileResult(file: display, status: .skipped, reason: "not a PDF, PNG or JPEG file"))
+                return nil
+            }
+            return failed(info.st_size == 0 ? "the file is empty" : "not a PDF, PNG or JPEG file")
+        }
+        let blob: BlobStore.StoredBlob
+        do {
+            blob = try vault.blobs.store { buffer in
+                do {
+                    return try descriptor.readFully(into: buffer)
+                } catch let error as POSIXIOError {
+                    throw SourceReadError(code: error.code)
+                }
+            }
+        } catch let error as SourceReadError {
+            return failed("cannot read the file: \(ExtractionError.describe(error.code))")
+        }
+        let fileName = String(decoding: file.path.lastComponent, as: UTF8.self)
+        if let existing = try vault.database.read({ db in
+            try String.fetchOne(db, sql: "SELECT id FROM document WHERE blob_name = ? AND profile_id = ?",
+                                arguments: [blob.name, profile.id])
+        }) {
+            let document = try vault.database.read { db in try DocumentStore.fetch(db, id: existing) }
+            finish(index, FileResult(file: display, status: .duplicate, document: document, reason: "already in vault as \(existing)"))
+            return nil
+        }
+        if let earlier = blobsInBatch[blob.name] {
+            finish(index, FileResult(file: display, status: .duplicate, reason: "same content as \(earlier)"))
+            return nil
+        }
+        blobsInBatch[blob.name] = display
+        return Pending(index: index, display: display, fileName: fileName, kind: kind, blob: blob, file: descriptor, opened: opened)
+    }
+
+    /// A read error of the file being added (as opposed to the vault), inside `BlobStore.store`.
+    private struct SourceReadError: Error {
+        let code: Int32
+    }
+
+    /// Errors that mean the vault cannot take more: the batch stops instead of failing file
+    /// after file with the same message.
+    static func stopsTheBatch(_ error: Error) -> Bool {
+        if error is POSIXIOError { return true }
+        if let error = error as? DatabaseError {
+            return [.SQLITE_FULL, .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode)
+        }
+        if case VaultError.io = error { return true }
+        return false
+    }
+
+    static func exitStatus(of error: Error) -> ExitStatus {
+        if let error = error as? PHRError { return error.exitStatus }
+        return .ioError
+    }
+
+    static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_FULL: return "no space left on device (the vault database is full)"
+            case .SQLITE_READONLY: return "the vault database is read-only"
+            default: return "the vault database cannot be written (\(error.resultCode))"
+            }
+        }
+        return (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    }
+
     /// Writes one document: blob registration, row, tags and search entries in one transaction.
-    /// If the transaction fails, a blob this batch created is removed again.
     private func commit(_ item: Pending, summary: ExtractionSummary, options: Options) throws -> FileResult {
-        let fileName = (item.path as NSString).lastPathComponent
+        let fileName = item.fileName
         let text = item.pages.filter { $0.quality == .text }.map(\.text).joined(separator: "\n")
         let title = try options.title.map(DocumentFields.title) ?? Self.title(metadata: summary.metadata.title, fileName: fileName)
         let (date, dateSource) = try date(given: options.date, text: text, fileName: fileName, metadata: summary.metadata)
@@ -203,31 +459,26 @@ public final class DocumentImporter {
         }
         let tags = try Set(options.tags.map(DocumentFields.tag)).sorted()
         let now = Timestamp.string(Date())
-        do {
-            let document = try vault.database.write { db -> Document in
-                try vault.blobs.register(item.blob, in: db)
-                let id = try RecordID.generate(db, table: "document")
-                try db.execute(sql: """
-                    INSERT INTO document (id, profile_id, blob_name, file_name, media_type, title, type, type_source,
-                        date, date_source, provider, note, outcome, outcome_detail, page_count, text_pages, size, sha256,
-                        extractor, added_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
-                                     date, dateSource, options.provider, options.note, summary.outcome.rawValue, summary.reason,
-                                     summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
-                                     extractorVersion, now, now])
-                for tag in tags {
-                    try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [id, tag])
-                }
-                var document = try DocumentStore.fetch(db, id: id)!
-                try Self.index(db, document: &document, pages: item.pages, profileID: profile.id)
-                return document
+        let document = try vault.database.write { db -> Document in
+            try vault.blobs.register(item.blob, in: db)
+            let id = try RecordID.generate(db, table: "document")
+            try db.execute(sql: """
+                INSERT INTO document (id, profile_id, blob_name, file_name, media_type, title, type, type_source,
+                    date, date_source, provider, note, outcome, outcome_detail, page_count, text_pages, size, sha256,
+                    extractor, added_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
+                                 date, dateSource, options.provider, options.note, summary.outcome.rawValue, summary.reason,
+                                 summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
+                                 extractorVersion, now, now])
+            for tag in tags {
+                try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [id, tag])
             }
-            return FileResult(file: item.path, status: .added, document: document, reason: summary.reason)
-        } catch {
-            if item.blob.isNew { try? vault.blobs.removeFiles(names: [item.blob.name]) }
-            throw error
+            var document = try DocumentStore.fetch(db, id: id)!
+            try Self.index(db, document: &document, pages: item.pages, profileID: profile.id)
+            return document
         }
+        return FileResult(file: item.display, status: .added, document: document, reason: summary.reason)
     }
 
     /// Search entries for every page with text; the title, tags, provider and note go with each.
@@ -368,15 +619,32 @@ public final class DocumentImporter {
     }
 }
 
-/// Errors of `phr doc add` that stop the command before any file is read.
+/// Errors of `phr doc add` that stop the command: before any file is read (`missing`), or when
+/// the vault cannot take more (`stopped`, with every file's result so far).
 public enum DocumentImportError: PHRError, Equatable {
     case missing(String)
+    case stopped(results: [DocumentImporter.FileResult], cause: String, status: ExitStatus)
 
-    public var exitStatus: ExitStatus { .noInput }
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .missing: return .noInput
+        case .stopped(_, _, let status): return status
+        }
+    }
 
     public var errorDescription: String? {
         switch self {
         case .missing(let path): return "\(path): no such file or directory"
+        case .stopped(let results, let cause, _):
+            let added = results.filter { $0.status == .added }.count
+            return "adding stopped: \(cause); \(added) of \(results.count) files were added (listed above), the rest were not"
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .missing: return nil
+        case .stopped: return "free some space (or fix the vault's disk), then run the same 'phr doc add' again: files already added are recognised"
         }
     }
 }

@@ -145,7 +145,9 @@ public struct DocumentStore {
 
     /// Removes a document: its row, tags and search entries in one transaction (secure_delete
     /// zeroes them inside the encrypted pages), then its blob file unless another document
-    /// shares it.
+    /// shares it or a `doc add` of the same content registered it meanwhile. When another phr
+    /// process holds `blobs/` (a backup, an add), the file is left for the next command that
+    /// removes leftovers (`phr check --repair`, or the next `doc rm`/`doc add`).
     public func remove(_ prefix: String) throws -> Document {
         var orphaned: [String] = []
         let document = try vault.database.write { db in
@@ -160,7 +162,8 @@ public struct DocumentStore {
             }
             return document
         }
-        try vault.blobs.removeFiles(names: orphaned)
+        TestPause.here(.removalCommitted)
+        try vault.leftovers(among: orphaned, remove: true)
         return document
     }
 
@@ -169,19 +172,12 @@ public struct DocumentStore {
     /// Writes the original bytes to `path`, mode 0600, through a temporary file that becomes
     /// `path` only once the whole blob authenticated. Refuses to replace an existing file.
     public func export(_ document: Document, to path: String) throws {
-        if FileSystem.exists(path) { throw DocumentError.exists(path) }
-        let directory = (path as NSString).deletingLastPathComponent
-        let temp = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).phr-\(try SecureRandom.bytes(4).hex)"
-        let out = try FileDescriptor.createExclusive(temp, mode: 0o600)
+        let out = try OutputFile(destination: path, replace: false, exists: { DocumentError.exists($0) })
         do {
             try vault.blobs.read(name: document.blobName) { try out.write($0) }
-            try out.sync()
-            try out.close()
-            // link(2) fails if `path` appeared meanwhile, where rename(2) would replace it.
-            guard link(temp, path) == 0 else { throw POSIXIOError(operation: "create", path: path, code: errno) }
-            unlink(temp)
+            try out.commit()
         } catch {
-            unlink(temp)
+            out.abandon()
             throw error
         }
     }

@@ -8,8 +8,9 @@ import Glibc
 /// and the name reveals nothing to someone holding a known file (its plain SHA-256 would).
 /// Files live at `blobs/<first two hex digits>/<name>`; writes go to `blobs/tmp/` first (already
 /// encrypted), are fsynced and renamed into place, then the `blob` row is committed by the caller.
-/// Deleting takes an exclusive lock on `blobs/` so a running backup (shared lock) never loses a file
-/// it is copying.
+/// Writers and backups hold a shared lock on `blobs/`; files are deleted only under the exclusive
+/// lock and only when no row references them (`Vault.leftovers`), so neither a running backup nor
+/// a `doc add` of the same content ever loses a file.
 public final class BlobStore: @unchecked Sendable {
     public let root: String
     let keys: VaultKeys?
@@ -53,6 +54,7 @@ public final class BlobStore: @unchecked Sendable {
                 if output.count >= 1 << 20 {
                     try file.write(output)
                     output.removeAll(keepingCapacity: true)
+                    TestPause.here(.blobPart)
                 }
             }
             var buffer = [UInt8](repeating: 0, count: 256 << 10)
@@ -168,20 +170,10 @@ public final class BlobStore: @unchecked Sendable {
             """, arguments: [blob.name, blob.size, Data(blob.sha256), Timestamp.string(Date())])
     }
 
-    /// Deletes blob files, after the caller committed the removal of their rows. Waits for a
-    /// running backup to finish copying.
-    public func removeFiles(names: [String]) throws {
-        guard !names.isEmpty else { return }
-        let lock = try FileLock(path: root, mode: .exclusive)
-        defer { withExtendedLifetime(lock) {} }
-        var shards = Set<String>()
-        for name in names {
-            let filePath = path(for: name)
-            if unlink(filePath) != 0 && errno != ENOENT {
-                throw POSIXIOError(operation: "remove", path: filePath, code: errno)
-            }
-            shards.insert((filePath as NSString).deletingLastPathComponent)
-        }
-        for shard in shards.sorted() { try FileSystem.syncDirectory(shard) }
+    /// The shared lock a writer of blobs holds from before it stores a file until the row that
+    /// references it is committed (or the attempt is given up): leftovers are removed only under
+    /// the exclusive lock, so a blob being added is never taken for one (`Vault.leftovers`).
+    public func writerLock() throws -> FileLock {
+        try FileLock(path: root, mode: .shared)
     }
 }

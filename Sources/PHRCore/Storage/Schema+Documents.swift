@@ -100,4 +100,46 @@ extension Schema {
                 """)
         }
     }
+
+    /// Second round: one file, one document per profile (the same scan can belong to a parent
+    /// and a child). Registered after every first-round migration.
+    static func registerDocumentPerProfileMigration(_ migrator: inout DatabaseMigrator) {
+        // SQLite cannot drop a UNIQUE constraint: the table is rebuilt (sqlite.org/lang_altertable.html,
+        // "other kinds of table schema changes"), with foreign keys off and checked after (GRDB's default).
+        migrator.registerMigration("v2-document-per-profile") { db in
+            try db.execute(sql: """
+                CREATE TABLE document_new (
+                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+                    profile_id INTEGER NOT NULL REFERENCES profile (id),
+                    blob_name TEXT NOT NULL REFERENCES blob (name),
+                    file_name TEXT NOT NULL,
+                    media_type TEXT NOT NULL CHECK (media_type IN ('application/pdf', 'image/png', 'image/jpeg')),
+                    title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+                    type TEXT NOT NULL CHECK (type IN ('prescription', 'insurance', 'lab', 'imaging', 'discharge',
+                        'visit', 'vaccination', 'referral', 'bill', 'other')),
+                    type_source TEXT NOT NULL CHECK (type_source IN ('guessed', 'user')),
+                    date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                    date_source TEXT CHECK (date_source IN ('guessed', 'metadata', 'user')),
+                    provider TEXT,
+                    note TEXT,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('indexed', 'partial', 'no_text', 'junk_text',
+                        'unreadable', 'password_required')),
+                    outcome_detail TEXT,
+                    page_count INTEGER NOT NULL CHECK (page_count >= 0),
+                    text_pages INTEGER NOT NULL CHECK (text_pages >= 0),
+                    size INTEGER NOT NULL CHECK (size >= 0),
+                    sha256 BLOB NOT NULL CHECK (length(sha256) = 32),
+                    extractor TEXT NOT NULL,
+                    added_at TEXT NOT NULL,
+                    updated_at TEXT NOT NULL,
+                    UNIQUE (profile_id, blob_name)
+                ) STRICT;
+                INSERT INTO document_new SELECT * FROM document;
+                DROP TABLE document;
+                ALTER TABLE document_new RENAME TO document;
+                CREATE INDEX document_profile_date ON document (profile_id, date);
+                CREATE INDEX document_blob ON document (blob_name);
+                """)
+        }
+    }
 }

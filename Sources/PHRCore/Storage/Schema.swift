@@ -27,6 +27,7 @@ enum Schema {
         registerRecordMigrations(&migrator)
         registerMedAPIMigrations(&migrator)
         registerHealthLogMigrations(&migrator)
+        registerDocumentPerProfileMigration(&migrator)
         return migrator
     }
 }

@@ -95,6 +95,7 @@ public final class OutputFile {
         } catch let error as POSIXIOError {
             throw POSIXIOError(operation: error.operation, path: destination, code: error.code)
         }
+        if !bytes.isEmpty { TestPause.here(.output) }
     }
 
     public func write(_ bytes: [UInt8]) throws {

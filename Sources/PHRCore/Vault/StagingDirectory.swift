@@ -28,6 +28,7 @@ final class StagingDirectory {
     /// Gives the finished vault its name (the lock goes with the directory's inode).
     func rename(to destination: String) throws {
         try FileSystem.syncDirectory(path)
+        TestPause.here(.staged)
         guard Glibc.rename(path, destination) == 0 else {
             throw POSIXIOError(operation: "rename", path: path, code: errno)
         }

@@ -14,6 +14,8 @@ public struct VaultCheck {
         public var ftsTablesChecked: Int = 0
         public var problems: [String] = []
         public var warnings: [String] = []
+        /// What interrupted commands left behind (nil when the database could not be read).
+        public var leftovers: Leftovers?
 
         public var isHealthy: Bool { problems.isEmpty }
 
@@ -22,7 +24,7 @@ public struct VaultCheck {
             case blobsChecked = "blobs_checked"
             case blobBytesChecked = "blob_bytes_checked"
             case ftsTablesChecked = "fts_tables_checked"
-            case problems, warnings
+            case problems, warnings, leftovers
         }
     }
 
@@ -31,7 +33,8 @@ public struct VaultCheck {
 
     /// Checks the vault at `location` with `keys`. Never throws for damage it can describe; throws
     /// only when it cannot run at all.
-    public static func run(location: VaultLocation, keyFile: KeyFile, keys: VaultKeys,
+    /// With `repair`, leftovers of interrupted commands are removed (see `Vault.leftovers`).
+    public static func run(location: VaultLocation, keyFile: KeyFile, keys: VaultKeys, repair: Bool = false,
                            progress: Progress = { _, _, _ in }) throws -> Report {
         var report = Report()
         let vault: Vault
@@ -47,7 +50,7 @@ public struct VaultCheck {
             checkBlobs(BlobStore(root: location.blobs, keys: keys), referenced: nil, into: &report, progress: progress)
             return report
         }
-        return try run(vault, report: report, progress: progress)
+        return try run(vault, report: report, repair: repair, progress: progress)
     }
 
     static func record(_ pages: PhrVerifyResult, into report: inout Report) {
@@ -67,7 +70,7 @@ public struct VaultCheck {
         }
     }
 
-    static func run(_ vault: Vault, report initial: Report, progress: Progress) throws -> Report {
+    static func run(_ vault: Vault, report initial: Report, repair: Bool, progress: Progress) throws -> Report {
         var report = initial
         let database = vault.database
 
@@ -122,8 +125,14 @@ public struct VaultCheck {
             }
         }
 
-        checkBlobs(vault.blobs, referenced: opened && pages.badCount == 0 ? referenced : nil,
-                   into: &report, progress: progress)
+        let readable = opened && pages.badCount == 0
+        checkBlobs(vault.blobs, referenced: readable ? referenced : nil, into: &report, progress: progress)
+        if readable {
+            // Only a healthy database can say which blobs are orphans.
+            let leftovers = try vault.leftovers(remove: repair && report.isHealthy)
+            report.leftovers = leftovers
+            report.warnings += leftovers.descriptions
+        }
         return report
     }
 
@@ -135,10 +144,6 @@ public struct VaultCheck {
         if let referenced {
             for missing in referenced.keys.sorted() where !onDisk.contains(missing) {
                 report.problems.append("blob \(missing.prefix(12)) is missing from blobs/")
-            }
-            let orphans = onDisk.subtracting(referenced.keys)
-            if !orphans.isEmpty {
-                report.warnings.append("\(orphans.count) blob file(s) in blobs/ belong to no record (left by an interrupted command); they are encrypted and harmless")
             }
         }
         let toVerify = onDisk.sorted()
@@ -159,10 +164,6 @@ public struct VaultCheck {
             }
             doneBytes += FileSystem.fileSize(blobs.path(for: blob)) ?? 0
             progress("blobs", doneBytes, totalBytes)
-        }
-        let leftovers = FileSystem.contents(of: blobs.temporaryDirectory).filter { $0.hasSuffix(".part") }
-        if !leftovers.isEmpty {
-            report.warnings.append("\(leftovers.count) unfinished blob write(s) in blobs/tmp/ (encrypted; safe to delete)")
         }
     }
 }

@@ -9,19 +9,24 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Authenticates every database page and every blob, then runs SQLite's integrity_check,
             the foreign-key check and each full-text index's integrity check. Exits 80 and names
-            each damaged part if anything fails.
+            each damaged part if anything fails. It also looks for what interrupted commands left
+            behind (blob files no record uses, unfinished writes, unfinished init or restore
+            directories beside the vault): all encrypted, and removed by --repair.
             """
     )
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
+    @Flag(help: "Remove what interrupted commands left behind (never anything a record uses; only when no other phr process is writing).")
+    var repair = false
+
     func run() throws {
         let location = vault.location
         let keyFile = try Vault.readKeyFile(at: location)
         let keys = try VaultAccess.keys(for: location, keyFile: keyFile)
         let bar = Progress("checking")
-        let report = try VaultCheck.run(location: location, keyFile: keyFile, keys: keys) { phase, done, total in
+        let report = try VaultCheck.run(location: location, keyFile: keyFile, keys: keys, repair: repair) { phase, done, total in
             bar.update(done: done, total: total, detail: phase)
         }
         bar.finish()

@@ -88,7 +88,7 @@ struct DocAdd: ParsableCommand {
     }
 
     func run() throws {
-        let (paths, skipped) = try DocumentImporter.expand(files)
+        let expansion = try DocumentImporter.expand(RawArguments.paths(files))
         var options = DocumentImporter.Options()
         options.title = title
         options.type = type
@@ -101,12 +101,24 @@ struct DocAdd: ParsableCommand {
         }
         let context = try DocContext(vault, profile)
         let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
-        let showBar = paths.count > 1 || paths.contains { (FileSystem.fileSize($0) ?? 0) > 20_000_000 }
+        let files = expansion.files
+        let showBar = files.count > 1 || files.contains { ($0.path.linkStatus().map { Int64($0.st_size) } ?? 0) > 20_000_000 }
         let bar = Progress("adding", enabled: showBar && Console.stderrIsTTY)
-        let results = try importer.add(paths, options: options) { done, total, file in
-            bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \((file as NSString).lastPathComponent)")
+        var results: [DocumentImporter.FileResult]
+        var stopped: DocumentImportError?
+        do {
+            results = try importer.add(files: files, options: options) { done, total, file in
+                bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \((file as NSString).lastPathComponent)")
+            }
+        } catch let error as DocumentImportError {
+            guard case .stopped(let partial, _, _) = error else { throw error }
+            results = partial
+            stopped = error
         }
         bar.finish()
+        results = expansion.problems + results
+        let skipped = results.filter { $0.status == .skipped }.count
+        results.removeAll { $0.status == .skipped }
         if output.json {
             try Console.json(results)
         } else {
@@ -122,9 +134,12 @@ struct DocAdd: ParsableCommand {
                     Console.out("skipped \(result.file): \(result.reason!)")
                 case .failed:
                     Console.error("\(result.file): \(result.reason!)")
+                case .skipped:
+                    break
                 }
             }
         }
+        if let stopped { throw stopped }
         let added = results.filter { $0.status == .added }.count
         let duplicates = results.filter { $0.status == .duplicate }.count
         let problems = results.filter(\.isProblem).count

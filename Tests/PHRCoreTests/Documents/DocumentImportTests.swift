@@ -204,9 +204,14 @@ import Testing
         try FileManager.default.copyItem(atPath: "\(Self.samples)/insurance-card.pdf", toPath: "\(directory)/a/b/card.pdf")
         try FileManager.default.copyItem(atPath: "\(Self.samples)/insurance-card.pdf", toPath: "\(directory)/.hidden/card.pdf")
         try "x".write(toFile: "\(directory)/a/readme.txt", atomically: true, encoding: .utf8)
-        let (files, skipped) = try DocumentImporter.expand([directory])
-        #expect(files == ["\(directory)/a/b/card.pdf"])
-        #expect(skipped == 1)
+        let expansion = try DocumentImporter.expand([directory])
+        #expect(expansion.files.map(\.path) == [InputPath("\(directory)/a/b/card.pdf"), InputPath("\(directory)/a/readme.txt")])
+        #expect(expansion.files.allSatisfy { $0.inDirectory })
+        #expect(expansion.problems.isEmpty)
+        let (vault, _, vaultDirectory) = try TestSupport.makeVault("docs")
+        defer { TestSupport.remove(vaultDirectory) }
+        let results = try Self.importer(vault).add(files: expansion.files, options: .init())
+        #expect(results.map(\.status) == [.added, .skipped], "a file in a directory that is not a document is passed over, not refused")
         #expect(throws: DocumentImportError.missing("\(directory)/nope")) { _ = try DocumentImporter.expand(["\(directory)/nope"]) }
     }
 

@@ -187,6 +187,89 @@ import Testing
         #expect(FileSystem.contents(of: directory).filter { $0.hasPrefix(".phr-restore") }.isEmpty)
     }
 
+    /// The damage a backup must see before it copies: a tampered page, a partial last page, a
+    /// flipped, truncated or swapped blob. Each fails the backup (nothing written, nothing
+    /// left beside it) and names the damage; `skipDamaged` writes the sound part and says what
+    /// it left out; restore takes that backup only with `partial`.
+    @Test(arguments: ["page", "partial-page", "blob-flip", "blob-truncate", "blob-swap"])
+    func aDamagedVaultGivesNoBackupUnlessAskedForTheSoundPart(damage: String) throws {
+        let (vault, directory, blobs) = try Self.populatedVault()
+        defer { TestSupport.remove(directory) }
+        let notePage = try vault.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT max(pageno) FROM dbstat WHERE name = 'note' AND pagetype = 'leaf'")!
+        }
+        let big = vault.blobs.path(for: blobs[0].name)
+        switch damage {
+        case "page": try Self.flip(vault.location.database, at: (notePage - 1) * 4096 + 700)
+        case "partial-page":
+            let handle = try #require(FileHandle(forWritingAtPath: vault.location.database))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 7, count: 100))
+            try handle.close()
+        case "blob-flip": try Self.flip(big, at: 70_000)
+        case "blob-truncate": #expect(truncate(big, 65_536) == 0)
+        default:
+            try FileManager.default.removeItem(atPath: big)
+            try FileManager.default.copyItem(atPath: vault.blobs.path(for: blobs[1].name), toPath: big)
+        }
+        let backupPath = "\(directory)/vault.phrbak"
+        var named: [String] = []
+        #expect {
+            _ = try VaultBackup.write(vault, to: backupPath)
+        } throws: { error in
+            guard case VaultError.integrity(let problems) = error else { return false }
+            named = problems
+            return true
+        }
+        #expect(!FileSystem.exists(backupPath))
+        #expect(FileSystem.contents(of: directory).filter { $0.contains("phrbak") }.isEmpty, "nothing left beside it")
+        switch damage {
+        case "page": #expect(named == ["page \(notePage) of vault.db failed authentication (tampered or damaged)"])
+        case "partial-page": #expect(named == ["vault.db ends with 100 bytes of a partial page (truncated or damaged)"])
+        default: #expect(named.count == 1 && named[0].hasPrefix("blob \(blobs[0].name.prefix(12))"), "\(named)")
+        }
+
+        let summary = try VaultBackup.write(vault, to: backupPath, skipDamaged: true)
+        #expect(summary.damage.count == 1, "\(summary.damage)")
+        #expect(summary.blobs == (damage.hasPrefix("blob") ? 1 : 2))
+        let target = VaultLocation(path: "\(directory)/restored")
+        #expect {
+            _ = try VaultBackup.restore(from: backupPath, to: target) { _ in TestSupport.secret(TestSupport.passphrase) }
+        } throws: { error in
+            guard case VaultError.backupIncomplete(_, let listed) = error else { return false }
+            return listed == summary.damage && (error as? PHRError)?.exitStatus == .integrity
+        }
+        #expect(!FileSystem.exists(target.root))
+        let restored = try VaultBackup.restore(from: backupPath, to: target, partial: true) { _ in TestSupport.secret(TestSupport.passphrase) }
+        #expect(restored.damage == summary.damage)
+        #expect(FileSystem.exists(target.root))
+        if damage.hasPrefix("blob") {
+            #expect(restored.check.problems == ["blob \(blobs[0].name.prefix(12)) is missing from blobs/"])
+            // Everything sound came back: the database and the other blob.
+            let reopened = try VaultTests.reopen(target, with: TestSupport.passphrase)
+            var copy: [UInt8] = []
+            try reopened.blobs.read(name: blobs[1].name) { copy += $0 }
+            #expect(copy == Array("a small document".utf8))
+            #expect(try Self.dump(reopened).count == 402)
+        } else {
+            #expect(!restored.check.isHealthy, "the damaged page came back as it was")
+        }
+    }
+
+    /// A vault.db that is not a whole number of pages is damage for every command, not only
+    /// for `phr check`.
+    @Test func aPartialLastPageIsDamageWhenOpening() throws {
+        let (vault, directory, _) = try Self.populatedVault()
+        defer { TestSupport.remove(directory) }
+        let handle = try #require(FileHandle(forWritingAtPath: vault.location.database))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0, count: 1000))
+        try handle.close()
+        #expect(throws: VaultError.integrity(["vault.db ends with 1000 bytes of a partial page (truncated or damaged)"])) {
+            _ = try Vault.open(at: vault.location, keyFile: vault.keyFile, keys: vault.keys)
+        }
+    }
+
     @Test func restoringWithTheWrongPassphraseFails() throws {
         let (vault, directory, _) = try Self.populatedVault()
         defer { TestSupport.remove(directory) }

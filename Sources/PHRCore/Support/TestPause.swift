@@ -1,0 +1,42 @@
+import Glibc
+
+/// Test-only pauses at named points of commands that write, so the tests can interrupt a
+/// command exactly where it is most fragile (a partial export on disk, a blob stored but not
+/// committed, a staging directory filled but not renamed) instead of hoping a random kill lands
+/// there.
+///
+/// Debug builds only: with `PHR_TEST_PAUSE=<point>` in the environment, reaching that point
+/// writes `phr-test: paused at <point>` to stderr and sleeps until the process is killed.
+/// Release builds compile every call to nothing.
+public enum TestPause {
+    public enum Point: String, Sendable {
+        /// An `OutputFile` has received its first bytes and is not complete.
+        case output
+        /// A blob write in blobs/tmp/ has started.
+        case blobPart = "blob-part"
+        /// `doc add` stored a blob and has not committed its document.
+        case blobStored = "blob-stored"
+        /// `doc rm` committed the removal and has not removed the blob file.
+        case removalCommitted = "removal-committed"
+        /// `init` or `restore` filled its staging directory and has not renamed it.
+        case staged
+    }
+
+    #if DEBUG
+    nonisolated(unsafe) private static var point: String? = {
+        guard let value = getenv("PHR_TEST_PAUSE") else { return nil }
+        return String(cString: value)
+    }()
+    #endif
+
+    @inline(__always)
+    public static func here(_ point: Point) {
+        #if DEBUG
+        guard Self.point == point.rawValue else { return }
+        Self.point = nil
+        let line = "phr-test: paused at \(point.rawValue)\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        while true { sleep(60) }
+        #endif
+    }
+}
