@@ -208,7 +208,7 @@ public final class DocumentImporter {
         var file: FileDescriptor
         /// The file's identity and change times when it was opened.
         var opened: FileState
-        var pages: [ExtractedPage] = []
+        var pages: PageSpool
     }
 
     /// What says a file was not rewritten while it was being added.
@@ -301,10 +301,10 @@ public final class DocumentImporter {
 
         do {
             try extractor.extractAll(jobs, onPage: { job, page in
-                pending[job].pages.append(page)
+                try pending[job].pages.append(page)
             }, onFinish: { job, summary in
                 let item = pending[job]
-                pending[job].pages = []
+                defer { item.pages.discard() }
                 do {
                     var now = stat()
                     guard fstat(item.file.fd, &now) == 0, FileState(now) == item.opened else {
@@ -407,7 +407,8 @@ public final class DocumentImporter {
             return nil
         }
         blobsInBatch[blob.name] = display
-        return Pending(index: index, display: display, fileName: fileName, kind: kind, blob: blob, file: descriptor, opened: opened)
+        return Pending(index: index, display: display, fileName: fileName, kind: kind, blob: blob, file: descriptor, opened: opened,
+                       pages: try PageSpool(database: vault.database))
     }
 
     /// A read error of the file being added (as opposed to the vault), inside `BlobStore.store`.
@@ -445,7 +446,7 @@ public final class DocumentImporter {
     /// Writes one document: blob registration, row, tags and search entries in one transaction.
     private func commit(_ item: Pending, summary: ExtractionSummary, options: Options) throws -> FileResult {
         let fileName = item.fileName
-        let text = item.pages.filter { $0.quality == .text }.map(\.text).joined(separator: "\n")
+        let text = item.pages.guessText
         let title = try options.title.map(DocumentFields.title) ?? Self.title(metadata: summary.metadata.title, fileName: fileName)
         let (date, dateSource) = try date(given: options.date, text: text, fileName: fileName, metadata: summary.metadata)
         let type: String
@@ -482,20 +483,21 @@ public final class DocumentImporter {
     }
 
     /// Search entries for every page with text; the title, tags, provider and note go with each.
-    static func index(_ db: Database, document: inout Document, pages: [ExtractedPage], profileID: Int64) throws {
-        let entries = pages.filter { $0.quality == .text && !$0.text.isEmpty }.map { page in
-            SearchIndex.Entry(page: page.number, title: document.searchTitle, tags: document.tags,
-                              body: page.text + (document.note.map { "\n" + $0 } ?? ""),
-                              type: document.type, date: document.date)
+    static func index(_ db: Database, document: inout Document, pages: PageSpool, profileID: Int64) throws {
+        try SearchIndex.remove(db, kind: DocumentStore.kind, recordID: document.id)
+        let title = document.searchTitle, tags = document.tags, type = document.type, date = document.date
+        let note = document.note.map { "\n" + $0 } ?? ""
+        let id = document.id
+        var any = false
+        try pages.forEachPage(db) { number, text in
+            any = true
+            try SearchIndex.append(db, kind: DocumentStore.kind, recordID: id, profileID: profileID, entry: SearchIndex.Entry(
+                page: number, title: title, tags: tags, body: text + note, type: type, date: date))
         }
-        if entries.isEmpty {
+        if !any {
             // A document without text is still found by its title, tags, provider and note.
-            try SearchIndex.replace(db, kind: DocumentStore.kind, recordID: document.id, profileID: profileID, entries: [
-                SearchIndex.Entry(page: 1, title: document.searchTitle, tags: document.tags, body: document.note ?? "",
-                                  type: document.type, date: document.date),
-            ])
-        } else {
-            try SearchIndex.replace(db, kind: DocumentStore.kind, recordID: document.id, profileID: profileID, entries: entries)
+            try SearchIndex.append(db, kind: DocumentStore.kind, recordID: id, profileID: profileID, entry: SearchIndex.Entry(
+                page: 1, title: title, tags: tags, body: document.note ?? "", type: type, date: date))
         }
     }
 
@@ -508,7 +510,10 @@ public final class DocumentImporter {
                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [Document] {
         // Images have no text to extract; they keep their outcome.
         let pdfs = documents.filter { $0.mediaType == "application/pdf" }
-        var pages: [[ExtractedPage]] = Array(repeating: [], count: pdfs.count)
+        // Staged pages are leftovers to `phr check --repair` unless a writer holds blobs/.
+        let writerLock = try vault.blobs.writerLock()
+        defer { writerLock.release() }
+        var pages: [PageSpool] = try pdfs.map { _ in try PageSpool(database: vault.database) }
         var damaged: [String: String] = [:]
         var updated: [Document] = []
         var done = 0
@@ -529,13 +534,13 @@ public final class DocumentImporter {
             return ExtractionJob(.file(memory), password: password)
         }
         try extractor.extractAll(jobs, onPage: { job, page in
-            pages[job].append(page)
+            try pages[job].append(page)
         }, onFinish: { job, summary in
             var document = pdfs[job]
             if damaged[document.id] == nil {
                 updated.append(try self.replaceText(of: &document, summary: summary, pages: pages[job]))
             }
-            pages[job] = []
+            pages[job].discard()
             done += 1
             progress(done, pdfs.count, document.id)
         })
@@ -551,8 +556,8 @@ public final class DocumentImporter {
         return updated + documents.filter { $0.mediaType != "application/pdf" }
     }
 
-    private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: [ExtractedPage]) throws -> Document {
-        let text = pages.filter { $0.quality == .text }.map(\.text).joined(separator: "\n")
+    private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document {
+        let text = pages.guessText
         if document.typeSource == "guessed" {
             document.type = DocumentTypeGuesser.guess(text: text, title: summary.metadata.title, fileName: document.fileName).rawValue
         }

@@ -44,6 +44,18 @@ public enum SearchIndex {
         }
     }
 
+    /// Adds one entry to a record's (after `remove`, for records indexed in pieces).
+    public static func append(_ db: Database, kind: String, recordID: String, profileID: Int64, entry: Entry) throws {
+        let tags = entry.tags.joined(separator: " ")
+        let insertEntry = try db.cachedStatement(sql: """
+            INSERT INTO search_entry (kind, record_id, profile_id, page, title, tags, body, type, date)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try insertEntry.execute(arguments: [kind, recordID, profileID, entry.page, entry.title, tags, entry.body,
+                                            entry.type, entry.date])
+        try index(db, rowID: db.lastInsertedRowID, title: entry.title, tags: tags, body: entry.body)
+    }
+
     /// Updates the title, tags, type and date on every entry of a record, keeping the bodies
     /// (after a document's metadata was edited).
     public static func updateMetadata(_ db: Database, kind: String, recordID: String, title: String, tags: [String],

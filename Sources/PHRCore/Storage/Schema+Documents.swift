@@ -141,5 +141,18 @@ extension Schema {
                 CREATE INDEX document_blob ON document (blob_name);
                 """)
         }
+        // Text of documents being added, beyond what the adding process keeps in memory
+        // (PageSpool); empty between commands. Rows a killed command left are removed by
+        // 'phr check --repair'.
+        migrator.registerMigration("v2-document-page-staging") { db in
+            try db.execute(sql: """
+                CREATE TABLE document_page_staging (
+                    token TEXT NOT NULL,
+                    page INTEGER NOT NULL CHECK (page >= 1),
+                    text TEXT NOT NULL,
+                    PRIMARY KEY (token, page)
+                ) STRICT, WITHOUT ROWID;
+                """)
+        }
     }
 }

@@ -165,7 +165,9 @@ public final class VaultDatabase: @unchecked Sendable {
             return VaultError.integrity(["\(name) is damaged: \(dbError.message ?? "database disk image is malformed")"])
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return VaultError.busy(path: (path as NSString).deletingLastPathComponent)
-        case .SQLITE_IOERR, .SQLITE_FULL, .SQLITE_CANTOPEN, .SQLITE_READONLY:
+        case .SQLITE_FULL:
+            return VaultError.io("cannot write \(path): no space left on device")
+        case .SQLITE_IOERR, .SQLITE_CANTOPEN, .SQLITE_READONLY:
             return VaultError.io("cannot use \(path): \(dbError.message ?? "i/o error")")
         default:
             return error

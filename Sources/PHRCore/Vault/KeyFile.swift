@@ -78,12 +78,25 @@ public struct KeySlot: Codable, Equatable, Sendable {
     /// nonce(12) || AES-256-GCM(KEK, MK) || tag(16), base64. AAD binds vault id and slot kind.
     public var wrappedKey: String
     public var updated: String
+    /// HMAC-SHA256(KEK, "phr kek check v1"), first 16 bytes, base64: tells a wrong passphrase
+    /// (this does not match) from a slot whose authenticated fields were altered (this matches,
+    /// the wrapped key does not open). Absent in slots written before it existed.
+    public var kekCheck: String?
+
+    public init(kind: Kind, kdf: SlotKDF, wrappedKey: String, updated: String, kekCheck: String? = nil) {
+        self.kind = kind
+        self.kdf = kdf
+        self.wrappedKey = wrappedKey
+        self.updated = updated
+        self.kekCheck = kekCheck
+    }
 
     enum CodingKeys: String, CodingKey {
         case kind = "type"
         case kdf
         case wrappedKey = "wrapped_key"
         case updated
+        case kekCheck = "kek_check"
     }
 }
 

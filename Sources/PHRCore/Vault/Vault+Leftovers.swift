@@ -21,17 +21,20 @@ public struct Leftovers: Codable, Sendable, Equatable {
     public var unfinishedBlobWrites = 0
     /// Abandoned staging directories of `init` and `restore` beside the vault.
     public var stagingDirectories: [String] = []
+    /// Pages of documents a killed `doc add` or `doc reindex` was adding (inside the database).
+    public var stagedPages = 0
     /// Whether they were removed (`phr check --repair`).
     public var removed = false
     /// Another phr process held blobs/; nothing was looked at or removed.
     public var busy = false
 
-    public var isEmpty: Bool { orphanBlobs.isEmpty && unfinishedBlobWrites == 0 && stagingDirectories.isEmpty }
+    public var isEmpty: Bool { orphanBlobs.isEmpty && unfinishedBlobWrites == 0 && stagingDirectories.isEmpty && stagedPages == 0 }
 
     enum CodingKeys: String, CodingKey {
         case orphanBlobs = "orphan_blobs"
         case unfinishedBlobWrites = "unfinished_blob_writes"
         case stagingDirectories = "staging_directories"
+        case stagedPages = "staged_pages"
         case removed, busy
     }
 
@@ -45,6 +48,9 @@ public struct Leftovers: Codable, Sendable, Equatable {
         }
         if unfinishedBlobWrites > 0 {
             lines.append("\(unfinishedBlobWrites) unfinished blob write(s) in blobs/tmp/ (encrypted); \(fate)")
+        }
+        if stagedPages > 0 {
+            lines.append("\(stagedPages) page(s) of text staged by an interrupted doc add or reindex (inside the encrypted database); \(fate)")
         }
         if !stagingDirectories.isEmpty {
             let names = stagingDirectories.map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
@@ -66,7 +72,11 @@ extension Vault {
             return found
         }
         defer { withExtendedLifetime(lock) {} }
-        let referenced = try database.read { db in Set(try String.fetchAll(db, sql: "SELECT name FROM blob")) }
+        let (referenced, staged) = try database.read { db in
+            (Set(try String.fetchAll(db, sql: "SELECT name FROM blob")),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM document_page_staging") ?? 0)
+        }
+        found.stagedPages = candidates == nil ? staged : 0
         let onDisk = Set(blobs.namesOnDisk())
         let names = candidates.map { onDisk.intersection($0) } ?? onDisk
         let orphans = names.subtracting(referenced).sorted()
@@ -84,6 +94,9 @@ extension Vault {
         }
         for name in unfinished { unlink("\(blobs.temporaryDirectory)/\(name)") }
         for shard in shards.sorted() { try FileSystem.syncDirectory(shard) }
+        if found.stagedPages > 0 {
+            try database.write { db in try db.execute(sql: "DELETE FROM document_page_staging") }
+        }
         found.removed = true
         return found
     }

@@ -89,7 +89,14 @@ public enum KeySlots {
                        kdf: SlotKDF(name: "scrypt", log2N: parameters.log2N, r: parameters.r, p: parameters.p,
                                     salt: Data(salt).base64EncodedString()),
                        wrappedKey: Data(box).base64EncodedString(),
-                       updated: Timestamp.string(now))
+                       updated: Timestamp.string(now),
+                       kekCheck: Data(try kekCheck(kek)).base64EncodedString())
+    }
+
+    static func kekCheck(_ kek: SecretBytes) throws -> [UInt8] {
+        let mac = try HMACSHA256(key: kek)
+        try mac.update(Array("phr kek check v1".utf8))
+        return Array(try mac.finalize().prefix(16))
     }
 
     /// Unwraps the master key; throws `VaultError.wrongPassphrase` if `secret` does not open the slot.
@@ -105,6 +112,11 @@ public enum KeySlots {
             }
             return masterKey
         } catch CryptoError.authenticationFailed {
+            // The passphrase derived the right KEK, yet the wrapped key does not open: the slot's
+            // authenticated fields (vault id, kind, wrapped key) were altered.
+            if let stored = slot.kekCheck.flatMap({ Data(base64Encoded: $0) }), constantTimeEqual(Array(stored), try kekCheck(kek)) {
+                throw VaultError.keyFileInvalid(path: "keys.json", reason: "the \(slot.kind.rawValue) slot was altered (its passphrase check matches, its wrapped key does not open)")
+            }
             throw VaultError.wrongPassphrase
         }
     }
