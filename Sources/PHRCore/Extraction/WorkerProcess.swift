@@ -3,8 +3,7 @@ import Glibc
 /// One running extraction worker, as the parent sees it: spawning, sending jobs, reading
 /// messages and diagnostics, killing and reaping.
 ///
-/// The worker is started with posix_spawn(3) rather than Foundation's `Process`, which closes
-/// every descriptor above 2: the worker needs its socket as descriptor 3. Its stdin is /dev/null;
+/// The worker is started by `Sandbox.spawn` with its socket as descriptor 3. Its stdin is /dev/null;
 /// its stdout and stderr go to a socket the parent drains and keeps only the last few kilobytes
 /// of (to recognise an out-of-memory abort), so poppler's or the runtime's noise is never printed.
 /// The environment is exactly the one given (see `TextExtractor.workerEnvironment`).
@@ -40,12 +39,11 @@ final class WorkerProcess {
     /// Starts `executable` with `arguments` (argv after argv[0]) and the given environment entries.
     static func spawn(executable: String, arguments: [String], environment: [String],
                       maximumPayload: Int) throws -> WorkerProcess {
-        let (parentSocket, childSocketLow) = try UnixSocket.pair()
-        let childSocket = raised(childSocketLow)
+        let (parentSocket, childSocket) = try UnixSocket.pair()
         let (diagnosticsRead, diagnosticsWrite): (Int32, Int32)
         do {
             let (read, write) = try UnixSocket.pair()
-            (diagnosticsRead, diagnosticsWrite) = (read, raised(write))
+            (diagnosticsRead, diagnosticsWrite) = (read, write)
         } catch {
             close(parentSocket)
             close(childSocket)
@@ -56,50 +54,20 @@ final class WorkerProcess {
             close(diagnosticsWrite)
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, diagnosticsWrite, 1)
-        posix_spawn_file_actions_adddup2(&actions, diagnosticsWrite, 2)
-        posix_spawn_file_actions_adddup2(&actions, childSocket, WorkerProtocol.workerSocketDescriptor)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
+        let pid: pid_t
+        do {
+            pid = try Sandbox.spawn(executable: executable, arguments: arguments, environment: environment, descriptors: [
+                0: .devNull(flags: O_RDONLY),
+                1: .descriptor(diagnosticsWrite),
+                2: .descriptor(diagnosticsWrite),
+                WorkerProtocol.workerSocketDescriptor: .descriptor(childSocket),
+            ])
+        } catch let error as Sandbox.SpawnError {
             close(parentSocket)
             close(diagnosticsRead)
-            throw ExtractionError.workerStartFailed(executable: executable, code: status)
+            throw ExtractionError.workerStartFailed(executable: executable, code: error.code)
         }
         return WorkerProcess(pid: pid, socket: parentSocket, diagnostics: diagnosticsRead, maximumPayload: maximumPayload)
-    }
-
-    /// `descriptor`, moved to 10 or above if it is lower, so that the dup2 calls onto 0 to 3
-    /// in the child never overwrite one another's sources (which happens if the parent runs
-    /// with stdout closed) and dup2 always clears close-on-exec.
-    private static func raised(_ descriptor: Int32) -> Int32 {
-        guard descriptor < 10 else { return descriptor }
-        let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, 10)
-        guard moved >= 0 else { return descriptor }
-        close(descriptor)
-        return moved
     }
 
     /// Sends a job frame with the document's descriptor.

@@ -28,7 +28,7 @@ public enum ShareBundle {
             recipient: recipient, sections: ShareSection.allCases.filter { request.sections.contains($0) }, paper: request.paper,
             defaultDocumentWindow: request.documentIDs.isEmpty && request.documentTypes.isEmpty && request.since == nil,
             generator: request.generator)
-        let job = ShareRenderJob(content: content, options: options,
+        let job = ShareRenderJob(content: content.limited(to: options.sections), options: options,
                                  password: password,
                                  now: Timestamp.string(time.now), zone: time.zone.identifier)
 

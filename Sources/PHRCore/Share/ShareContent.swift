@@ -25,6 +25,26 @@ package struct ShareContent: Codable {
     package var documents: [Document]
     package var skippedDocuments: [ShareResult.SkippedDocument]
 
+    /// The content with the records of sections not in `sections` removed: what the drawing
+    /// worker receives, so a process that parses documents never holds records the user left
+    /// out of the bundle. The medical ID stays (the cover names the patient); the documents
+    /// stay (they are embedded whether or not their manifest is printed).
+    package func limited(to sections: [ShareSection]) -> ShareContent {
+        var content = self
+        let kept = Set(sections)
+        if !kept.contains(.medications) {
+            content.currentMedications = []
+            content.recentlyStoppedMedications = []
+        }
+        if !kept.contains(.allergies) { content.allergies = [] }
+        if !kept.contains(.conditions) { content.conditions = [] }
+        if !kept.contains(.immunizations) { content.immunizations = [] }
+        if !kept.contains(.results) { content.results = [] }
+        if !kept.contains(.appointments) { content.appointments = [] }
+        if !kept.contains(.contacts) { content.emergencyContacts = [] }
+        return content
+    }
+
     /// The name printed for the patient: the medical ID's, else the profile's.
     package var patientName: String { medicalID?.name ?? profile.name }
 

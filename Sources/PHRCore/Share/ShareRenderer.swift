@@ -5,10 +5,9 @@ import Glibc
 /// bundle, an emergency card or a report) and streams what it draws into the output file: the
 /// parent side of the sandbox.
 ///
-/// The worker is started with posix_spawn(3) (Foundation's `Process` closes every descriptor
-/// above 2, and the worker needs its documents as descriptors 4 onwards), with an environment
-/// of its own: nothing of phr's, so PHR_PASSPHRASE and the like never reach a process that
-/// parses documents. The parent never parses what the worker sends: the PDF bytes go straight
+/// The worker is started by `Sandbox.spawn` with its documents as descriptors 4 onwards and an
+/// environment of its own: nothing of phr's, so PHR_PASSPHRASE and the like never reach a
+/// process that parses documents. The parent never parses what the worker sends: the PDF bytes go straight
 /// to the file, and the short JSON result is decoded by Foundation.
 public struct ShareRenderer: Sendable {
     /// phr-render; by default the one beside the running program.
@@ -121,50 +120,21 @@ public struct ShareRenderer: Sendable {
     }
 
     private func spawn(settings: RenderWorkerSettings, job: Int32, pdf: Int32, result: Int32, documents: [Int32]) throws -> pid_t {
-        // Every source descriptor is first moved above the highest target, so that no dup2 onto
-        // 0...(3 + n) overwrites another one's source; the copies are close-on-exec.
-        let floor = RenderWorkerSettings.firstDocumentDescriptor + Int32(documents.count) + 1
-        var raised: [Int32] = []
-        defer { raised.forEach { close($0) } }
-        func raise(_ descriptor: Int32) throws -> Int32 {
-            let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, floor)
-            guard moved >= 0 else { throw POSIXIOError(operation: "duplicate", path: "a descriptor for the drawing worker", code: errno) }
-            raised.append(moved)
-            return moved
+        var descriptors: [Int32: Sandbox.Source] = [
+            RenderWorkerSettings.jobDescriptor: .descriptor(job),
+            RenderWorkerSettings.outputDescriptor: .descriptor(pdf),
+            RenderWorkerSettings.resultDescriptor: .descriptor(result),
+            2: .devNull(flags: O_WRONLY),
+        ]
+        for (offset, document) in documents.enumerated() {
+            descriptors[RenderWorkerSettings.firstDocumentDescriptor + Int32(offset)] = .descriptor(document)
         }
-        let sources = try [(job, RenderWorkerSettings.jobDescriptor), (pdf, RenderWorkerSettings.outputDescriptor), (result, RenderWorkerSettings.resultDescriptor)]
-            .map { (try raise($0.0), $0.1) }
-            + documents.enumerated().map { (try raise($0.element), RenderWorkerSettings.firstDocumentDescriptor + Int32($0.offset)) }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (source, target) in sources { posix_spawn_file_actions_adddup2(&actions, source, target) }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([workerExecutable] + settings.arguments).map { strdup($0) } + [nil]
-        let envp = workerEnvironment.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+        do {
+            return try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: workerEnvironment,
+                                     descriptors: descriptors)
+        } catch let error as Sandbox.SpawnError {
+            throw ShareError.helperUnavailable(path: workerExecutable, code: error.code)
         }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, workerExecutable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            throw ShareError.helperUnavailable(path: workerExecutable, code: status)
-        }
-        return pid
     }
 
     /// Waits for `pid` and returns its wait status.

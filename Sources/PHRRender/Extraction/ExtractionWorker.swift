@@ -102,17 +102,8 @@ public enum ExtractionWorker {
     // MARK: - Limits
 
     private static func applyLimits(_ settings: Settings) {
-        func set(_ resource: __rlimit_resource, _ soft: Int, _ hard: Int) {
-            var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
-            _ = setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
-        }
-        set(RLIMIT_AS, settings.memoryBytes, settings.memoryBytes)
-        set(RLIMIT_DATA, settings.memoryBytes, settings.memoryBytes)
-        set(RLIMIT_CORE, 0, 0)
-        // A worker writes only to its socket and pipe, never to a file.
-        set(RLIMIT_FSIZE, 0, 0)
-        set(RLIMIT_NOFILE, 64, 64)
-        set(RLIMIT_CPU, settings.cpuSecondsPerStep, settings.cpuLifetimeSeconds)
+        Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSecondsPerStep,
+                                           cpuHardSeconds: settings.cpuLifetimeSeconds, openFiles: 64))
     }
 
     /// Moves the soft CPU limit to `cpuSecondsPerStep` beyond what the worker has used so far:

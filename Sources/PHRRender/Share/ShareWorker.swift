@@ -45,19 +45,11 @@ public enum ShareWorker {
         exit(0)
     }
 
+    /// Output goes to a pipe; the open-file limit leaves room for the documents and the font
+    /// files FreeType keeps open while cairo uses them.
     private static func applyLimits(_ settings: Settings) {
-        func set(_ resource: __rlimit_resource, _ soft: Int, _ hard: Int) {
-            var limit = rlimit(rlim_cur: rlim_t(soft), rlim_max: rlim_t(hard))
-            _ = setrlimit(__rlimit_resource_t(resource.rawValue), &limit)
-        }
-        set(RLIMIT_AS, settings.memoryBytes, settings.memoryBytes)
-        set(RLIMIT_DATA, settings.memoryBytes, settings.memoryBytes)
-        set(RLIMIT_CORE, 0, 0)
-        // Output goes to a pipe; no file may be written.
-        set(RLIMIT_FSIZE, 0, 0)
-        // The documents, and the font files FreeType keeps open while cairo uses them.
-        set(RLIMIT_NOFILE, 256 + settings.documents, 256 + settings.documents)
-        set(RLIMIT_CPU, settings.cpuSeconds, settings.cpuSeconds + 5)
+        Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
+                                           cpuHardSeconds: settings.cpuSeconds + 5, openFiles: 256 + settings.documents))
     }
 
     private static func render(_ settings: Settings) throws -> ShareRenderResult {

@@ -117,6 +117,23 @@ import Testing
         }
     }
 
+    /// The drawing worker parses documents: it receives the records of the sections asked for
+    /// and no others.
+    @Test func theDrawingWorkerReceivesOnlyTheSectionsAskedFor() throws {
+        let fixture = try ShareFixture()
+        defer { fixture.remove() }
+        var request = fixture.request()
+        request.sections = [.summary, .medications]
+        let content = try ShareContent.load(vault: fixture.vault, profile: fixture.profile, request: request, time: fixture.time)
+        #expect(!content.allergies.isEmpty && !content.conditions.isEmpty, "the fixture has records to leave out")
+        let sent = String(decoding: try JSONEncoder().encode(content.limited(to: Array(request.sections))), as: UTF8.self)
+        #expect(sent.contains("Ferrous sulfate"))
+        for allergy in ShareFixture.allergies { #expect(!sent.contains(allergy), "\(allergy)") }
+        #expect(!sent.contains("Iron-deficiency anemia"))
+        let all = String(decoding: try JSONEncoder().encode(content.limited(to: ShareSection.allCases)), as: UTF8.self)
+        #expect(all.contains("Penicillin") && all.contains("Iron-deficiency anemia"))
+    }
+
     @Test func damagedBlobFailsWithTheIntegrityErrorAndWritesNothing() throws {
         let fixture = try ShareFixture(records: false)
         defer { fixture.remove() }
