@@ -72,7 +72,16 @@ struct PHR: ParsableCommand {
             Console.error(error.localizedDescription)
             Foundation.exit(ExitStatus.failure.rawValue)
         } catch {
-            exit(withError: error)
+            // Help and --version: not failures, printed as ArgumentParser writes them.
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            // Thrown after the command printed its own messages.
+            if let error = error as? ExitCode { Foundation.exit(error.rawValue) }
+            if exitCode(for: error) == .validationFailure {
+                UsageError.report(fullMessage(for: error))
+            }
+            // Anything else escaped a command's own error handling: say it in phr's voice.
+            Console.error(VaultDatabase.describe(error))
+            Foundation.exit(ExitStatus.failure.rawValue)
         }
     }
 }

@@ -116,7 +116,7 @@ import Testing
 
             """)
         Self.expect(try cli.run(["med", "rm", a], now), status: 64, stdout: "",
-                    stderr: "phr: error: --yes: removing \(a) needs --yes when there is no terminal to confirm on\n")
+                    stderr: "phr: error: --yes: removing \(a) needs --yes when there is no terminal to confirm on\nphr: hint: run it on a terminal to be asked, or add --yes\n")
         Self.expect(try cli.run(["med", "rm", a, "--yes"], now), stdout: "removed med \(a) Metformin 500 mg tablet\n")
     }
 

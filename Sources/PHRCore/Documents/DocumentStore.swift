@@ -202,11 +202,19 @@ extension Document {
 public enum DocumentError: PHRError, Equatable {
     case exists(String)
     case refusingTerminal
+    /// `--pdf-password-file` cannot be read (`code` is the errno) or holds no password.
+    case passwordFile(path: String, reason: String, code: Int32?)
 
     public var exitStatus: ExitStatus {
         switch self {
         case .exists: return .failure
         case .refusingTerminal: return .usage
+        case .passwordFile(_, _, let code):
+            switch code {
+            case ENOENT?, ENOTDIR?: return .noInput
+            case nil: return .dataError
+            default: return .ioError
+            }
         }
     }
 
@@ -214,11 +222,29 @@ public enum DocumentError: PHRError, Equatable {
         switch self {
         case .exists(let path): return "\(path) already exists"
         case .refusingTerminal: return "refusing to write a document's bytes to a terminal"
+        case .passwordFile(let path, let reason, _): return "--pdf-password-file \(path): \(reason)"
         }
+    }
+
+    /// The first line of `--pdf-password-file`: the password of encrypted PDFs (at most 64 KiB
+    /// read). A file that cannot be read is an input problem, never "wrong passphrase" (77).
+    public static func readPasswordFile(_ path: String) throws -> SecretBytes {
+        var bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor.openForReading(path).readToEnd(limit: 64 << 10)
+        } catch let error as POSIXIOError {
+            throw DocumentError.passwordFile(path: path, reason: String(cString: strerror(error.code)).lowercased(), code: error.code)
+        }
+        defer { wipe(&bytes) }
+        var end = bytes.firstIndex(of: 0x0a) ?? bytes.count
+        if end > 0 && bytes[end - 1] == 0x0d { end -= 1 }
+        guard end > 0 else { throw DocumentError.passwordFile(path: path, reason: "the first line is empty", code: nil) }
+        return SecretBytes(copying: bytes[0..<end])
     }
 
     public var hint: String? {
         switch self {
+        case .passwordFile: return "give a file whose first line is the PDF's password"
         case .exists: return "choose another name, or remove the file first"
         case .refusingTerminal: return "redirect the output, e.g. 'phr doc export ID --out - > file.pdf', or give a file name"
         }

@@ -145,6 +145,20 @@ public final class VaultDatabase: @unchecked Sendable {
 
     /// Turns SQLite errors that mean damage or contention into `VaultError`s. SQL text and
     /// arguments never reach the message (GRDB hides arguments by default).
+    /// One line for an error no command turned into its own: SQLite's message without the SQL
+    /// or its arguments (which can hold record contents).
+    public static func describe(_ error: Error) -> String {
+        if let error = error as? DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_CONSTRAINT:
+                return "the vault refused the change (\(error.message ?? "a constraint failed"))"
+            default:
+                return "the vault database failed (\(error.message ?? "\(error.resultCode)"))"
+            }
+        }
+        return (error as? LocalizedError)?.errorDescription ?? String(describing: type(of: error))
+    }
+
     static func map(_ error: Error, keyHandle: Int64, path: String) -> Error {
         guard let dbError = error as? DatabaseError else { return error }
         let name = (path as NSString).lastPathComponent

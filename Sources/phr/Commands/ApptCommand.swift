@@ -158,7 +158,7 @@ struct ApptCalendar: ParsableCommand {
             .list(.month(year: year, month: number))
         if output.json { return try Console.json(appointments) }
         let marked = Set(appointments.filter { $0.status != .cancelled }.map(\.start.date.day))
-        for line in MonthGrid.lines(year: year, month: number, marked: marked, today: today, highlight: Console.stdoutIsTTY) {
+        for line in MonthGrid.lines(year: year, month: number, marked: marked, today: today, highlight: Console.stdoutColour) {
             Console.out(line)
         }
         guard !appointments.isEmpty else { return }

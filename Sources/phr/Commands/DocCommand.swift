@@ -97,7 +97,7 @@ struct DocAdd: ParsableCommand {
         options.provider = provider
         options.note = note
         if let pdfPasswordFile {
-            options.pdfPassword = try PassphraseSource.fromFile(pdfPasswordFile, variable: "--pdf-password-file")
+            options.pdfPassword = try DocumentError.readPasswordFile(pdfPasswordFile)
         }
         let context = try DocContext(vault, profile)
         let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
@@ -333,16 +333,7 @@ struct DocRemove: ParsableCommand {
     func run() throws {
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
-        if !yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                throw ValidationError("removing \(document.id) needs --yes when there is no terminal to confirm on")
-            }
-            FileHandle.standardError.write(Data("Remove \(document.id) \(document.summaryLine)? [y/N] ".utf8))
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                Console.note("kept \(document.id)")
-                return
-            }
-        }
+        guard try RecordContext.confirmRemoval("\(document.id) \(document.summaryLine)", id: document.id, yes: yes) else { return }
         let removed = try context.store.remove(document.id)
         Console.out("removed \(removed.id) \(removed.summaryLine)")
     }
@@ -364,7 +355,7 @@ struct DocReindex: ParsableCommand {
     var pdfPasswordFile: String?
 
     func run() throws {
-        let password = try pdfPasswordFile.map { try PassphraseSource.fromFile($0, variable: "--pdf-password-file") }
+        let password = try pdfPasswordFile.map { try DocumentError.readPasswordFile($0) }
         let context = try DocContext(vault, profile)
         let documents = ids.isEmpty ? try context.store.list() : try ids.map { try context.store.get($0) }
         let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)

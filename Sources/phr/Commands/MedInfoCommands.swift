@@ -417,7 +417,7 @@ enum MedText {
 
     static func severity(_ severity: FindingSeverity) -> String {
         let text = severity == .high ? "HIGH    " : "MODERATE"
-        guard Console.stdoutIsTTY, ProcessEnvironment["NO_COLOR"] == nil else { return text }
+        guard Console.stdoutColour else { return text }
         return severity == .high ? "\u{1b}[1;31m\(text)\u{1b}[0m" : "\u{1b}[1;33m\(text)\u{1b}[0m"
     }
 

@@ -89,7 +89,7 @@ struct SearchCommand: ParsableCommand {
 
     /// Bold, coloured matches on a terminal; the plain snippet elsewhere.
     func highlight(_ snippet: String, _ matches: [[Int]]) -> String {
-        guard Console.stdoutIsTTY, ProcessEnvironment["NO_COLOR"] == nil else { return snippet }
+        guard Console.stdoutColour else { return snippet }
         var scalars = Array(snippet.unicodeScalars)
         for match in matches.sorted(by: { $0[0] > $1[0] }) where match[0] + match[1] <= scalars.count {
             scalars.insert(contentsOf: "\u{1b}[0m".unicodeScalars, at: match[0] + match[1])

@@ -41,7 +41,7 @@ struct StatsCommand: ParsableCommand {
         let stats = HealthStats(vault: context.vault, profile: context.profile, time: context.time)
         let summary = try stats.summary(period, metrics: chosen.map { [$0] })
         let format = HealthFormat(summary.settings)
-        let printer = StatsPrinter(format: format, today: today, colour: Console.stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil)
+        let printer = StatsPrinter(format: format, today: today, colour: Console.stdoutColour)
         if let chosen {
             if chosen.isHabit {
                 if output.json { return try Console.json(summary.habits[0]) }

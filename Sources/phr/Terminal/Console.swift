@@ -10,7 +10,10 @@ import PHRCore
 enum Console {
     static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
     static let stderrIsTTY = isatty(STDERR_FILENO) == 1
+    /// Colour on stderr (messages) and on stdout (listings, calendars, charts, highlights):
+    /// only on a terminal, and never when NO_COLOR is set (no-color.org). Decided here only.
     static let colour = stderrIsTTY && ProcessEnvironment["NO_COLOR"] == nil
+    static let stdoutColour = stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil
 
     /// A line of data on stdout.
     static func out(_ line: String = "") {
@@ -42,7 +45,7 @@ enum Console {
 
     /// Bold on a terminal (stdout), plain otherwise.
     static func bold(_ text: String) -> String {
-        stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil ? "\u{1b}[1m\(text)\u{1b}[0m" : text
+        stdoutColour ? "\u{1b}[1m\(text)\u{1b}[0m" : text
     }
 
     /// Prints a value as JSON on stdout (sorted keys, one document).

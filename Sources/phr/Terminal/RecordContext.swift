@@ -30,7 +30,7 @@ struct RecordContext {
         if yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
             throw RecordError.invalidOption(option: "--yes", reason: "removing \(id) needs --yes when there is no terminal to confirm on",
-                                            hint: nil)
+                                            hint: "run it on a terminal to be asked, or add --yes")
         }
         FileHandle.standardError.write(Data("Remove \(description)? [y/N] ".utf8))
         guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
@@ -75,7 +75,7 @@ enum RecordText {
 extension Console {
     /// Styled on a terminal (stdout), plain otherwise: for emphasis inside data lines.
     static func styledOut(_ text: String, code: String) -> String {
-        stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
+        Console.stdoutColour ? "\u{1b}[\(code)m\(text)\u{1b}[0m" : text
     }
 }
 
