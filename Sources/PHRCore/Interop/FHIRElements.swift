@@ -108,7 +108,7 @@ enum FHIRElements {
     /// Nil also for an instant outside `Timestamp.supportedInstants` (9999-12-31T23:00-05:00
     /// is in year 10000 in UTC).
     static func instant(_ dateTime: DateTime) -> Date? {
-        guard dateTime.hasTime else { return nil }
+        guard dateTime.hasTime, CalendarDate.yearProblem(dateTime.text) == nil else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         var date = formatter.date(from: dateTime.text)
@@ -131,7 +131,7 @@ enum FHIRElements {
         guard let value else { return nil }
         guard let number = value.number, number == number.rounded(), number >= Double(range.lowerBound),
               number <= Double(range.upperBound) else {
-            throw FHIRFieldError(field: field, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.number.map { Observation.number($0).prefix(20) + "" } ?? value.typeName)")
+            throw FHIRFieldError(field: field, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.number.map { "\($0)" } ?? value.typeName)")
         }
         return Int(number)
     }

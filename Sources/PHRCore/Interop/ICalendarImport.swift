@@ -109,12 +109,17 @@ struct ICalendarImport {
             : event.first("STATUS")?.value.uppercased() == "TENTATIVE" ? .tentative : .confirmed
         var remind: Int?
         if let alarm = event.components.first(where: { $0.name == "VALARM" }), let trigger = alarm.first("TRIGGER"),
-           trigger.parameters["VALUE"] == nil, trigger.parameters["RELATED"]?.uppercased() != "END",
-           let seconds = ICalendarText.parseDuration(trigger.value), seconds <= 0 {
-            if -seconds / 60 <= RecordValidation.maximumRemindMinutes {
-                remind = -seconds / 60
+           trigger.parameters["VALUE"] == nil, trigger.parameters["RELATED"]?.uppercased() != "END" {
+            if let seconds = ICalendarText.parseDuration(trigger.value) {
+                if seconds > 0 {
+                    // An alarm after the start is no reminder of it.
+                } else if -seconds / 60 <= RecordValidation.maximumRemindMinutes {
+                    remind = -seconds / 60
+                } else {
+                    report.notes.append("\(location): its alarm, more than four weeks before the start, was not kept as a reminder")
+                }
             } else {
-                report.notes.append("\(location): its alarm, more than four weeks before the start, was not kept as a reminder")
+                report.notes.append("\(location): its alarm TRIGGER '\(trigger.value.prefix(40))' is not a duration phr can read; no reminder was kept")
             }
         }
         var sequence = 0

@@ -57,7 +57,8 @@ public struct PartialDate: Hashable, Comparable, Codable, Sendable, CustomString
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PartialDate(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "'\(text)' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD"))
+                                                    debugDescription: RecordFields.dateReason(
+                String(text.prefix(40)), otherwise: "'\(text.prefix(40))' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD")))
         }
         self = date
     }

@@ -87,7 +87,8 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = CalendarDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date"))
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: RecordFields.dateReason(
+                String(text.prefix(40)), otherwise: "not a YYYY-MM-DD date")))
         }
         self = date
     }

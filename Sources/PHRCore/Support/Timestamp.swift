@@ -30,6 +30,7 @@ public enum Timestamp {
 
     public static func parse(_ text: String) -> Date? {
         if let seconds = fastSeconds(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        guard CalendarDate.yearProblem(text) == nil else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         guard let date = formatter.date(from: text), supportedInstants.contains(date) else { return nil }
