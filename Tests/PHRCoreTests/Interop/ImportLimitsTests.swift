@@ -147,6 +147,25 @@ import Testing
         }
     }
 
+    /// A vault written before the bound may hold an appointment at the end of 9999: listing and
+    /// `appt export --ics` must not trap on it.
+    @Test func anAppointmentStoredOutOfRangeNoLongerTrapsTheExport() throws {
+        let (vault, profile, directory) = try F.vault("limits-stored")
+        defer { TestSupport.remove(directory) }
+        let time = F.time("2026-11-21T12:00:00Z", "America/New_York")
+        let store = AppointmentStore(vault: vault, profile: profile, time: time)
+        var input = AppointmentStore.Input()
+        input.with = "Dr. Old"
+        input.at = "2026-12-03 09:30"
+        let added = try store.add(input)
+        try vault.database.write { db in
+            try db.execute(sql: "UPDATE appointment SET start_local = '9999-12-31T23:30' WHERE id = ?", arguments: [added.id])
+        }
+        let listed = try store.list()
+        #expect(listed.count == 1)
+        #expect(ICalendarExport.document(listed, generator: "test").contains("BEGIN:VEVENT"))
+    }
+
     // MARK: Nesting
 
     @Test func nestingDeeperThanTheLimitIsAClearErrorNotACrash() throws {
@@ -165,6 +184,9 @@ import Testing
         let deepObject = try Self.write(#"{"format": "phr-export", "version": 1, "x": "# + String(repeating: #"{"a": "#, count: 100_000)
                                         + "1" + String(repeating: "}", count: 100_001), directory, "deep-object.json")
         #expect(throws: InteropError.self) { try RecordImport.run(path: deepObject, vault: vault, profileName: nil, time: Self.time) }
+        // The drug-information APIs' answers go through the same limit.
+        #expect(throws: DecodingError.self) { try JSONValue.parse(Data((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)) }
+        #expect(try JSONValue.parse(Data("[[[1]]]".utf8)) == .array([.array([.array([.integer(1)])])]))
         // Brackets inside strings do not count, and ordinary FHIR depth is fine.
         let brackets = try Self.write(Self.bundle([
             #"{"resourceType": "Condition", "id": "c", "code": {"text": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ \"{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{"}}"#,
