@@ -131,6 +131,8 @@ public struct AppointmentStore: ProfileRecordStore {
             appointment.status = Appointment.Status(rawValue: try RecordFields.choice(
                 text, field: "--status", allowed: Appointment.Status.allCases.map(\.rawValue)))!
         }
+        try RecordValidation.times(appointment, startField: input.timeZone != nil && input.at == nil ? "--tz" : "--at",
+                                   endField: input.duration != nil ? "--duration" : "--at")
         let after = (appointment.start, appointment.timeZone, appointment.durationMinutes, appointment.location, appointment.status)
         if !appointment.id.isEmpty && (before.0 != after.0 || before.1 != after.1 || before.2 != after.2 || before.3 != after.3
             || before.4 != after.4) {

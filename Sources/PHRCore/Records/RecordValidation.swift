@@ -166,6 +166,18 @@ public enum RecordValidation {
         try source(&record.source)
     }
 
+    /// An appointment's start and end, where it takes place, in `CalendarDate.supportedYears`;
+    /// `appt add` and `appt edit` check the same (naming their options).
+    public static func times(_ record: Appointment, startField: String, endField: String) throws {
+        guard CalendarDate.supportedYears.contains(record.start.date.year) else {
+            throw RecordError.invalidField(field: startField, reason: RecordFields.dateReason(record.start.display, otherwise: "out of range"))
+        }
+        let endDay = CalendarDate(record.endInstant, in: record.zone)
+        guard CalendarDate.supportedYears.contains(endDay.year) else {
+            throw RecordError.invalidField(field: endField, reason: "the appointment would end in \(endDay.year), after the years phr accepts (\(CalendarDate.supportedYears.lowerBound) to \(CalendarDate.supportedYears.upperBound))")
+        }
+    }
+
     /// An appointment: its start and end in `CalendarDate.supportedYears`, at most 31 days long,
     /// a reminder at most four weeks before.
     public static func check(_ record: inout Appointment) throws {
@@ -173,14 +185,8 @@ public enum RecordValidation {
         guard TimeZone(identifier: record.timeZone) != nil else {
             throw RecordError.invalidField(field: "time_zone", reason: "'\(record.timeZone)' is not a time zone")
         }
-        guard CalendarDate.supportedYears.contains(record.start.date.year) else {
-            throw RecordError.invalidField(field: "start", reason: RecordFields.dateReason(record.start.description, otherwise: "out of range"))
-        }
         _ = try RecordFields.count(record.durationMinutes, field: "duration_minutes", minimum: 1, maximum: maximumAppointmentMinutes)
-        let endDay = CalendarDate(record.endInstant, in: record.zone)
-        guard CalendarDate.supportedYears.contains(endDay.year) else {
-            throw RecordError.invalidField(field: "duration_minutes", reason: "the appointment would end in \(endDay.year), after the years phr accepts")
-        }
+        try times(record, startField: "start", endField: "duration_minutes")
         if let minutes = record.remindMinutes {
             _ = try RecordFields.count(minutes, field: "remind_minutes", minimum: 0, maximum: maximumRemindMinutes)
         }
