@@ -23,6 +23,13 @@ import Testing
             #expect([64, 65].contains(result.status), "\(arguments): \(result.status)")
             #expect(result.stderr.hasPrefix("phr: error: \(message)\n"), "\(arguments): \(result.stderr)")
         }
+        // Filters say the same (ArgumentParser prints option checks as "Error: ...").
+        for (arguments, message) in [(["search", "x", "--since", "9999-01-01"], "--since: '9999-01-01': year 9999 \(Self.outside)"),
+                                     (["search", "x after:9999-01-01"], "after:9999-01-01: year 9999 \(Self.outside)"),
+                                     (["share", "--for", "Dr. Lee", "--out", "b.pdf", "--since", "0001-01-01"], "--since: '0001-01-01': year 0001 \(Self.outside)")] {
+            let result = try cli.run(arguments, Self.env)
+            #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
         // The last accepted day, in a zone behind UTC: stored, listed, and exported; one ending
         // in 2201 is refused, as an import of it would be.
         let late = try cli.run(["appt", "add", "--with", "Dr. Late", "--at", "2200-12-31 23:30", "--duration", "2h"], Self.env)
