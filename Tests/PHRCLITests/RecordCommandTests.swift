@@ -387,7 +387,8 @@ import Testing
         #expect(try other.run(["export", "--out", again], env).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: first)))
 
-        // A corrupted bundle: exit 65, the entry named, the vault untouched.
+        // A corrupted entry: refused and named in the report, the rest imported (here: already
+        // there, so the vault is untouched), exit 65.
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ips))) as? [String: Any])
         var entries = try #require(json["entry"] as? [[String: Any]])
         var condition = try #require(entries[4]["resource"] as? [String: Any])
@@ -397,11 +398,17 @@ import Testing
         let corrupt = "\(cli.directory)/corrupt.json"
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: corrupt))
         let before = cli.vaultFingerprint()
-        Self.expect(try cli.run(["import", corrupt], env), status: 65, stdout: "", stderr: """
-            phr: error: \(corrupt): entry[4] (Condition): onsetDateTime: 'yesterday' is not a FHIR date or dateTime
-            phr: hint: nothing was imported; fix or remove that entry and import again
+        let partly = try cli.run(["import", corrupt], env)
+        Self.expect(partly, status: 65, stderr: """
+            phr: error: \(corrupt): 1 entry was refused as bad data; the rest was imported
+            phr: hint: the report lists each refused entry and why; fix them and import the file again (what is in stays as it is)
 
             """)
+        #expect(partly.stdout.contains("""
+            refused as bad data 1:
+              entry[4] Condition: onsetDateTime: 'yesterday' is not a FHIR date or dateTime
+
+            """), "\(partly.stdout)")
         #expect(cli.vaultFingerprint() == before)
         Self.expect(try cli.run(["import", "\(cli.directory)/missing.json"], env), status: 66, stdout: "",
                     stderr: "phr: error: \(cli.directory)/missing.json: no such file\n")

@@ -15,6 +15,15 @@ enum TestSupport {
     /// ../shared/data: third-party PDFs, API responses and FHIR bundles. Read, never copied.
     static let sharedData = "\(packageRoot)/../shared/data"
 
+    /// The FHIR bundles of the corpus (../shared/data/fhir/*.json), empty when the corpus is not
+    /// there. The one place tests find them: tests that need them skip with `fhirCorpusMissing`.
+    static let fhirCorpus: [String] = {
+        let directory = "\(sharedData)/fhir"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { "\(directory)/\($0)" }
+    }()
+    static let fhirCorpusMissing: Comment = "no FHIR bundles in ../shared/data/fhir"
+
     /// The built `phr` executable: $PHR_BIN, else .build/debug/phr.
     static let phrBinary: String = {
         if let path = ProcessInfo.processInfo.environment["PHR_BIN"], !path.isEmpty { return path }

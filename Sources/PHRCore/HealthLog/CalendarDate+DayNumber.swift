@@ -28,7 +28,7 @@ extension CalendarDate {
         let shiftedMonth = (5 * dayOfYear + 2) / 153
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        self = CalendarDate(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)!
+        self = CalendarDate(computedYear: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
     }
 
     /// `adding(days:)` in integer arithmetic.

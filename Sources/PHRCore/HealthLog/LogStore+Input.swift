@@ -273,7 +273,8 @@ extension LogStore {
         do {
             return try DoseLog.parseInstant(text, time: local)
         } catch {
-            throw RecordError.invalidOption(option: field, reason: "'\(text)' is not a time; use HH:MM, \"YYYY-MM-DD HH:MM\" or an ISO 8601 time", hint: nil)
+            throw RecordError.invalidOption(option: field, reason: RecordFields.dateReason(
+                text.trimmingCharacters(in: .whitespaces), otherwise: "'\(text)' is not a time; use HH:MM, \"YYYY-MM-DD HH:MM\" or an ISO 8601 time"), hint: nil)
         }
     }
 

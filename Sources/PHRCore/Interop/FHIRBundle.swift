@@ -10,6 +10,8 @@ struct FHIRBundle {
 
     let type: String
     let resources: [FHIRResource]
+    /// Entries that are not a resource at all (no object, no resourceType), refused with the reason.
+    let unreadable: [(entry: String, reason: String)]
     private let byFullUrl: [String: Int]
     private let byTypeAndID: [String: Int]
 
@@ -28,22 +30,27 @@ struct FHIRBundle {
         var resources: [FHIRResource] = []
         var byFullUrl: [String: Int] = [:]
         var byTypeAndID: [String: Int] = [:]
+        var unreadable: [(entry: String, reason: String)] = []
         if let entries = json["entry"], entries.array == nil {
             throw InteropError.malformed(path: path, location: "Bundle", reason: "entry: expected an array, got \(entries.typeName)")
         }
         for (index, entry) in (json["entry"]?.elements ?? []).enumerated() {
             let location = "entry[\(index)]"
             guard entry.object != nil else {
-                throw InteropError.malformed(path: path, location: location, reason: "expected an object, got \(entry.typeName)")
+                unreadable.append((location, "expected an object, got \(entry.typeName)"))
+                continue
             }
             guard let resource = entry["resource"], resource.object != nil else {
-                throw InteropError.malformed(path: path, location: location, reason: "resource: missing")
+                unreadable.append((location, "resource: missing"))
+                continue
             }
-            guard let resourceType = resource["resourceType"]?.string, !resourceType.isEmpty else {
-                throw InteropError.malformed(path: path, location: location, reason: "resource.resourceType: missing")
+            guard let resourceType = resource["resourceType"]?.string, !resourceType.isEmpty, resourceType.count <= 100 else {
+                unreadable.append((location, "resource.resourceType: missing"))
+                continue
             }
             if let fullUrl = entry["fullUrl"], fullUrl.string == nil {
-                throw InteropError.malformed(path: path, location: "\(location) (\(resourceType))", reason: "fullUrl: expected a string, got \(fullUrl.typeName)")
+                unreadable.append((location, "fullUrl: expected a string, got \(fullUrl.typeName)"))
+                continue
             }
             let item = FHIRResource(json: resource, type: resourceType, id: resource["id"]?.string, index: index,
                                     fullUrl: entry["fullUrl"]?.string)
@@ -52,6 +59,7 @@ struct FHIRBundle {
             resources.append(item)
         }
         self.resources = resources
+        self.unreadable = unreadable
         self.byFullUrl = byFullUrl
         self.byTypeAndID = byTypeAndID
     }

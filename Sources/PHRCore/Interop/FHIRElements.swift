@@ -78,7 +78,8 @@ enum FHIRElements {
 
     static func dateTime(_ value: StrictJSON?, field: String) throws -> DateTime? {
         guard let text = try string(value, field: field) else { return nil }
-        let invalid = FHIRFieldError(field: field, reason: "'\(text)' is not a FHIR date or dateTime")
+        let shown = String(text.prefix(40))
+        let invalid = FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not a FHIR date or dateTime"))
         let halves = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
         guard let date = PartialDate(String(halves[0])) else { throw invalid }
         guard halves.count == 2 else { return DateTime(text: text, date: date, hasTime: false) }
@@ -104,19 +105,35 @@ enum FHIRElements {
     }
 
     /// The instant of a dateTime with a time, or of a FHIR instant.
+    /// Nil also for an instant outside `Timestamp.supportedInstants` (9999-12-31T23:00-05:00
+    /// is in year 10000 in UTC).
     static func instant(_ dateTime: DateTime) -> Date? {
-        guard dateTime.hasTime else { return nil }
+        guard dateTime.hasTime, CalendarDate.yearProblem(dateTime.text) == nil else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: dateTime.text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: dateTime.text) { return date }
-        // Fractions of other lengths than milliseconds: drop them.
-        if let dot = dateTime.text.firstIndex(of: "."), let zone = dateTime.text[dot...].firstIndex(where: { "Z+-".contains($0) }) {
-            formatter.formatOptions = [.withInternetDateTime]
-            return formatter.date(from: String(dateTime.text[..<dot] + dateTime.text[zone...]))
+        var date = formatter.date(from: dateTime.text)
+        if date == nil {
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            date = formatter.date(from: dateTime.text)
         }
-        return nil
+        // Fractions of other lengths than milliseconds: drop them.
+        if date == nil, let dot = dateTime.text.firstIndex(of: "."), let zone = dateTime.text[dot...].firstIndex(where: { "Z+-".contains($0) }) {
+            formatter.formatOptions = [.withInternetDateTime]
+            date = formatter.date(from: String(dateTime.text[..<dot] + dateTime.text[zone...]))
+        }
+        guard let date, Timestamp.supportedInstants.contains(date) else { return nil }
+        return date
+    }
+
+    /// A whole number in `range` (checked before it becomes an Int, so 1e300 is refused, not a
+    /// trap); nil when absent.
+    static func wholeNumber(_ value: StrictJSON?, field: String, range: ClosedRange<Int>) throws -> Int? {
+        guard let value else { return nil }
+        guard let number = value.number, number == number.rounded(), number >= Double(range.lowerBound),
+              number <= Double(range.upperBound) else {
+            throw FHIRFieldError(field: field, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(value.number.map { "\($0)" } ?? value.typeName)")
+        }
+        return Int(number)
     }
 
     /// The reference string of a Reference element.

@@ -1,8 +1,11 @@
 import Foundation
 import GRDB
 
-/// Imports a FHIR R4 Bundle into one profile, inside the caller's transaction (so a malformed
-/// entry anywhere leaves the vault as it was).
+/// Imports a FHIR R4 Bundle into one profile, inside the caller's transaction.
+///
+/// A resource with bad data (a field that breaks the FHIR spec, a number or date out of range,
+/// a text over the limit typed input has: `RecordValidation`) is refused and reported, and the
+/// others are imported; the command then exits 65.
 ///
 /// Records: MedicationRequest and MedicationStatement become medications, AllergyIntolerance
 /// allergies, Condition conditions, Immunization immunizations, Observation observations,
@@ -28,6 +31,9 @@ struct FHIRImporter {
         }
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
+        for (entry, reason) in bundle.unreadable {
+            report.reject(entry, type: "entry", reason)
+        }
         for resource in bundle.resources {
             do {
                 switch resource.type {
@@ -35,22 +41,29 @@ struct FHIRImporter {
                     let patient = try mapper.patient(resource)
                     facts = patient
                     for (location, mapped) in patient.contacts {
-                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts", db, &report)
+                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts", check: RecordValidation.check, db, &report)
                     }
                 case "MedicationRequest", "MedicationStatement":
-                    try take(try mapper.medication(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "medications", db, &report)
+                    try take(try mapper.medication(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "medications",
+                             check: RecordValidation.check, db, &report)
                 case "AllergyIntolerance":
-                    try take(try mapper.allergy(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "allergies", db, &report)
+                    try take(try mapper.allergy(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "allergies",
+                             check: RecordValidation.check, db, &report)
                 case "Condition":
-                    try take(try mapper.condition(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "conditions", db, &report)
+                    try take(try mapper.condition(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "conditions",
+                             check: RecordValidation.check, db, &report)
                 case "Immunization":
-                    try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations", db, &report)
+                    try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations",
+                             check: RecordValidation.check, db, &report)
                 case "Observation":
                     let mapped = try mapper.observation(resource)
-                    if case .record(let observation) = mapped { measured.note(observation) }
-                    try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations", db, &report)
+                    if let observation = try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations",
+                                                  check: RecordValidation.check, db, &report) {
+                        measured.note(observation)
+                    }
                 case "Appointment":
-                    try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments", db, &report)
+                    try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments",
+                             check: RecordValidation.check, db, &report)
                 case "Medication":
                     report.skip("entry[\(resource.index)]", type: resource.type, "a drug definition, read with the entries that refer to it")
                 case "Composition":
@@ -61,20 +74,31 @@ struct FHIRImporter {
                     report.skip("entry[\(resource.index)]", type: resource.type, "phr does not keep \(resource.type) resources")
                 }
             } catch let error as FHIRFieldError {
-                throw InteropError.malformed(path: path, location: resource.location, reason: "\(error.field): \(error.reason)")
+                report.reject("entry[\(resource.index)]", type: resource.type, "\(error.field): \(error.reason)")
             }
         }
         try fillMedicalID(db, facts: facts, measured: measured, report: &report)
     }
 
+    /// Stores a mapped record after the checks typed input gets; a record that fails them is
+    /// refused and reported. Returns the record stored (or found already there).
+    @discardableResult
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
-                                       _ db: Database, _ report: inout ImportReport) throws {
+                                       check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         switch mapped {
         case .skip(let reason):
             report.skip(location, type: type, reason)
-        case .record(let record):
+            return nil
+        case .record(var record):
+            do {
+                try check(&record)
+            } catch RecordError.invalidField(let field, let reason) {
+                report.reject(location, type: type, "\(field): \(reason)")
+                return nil
+            }
             let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
             report.count(outcome, kind)
+            return record
         }
     }
 

@@ -8,13 +8,21 @@ extension FHIRMapper {
         if status == "entered-in-error" { return .skip("entered in error") }
         guard let startTime = try FHIRElements.dateTime(resource["start"], field: "start") else { return .skip("has no start time") }
         guard let start = FHIRElements.instant(startTime) else {
-            throw FHIRFieldError(field: "start", reason: "'\(startTime.text)' is not an instant with a time and offset")
+            throw FHIRFieldError(field: "start", reason: "'\(startTime.text.prefix(40))' is not an instant with a time and offset in the years phr accepts")
         }
         var minutes = AppointmentStore.defaultDurationMinutes
-        if let endTime = try FHIRElements.dateTime(resource["end"], field: "end"), let end = FHIRElements.instant(endTime), end > start {
+        let longest = RecordValidation.maximumAppointmentMinutes
+        if let endTime = try FHIRElements.dateTime(resource["end"], field: "end") {
+            guard let end = FHIRElements.instant(endTime) else {
+                throw FHIRFieldError(field: "end", reason: "'\(endTime.text.prefix(40))' is not an instant with a time and offset in the years phr accepts")
+            }
+            guard end >= start else { throw FHIRFieldError(field: "end", reason: "is before start") }
+            guard end.timeIntervalSince(start) <= TimeInterval(longest * 60) else {
+                throw FHIRFieldError(field: "end", reason: "the appointment lasts longer than 31 days, the longest phr keeps")
+            }
             minutes = max(1, Int(end.timeIntervalSince(start) / 60))
-        } else if let value = resource["minutesDuration"]?.number, value >= 1 {
-            minutes = Int(value)
+        } else if let value = try FHIRElements.wholeNumber(resource["minutesDuration"], field: "minutesDuration", range: 1...longest) {
+            minutes = value
         }
         var with: String?
         var location: String?
@@ -42,7 +50,7 @@ extension FHIRMapper {
         let zone = time.zone
         return .record(Appointment(
             id: "", uid: UUID().uuidString.lowercased(), with: with ?? serviceType ?? description ?? "Appointment",
-            start: LocalDateTime(start, in: zone), timeZone: zone.identifier, durationMinutes: min(minutes, 44640), allDay: false,
+            start: LocalDateTime(start, in: zone), timeZone: zone.identifier, durationMinutes: minutes, allDay: false,
             location: location, reason: reasonConcept?.name() ?? description, notes: try FHIRElements.string(resource["comment"], field: "comment"),
             documentID: nil, status: appointmentStatus, remindMinutes: nil, sequence: 0, source: source(resource),
             createdAt: now, updatedAt: now))

@@ -93,10 +93,7 @@ extension FHIRMapper {
         }
         var doseNumber: Int?
         if let number = resource["protocolApplied"]?[0]?["doseNumberPositiveInt"] {
-            guard let value = number.number, value >= 1, value == value.rounded() else {
-                throw FHIRFieldError(field: "protocolApplied[0].doseNumberPositiveInt", reason: "expected a positive whole number")
-            }
-            doseNumber = Int(value)
+            doseNumber = try FHIRElements.wholeNumber(number, field: "protocolApplied[0].doseNumberPositiveInt", range: 1...20)
         } else if let text = resource["protocolApplied"]?[0]?["doseNumberString"]?.string, let value = Int(text), value >= 1 {
             doseNumber = value
         }

@@ -50,12 +50,8 @@ extension FHIRMapper {
         }
         if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
         var refills: Int?
-        if let repeats = resource["dispenseRequest"]?["numberOfRepeatsAllowed"] {
-            guard let number = repeats.number, number >= 0, number == number.rounded() else {
-                throw FHIRFieldError(field: "dispenseRequest.numberOfRepeatsAllowed", reason: "expected a whole number, got \(repeats.typeName)")
-            }
-            refills = min(Int(number), 99)
-        }
+        refills = try FHIRElements.wholeNumber(resource["dispenseRequest"]?["numberOfRepeatsAllowed"],
+                                               field: "dispenseRequest.numberOfRepeatsAllowed", range: 0...99)
         let prescriber = isRequest ? try actorName(resource["requester"], field: "requester", from: resource) : nil
         let medication = Medication(
             id: "", uid: "", name: name, dose: dosage.dose, form: form, schedule: dosage.schedule, timeZone: nil,
@@ -97,8 +93,11 @@ extension FHIRMapper {
                 }
                 return time
             }
-            let frequency = max(1, repeatRule["frequency"]?.number.map { Int($0) } ?? 1)
+            let frequency = try FHIRElements.wholeNumber(repeatRule["frequency"], field: "\(field).timing.repeat.frequency", range: 1...1000) ?? 1
             let period = repeatRule["period"]?.number ?? 1
+            guard period.isFinite, period > 0, period <= 1_000_000 else {
+                throw FHIRFieldError(field: "\(field).timing.repeat.period", reason: "expected a number above 0 and at most 1000000")
+            }
             let unit = try FHIRElements.string(repeatRule["periodUnit"], field: "\(field).timing.repeat.periodUnit")
             if !times.isEmpty {
                 result.schedule = .times(Array(Set(times)).sorted())

@@ -48,9 +48,19 @@ extension FHIRMapper {
                 email: email.flatMap { try? RecordFields.email($0, field: "telecom") }, emergency: emergency, notes: nil,
                 source: RecordSource(key: "\(patientKey)#contact[\(index)]"), createdAt: now, updatedAt: now))))
         }
-        return PatientFacts(name: FHIRElements.preferredName(resource["name"]), dateOfBirth: dateOfBirth,
+        let identifiers = FHIRElements.identifiers(resource["identifier"])
+        guard identifiers.count <= 100, identifiers.allSatisfy({ $0.value.count <= 1000 && ($0.system?.count ?? 0) <= 1000 }) else {
+            throw FHIRFieldError(field: "identifier", reason: "at most 100 identifiers of at most 1000 characters")
+        }
+        var name: String?
+        do {
+            name = try RecordFields.optionalText(FHIRElements.preferredName(resource["name"]), field: "name", limit: RecordFields.maximumNameLength)
+        } catch RecordError.invalidField(let field, let reason) {
+            throw FHIRFieldError(field: field, reason: reason)
+        }
+        return PatientFacts(name: name, dateOfBirth: dateOfBirth,
                             sex: gender.flatMap(MedicalID.Sex.init(rawValue:)),
-                            identifiers: FHIRElements.identifiers(resource["identifier"]), contacts: contacts)
+                            identifiers: identifiers, contacts: contacts)
     }
 
     /// A relationship code in words: HL7 v3 RoleCode and v2-0131 codes phr knows, else the display.

@@ -12,6 +12,9 @@ import GRDB
 ///   SUMMARY then becomes the reason. DESCRIPTION becomes the notes, the first VALARM's
 ///   TRIGGER the reminder.
 /// - Repeating events (RRULE) are skipped: phr keeps single visits.
+/// - An event with bad data (no UID, an end before its start, longer than 31 days, a date
+///   outside 1900-2200, a field over its limit) is refused and reported; the others are
+///   imported. Empty optional properties (`LOCATION:`, as Google writes them) are absent.
 struct ICalendarImport {
     let text: String
     let path: String
@@ -39,7 +42,9 @@ struct ICalendarImport {
                 do {
                     try take(component, location: location, method: method, zones: zones, db, &report)
                 } catch let error as FHIRFieldError {
-                    throw InteropError.malformed(path: path, location: location, reason: "\(error.field): \(error.reason)")
+                    report.reject(location, type: "VEVENT", "\(error.field): \(error.reason)")
+                } catch RecordError.invalidField(let field, let reason) {
+                    report.reject(location, type: "VEVENT", "\(field): \(reason)")
                 }
             case "VTIMEZONE":
                 continue
@@ -62,20 +67,35 @@ struct ICalendarImport {
         guard let startProperty = event.first("DTSTART") else { throw FHIRFieldError(field: "DTSTART", reason: "missing") }
         let (startInstant, allDay, zone) = try moment(startProperty, zones: zones, field: "DTSTART")
         var minutes = allDay ? 1440 : AppointmentStore.defaultDurationMinutes
+        let longest = RecordValidation.maximumAppointmentMinutes
         if let endProperty = event.first("DTEND") {
             let (end, _, _) = try moment(endProperty, zones: zones, field: "DTEND")
+            guard end >= startInstant else { throw FHIRFieldError(field: "DTEND", reason: "is before DTSTART") }
+            guard end.timeIntervalSince(startInstant) <= TimeInterval(longest * 60) else {
+                throw FHIRFieldError(field: "DTEND", reason: "the event lasts longer than 31 days, the longest appointment phr keeps")
+            }
             if end > startInstant { minutes = Int(end.timeIntervalSince(startInstant) / 60) }
         } else if let durationText = event.first("DURATION")?.value {
-            guard let seconds = ICalendarText.parseDuration(durationText), seconds >= 0 else {
-                throw FHIRFieldError(field: "DURATION", reason: "'\(durationText)' is not a duration")
+            let shown = durationText.prefix(40)
+            guard let seconds = ICalendarText.parseDuration(durationText) else {
+                throw FHIRFieldError(field: "DURATION", reason: "'\(shown)' is not a duration phr can read (at most 31 days)")
+            }
+            guard seconds >= 0 else { throw FHIRFieldError(field: "DURATION", reason: "'\(shown)' is negative: the event would end before it starts") }
+            guard seconds <= longest * 60 else {
+                throw FHIRFieldError(field: "DURATION", reason: "'\(shown)' is longer than 31 days, the longest appointment phr keeps")
             }
             if seconds >= 60 { minutes = seconds / 60 }
         }
-        minutes = min(max(minutes, 1), 44640)
-        let summary = event.first("SUMMARY")?.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        minutes = max(minutes, 1)
+        /// A property's text, or nil when it is absent or empty (`LOCATION:` is legal and common).
+        func text(_ name: String) -> String? {
+            guard let value = event.first(name)?.text, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            return value
+        }
+        let summary = text("SUMMARY")?.trimmingCharacters(in: .whitespacesAndNewlines)
         let organizer = event.first("ORGANIZER")?.parameters["CN"]?.trimmingCharacters(in: .whitespaces)
-        var with = event.first("X-PHR-WITH")?.text
-        var reason = event.first("X-PHR-REASON")?.text
+        var with = text("X-PHR-WITH")
+        var reason = text("X-PHR-REASON")
         if with == nil {
             if let organizer, !organizer.isEmpty {
                 with = organizer
@@ -89,21 +109,42 @@ struct ICalendarImport {
             : event.first("STATUS")?.value.uppercased() == "TENTATIVE" ? .tentative : .confirmed
         var remind: Int?
         if let alarm = event.components.first(where: { $0.name == "VALARM" }), let trigger = alarm.first("TRIGGER"),
-           trigger.parameters["VALUE"] == nil, trigger.parameters["RELATED"]?.uppercased() != "END",
-           let seconds = ICalendarText.parseDuration(trigger.value), seconds <= 0 {
-            remind = -seconds / 60
+           trigger.parameters["VALUE"] == nil, trigger.parameters["RELATED"]?.uppercased() != "END" {
+            if let seconds = ICalendarText.parseDuration(trigger.value) {
+                if seconds > 0 {
+                    // An alarm after the start is no reminder of it.
+                } else if -seconds / 60 <= RecordValidation.maximumRemindMinutes {
+                    remind = -seconds / 60
+                } else {
+                    report.notes.append("\(location): its alarm, more than four weeks before the start, was not kept as a reminder")
+                }
+            } else {
+                report.notes.append("\(location): its alarm TRIGGER '\(trigger.value.prefix(40))' is not a duration phr can read; no reminder was kept")
+            }
         }
-        let sequence = event.first("SEQUENCE").flatMap { Int($0.value.trimmingCharacters(in: .whitespaces)) } ?? 0
+        var sequence = 0
+        if let property = event.first("SEQUENCE") {
+            let value = property.value.trimmingCharacters(in: .whitespaces)
+            guard let number = Int(value), (0...RecordValidation.maximumSequence).contains(number) else {
+                throw FHIRFieldError(field: "SEQUENCE", reason: "'\(value.prefix(20))' is not a whole number from 0 to \(RecordValidation.maximumSequence)")
+            }
+            sequence = number
+        }
         let now = Timestamp.string(time.now)
         let start = allDay ? LocalDateTime(date: CalendarDate(startInstant, in: zone), time: LocalTime(hour: 0, minute: 0)!)
             : LocalDateTime(startInstant, in: zone)
         var appointment = Appointment(
-            id: "", uid: uid, with: try clean(with ?? "Appointment", field: "SUMMARY", limit: 200), start: start,
-            timeZone: zone.identifier, durationMinutes: minutes, allDay: allDay,
-            location: try event.first("LOCATION").map { try clean($0.text, field: "LOCATION", limit: 300) } ?? nil,
-            reason: try reason.map { try clean($0, field: "SUMMARY", limit: 300) } ?? nil,
-            notes: try event.first("DESCRIPTION").map { try clean($0.text, field: "DESCRIPTION", limit: RecordFields.maximumTextLength) } ?? nil,
-            documentID: nil, status: status, remindMinutes: remind, sequence: max(0, sequence), source: nil, createdAt: now, updatedAt: now)
+            id: "", uid: uid, with: with ?? "Appointment", start: start,
+            timeZone: zone.identifier, durationMinutes: minutes, allDay: allDay, location: text("LOCATION"), reason: reason,
+            notes: text("DESCRIPTION"), documentID: nil, status: status, remindMinutes: remind, sequence: sequence, source: nil,
+            createdAt: now, updatedAt: now)
+        do {
+            try RecordValidation.check(&appointment)
+        } catch RecordError.invalidField(let field, let reason) {
+            let property = ["with": "SUMMARY", "location": "LOCATION", "reason": "SUMMARY", "notes": "DESCRIPTION",
+                            "start": "DTSTART", "duration_minutes": "DTEND"][field] ?? field
+            throw FHIRFieldError(field: property, reason: reason)
+        }
 
         if let existingID = try RecordRows.existing(db, table: AppointmentStore.table, profileID: profileID, uid: uid, sourceKey: nil) {
             let existing = Appointment(row: try RecordRows.fetch(db, table: AppointmentStore.table, id: existingID)!)
@@ -135,26 +176,20 @@ struct ICalendarImport {
         report.count(.added, "appointments")
     }
 
-    private func clean(_ text: String, field: String, limit: Int) throws -> String {
-        do {
-            return try RecordFields.text(text, field: field, limit: limit)
-        } catch RecordError.invalidField(let field, let reason) {
-            throw FHIRFieldError(field: field, reason: reason)
-        }
-    }
-
     /// The instant of a DATE or DATE-TIME property, whether it is a whole day, and the zone to
     /// keep the appointment in.
     private func moment(_ property: ICalendarParser.Property, zones: ICalendarTimeZones.Definitions,
                         field: String) throws -> (Date, allDay: Bool, zone: TimeZone) {
         let value = property.value.trimmingCharacters(in: .whitespaces)
         if property.parameters["VALUE"]?.uppercased() == "DATE" || (value.count == 8 && value.allSatisfy(\.isNumber)) {
-            guard let day = Self.date(value) else { throw FHIRFieldError(field: field, reason: "'\(value)' is not a date (YYYYMMDD)") }
+            guard let day = Self.date(value) else {
+                throw FHIRFieldError(field: field, reason: RecordFields.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date (YYYYMMDD)"))
+            }
             let local = LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!)
             return (local.instant(in: time.zone), true, time.zone)
         }
         guard let local = Self.localDateTime(value) else {
-            throw FHIRFieldError(field: field, reason: "'\(value)' is not a date and time (YYYYMMDDTHHMMSS)")
+            throw FHIRFieldError(field: field, reason: RecordFields.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date and time (YYYYMMDDTHHMMSS)"))
         }
         if value.uppercased().hasSuffix("Z") {
             return (local.instant(in: TimeZone(identifier: "UTC")!), false, time.zone)
@@ -164,7 +199,8 @@ struct ICalendarImport {
             if let offset = zones.offset(zone: tzid, at: local) {
                 return (local.instant(in: TimeZone(identifier: "UTC")!).addingTimeInterval(TimeInterval(-offset)), false, time.zone)
             }
-            throw FHIRFieldError(field: "\(field);TZID", reason: "'\(tzid)' is neither a known time zone nor defined in the file")
+            if let problem = zones.invalid[tzid] { throw FHIRFieldError(field: "\(field);TZID", reason: "'\(tzid.prefix(80))': \(problem)") }
+            throw FHIRFieldError(field: "\(field);TZID", reason: "'\(tzid.prefix(80))' is neither a known time zone nor defined in the file")
         }
         return (local.instant(in: time.zone), false, time.zone)
     }
@@ -179,17 +215,22 @@ struct ICalendarImport {
         return nil
     }
 
-    static func date(_ text: String) -> CalendarDate? {
+    /// A DATE in `CalendarDate.supportedYears`; with `anyYear`, any real day of years 1 to 9999,
+    /// for the onsets of VTIMEZONE rules, which Outlook anchors in 1601.
+    static func date(_ text: String, anyYear: Bool = false) -> CalendarDate? {
         guard text.count == 8, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        return CalendarDate(year: Int(text.prefix(4))!, month: Int(text.dropFirst(4).prefix(2))!, day: Int(text.suffix(2))!)
+        let (year, month, day) = (Int(text.prefix(4))!, Int(text.dropFirst(4).prefix(2))!, Int(text.suffix(2))!)
+        guard anyYear else { return CalendarDate(year: year, month: month, day: day) }
+        guard year >= 1, (1...12).contains(month), (1...CalendarDate.daysIn(month: month, year: year)).contains(day) else { return nil }
+        return CalendarDate(computedYear: year, month: month, day: day)
     }
 
     /// "20261203T093000" (or with Z) to minute precision.
-    static func localDateTime(_ text: String) -> LocalDateTime? {
+    static func localDateTime(_ text: String, anyYear: Bool = false) -> LocalDateTime? {
         var value = text.trimmingCharacters(in: .whitespaces).uppercased()
         if value.hasSuffix("Z") { value.removeLast() }
         let parts = value.split(separator: "T")
-        guard parts.count == 2, let day = date(String(parts[0])), parts[1].count == 6,
+        guard parts.count == 2, let day = date(String(parts[0]), anyYear: anyYear), parts[1].count == 6,
               parts[1].allSatisfy({ $0.isASCII && $0.isNumber }),
               let time = LocalTime(hour: Int(parts[1].prefix(2))!, minute: Int(parts[1].dropFirst(2).prefix(2))!) else { return nil }
         if Int(parts[1].suffix(2))! > 60 { return nil }

@@ -35,6 +35,11 @@ struct ICalendarParser {
         let reason: String
     }
 
+    /// The deepest nesting read. Calendars nest three deep (VCALENDAR, VEVENT, VALARM); the
+    /// limit keeps a file of 100,000 BEGIN lines from building a tree whose release recurses
+    /// once per level and overflows the stack.
+    static let maximumDepth = 16
+
     /// The top-level components (normally one VCALENDAR).
     static func parse(_ text: String) throws -> [Component] {
         var logical: [(line: Int, text: String)] = []
@@ -53,6 +58,9 @@ struct ICalendarParser {
             let property = try parseLine(line, number: number)
             switch property.name {
             case "BEGIN":
+                guard stack.count < maximumDepth else {
+                    throw SyntaxError(line: number, reason: "components nested more than \(maximumDepth) deep")
+                }
                 let component = Component(name: property.value.uppercased(), line: number)
                 if let parent = stack.last { parent.components.append(component) } else { roots.append(component) }
                 stack.append(component)

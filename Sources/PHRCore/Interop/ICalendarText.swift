@@ -107,7 +107,8 @@ enum ICalendarText {
         return sign + text
     }
 
-    /// Parses a DURATION into seconds.
+    /// Parses a DURATION into seconds; nil for anything longer than `DurationText.maximumSeconds`
+    /// (every step is checked, so "P99999999999999999W" is refused, not a trap).
     static func parseDuration(_ text: String) -> Int? {
         var rest = Substring(text.uppercased())
         var sign = 1
@@ -121,16 +122,20 @@ enum ICalendarText {
         for character in rest {
             if character.isNumber { number.append(character); continue }
             if character == "T" { inTime = true; continue }
-            guard let value = Int(number) else { return nil }
+            guard number.count <= 12, let value = Int(number) else { return nil }
             number = ""
+            let unit: Int
             switch (character, inTime) {
-            case ("W", false): total += value * 604_800
-            case ("D", false): total += value * 86400
-            case ("H", true): total += value * 3600
-            case ("M", true): total += value * 60
-            case ("S", true): total += value
+            case ("W", false): unit = 604_800
+            case ("D", false): unit = 86400
+            case ("H", true): unit = 3600
+            case ("M", true): unit = 60
+            case ("S", true): unit = 1
             default: return nil
             }
+            let (seconds, overflow) = value.multipliedReportingOverflow(by: unit)
+            guard !overflow, seconds <= Int(DurationText.maximumSeconds) - total else { return nil }
+            total += seconds
             sawUnit = true
         }
         return number.isEmpty && sawUnit ? sign * total : nil

@@ -88,13 +88,21 @@ enum ICalendarTimeZones {
         }
 
         var zones: [String: [Observance]] = [:]
+        /// Zones whose definition is unusable, with the reason (an offset of +9999): events in
+        /// them are refused rather than moved by days.
+        var invalid: [String: String] = [:]
 
         init(_ calendar: ICalendarParser.Component) {
             for component in calendar.components where component.name == "VTIMEZONE" {
                 guard let id = component.first("TZID")?.text else { continue }
                 var observances: [Observance] = []
                 for observance in component.components where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {
-                    guard let start = observance.first("DTSTART").flatMap({ ICalendarImport.localDateTime($0.value) }),
+                    for name in ["TZOFFSETTO", "TZOFFSETFROM"] {
+                        if let value = observance.first(name)?.value, Self.parseOffset(value) == nil {
+                            invalid[id] = "\(name) '\(value.prefix(20))' is not a UTC offset (-1800 to +1800)"
+                        }
+                    }
+                    guard let start = observance.first("DTSTART").flatMap({ ICalendarImport.localDateTime($0.value, anyYear: true) }),
                           let offset = observance.first("TZOFFSETTO").flatMap({ Self.parseOffset($0.value) }) else { continue }
                     var item = Observance(start: start, offsetTo: offset, dates: [start])
                     if let rule = observance.first("RRULE")?.value {
@@ -107,11 +115,11 @@ enum ICalendarTimeZones {
                             item.month = month
                             item.ordinal = ordinal
                             item.weekday = weekday
-                            item.until = parts["UNTIL"].flatMap { ICalendarImport.localDateTime($0) }
+                            item.until = parts["UNTIL"].flatMap { ICalendarImport.localDateTime($0, anyYear: true) }
                         }
                     }
                     for rdate in observance.all("RDATE") {
-                        item.dates += rdate.value.split(separator: ",").compactMap { ICalendarImport.localDateTime(String($0)) }
+                        item.dates += rdate.value.split(separator: ",").compactMap { ICalendarImport.localDateTime(String($0), anyYear: true) }
                     }
                     observances.append(item)
                 }
@@ -121,12 +129,13 @@ enum ICalendarTimeZones {
 
         /// The UTC offset in force at a local time of zone `id`, if the file defines it.
         func offset(zone id: String, at local: LocalDateTime) -> Int? {
-            guard let observances = zones[id] else { return nil }
+            guard invalid[id] == nil, let observances = zones[id] else { return nil }
             var best: (onset: LocalDateTime, offset: Int)?
             for observance in observances {
                 var onsets = observance.dates
                 if let month = observance.month, let weekday = observance.weekday, let ordinal = observance.ordinal {
-                    for year in max(observance.start.date.year, local.date.year - 1)...local.date.year {
+                    // An observance starting after the local time has no onsets before it.
+                    for year in stride(from: max(observance.start.date.year, local.date.year - 1), through: local.date.year, by: 1) {
                         if let day = Self.nthWeekday(year: year, month: month, weekday: weekday, ordinal: ordinal) {
                             let onset = LocalDateTime(date: day, time: observance.start.time)
                             if onset >= observance.start && (observance.until.map { onset <= $0 } ?? true) { onsets.append(onset) }
@@ -149,7 +158,10 @@ enum ICalendarTimeZones {
             let hours = Int(digits.prefix(2))!
             let minutes = Int(digits.dropFirst(2).prefix(2))!
             let seconds = digits.count == 6 ? Int(digits.suffix(2))! : 0
-            return (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60 + seconds)
+            // Real offsets lie within ±14 hours; ±18 is the widest any standard allows.
+            let total = hours * 3600 + minutes * 60 + seconds
+            guard minutes < 60, seconds < 60, total <= 18 * 3600 else { return nil }
+            return (sign == "-" ? -1 : 1) * total
         }
 
         /// "-1SU" → (-1, 7), "2SU" → (2, 7), "SU" → (1, 7); weekdays 1 = Monday ... 7 = Sunday.

@@ -1,6 +1,11 @@
 import Foundation
 
 /// What an import did: counts per record kind, and each entry it skipped with the reason.
+///
+/// An entry is skipped either because phr does not keep it (a Claim, a repeating event, a
+/// "no known allergy" statement) or because it is bad data (`rejected`: a field out of the
+/// limits typed input has, a date outside the accepted years, a broken FHIR element). A file
+/// with rejected entries is partly imported: the rest goes in, and `phr import` exits 65.
 public struct ImportReport: Codable, Sendable, Equatable {
     /// An entry left out, and why.
     public struct Skip: Codable, Sendable, Equatable {
@@ -9,6 +14,23 @@ public struct ImportReport: Codable, Sendable, Equatable {
         /// The resource or record type: "Claim", "AllergyIntolerance", "document".
         public var type: String
         public var reason: String
+        /// True when the entry was refused as bad data, false when phr just does not keep it.
+        public var rejected: Bool
+
+        public init(entry: String, type: String, reason: String, rejected: Bool = false) {
+            self.entry = entry
+            self.type = type
+            self.reason = reason
+            self.rejected = rejected
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            entry = try c.decode(String.self, forKey: .entry)
+            type = try c.decode(String.self, forKey: .type)
+            reason = try c.decode(String.self, forKey: .reason)
+            rejected = try c.decodeIfPresent(Bool.self, forKey: .rejected) ?? false
+        }
     }
 
     /// "phr export v1", "FHIR R4 Bundle (transaction)", "iCalendar".
@@ -62,6 +84,14 @@ public struct ImportReport: Codable, Sendable, Equatable {
     mutating func skip(_ entry: String, type: String, _ reason: String) {
         skipped.append(Skip(entry: entry, type: type, reason: reason))
     }
+
+    /// An entry refused as bad data; the rest of the file is still imported.
+    mutating func reject(_ entry: String, type: String, _ reason: String) {
+        skipped.append(Skip(entry: entry, type: type, reason: reason, rejected: true))
+    }
+
+    /// How many entries were refused as bad data: nonzero means the file was partly imported.
+    public var rejectedCount: Int { skipped.filter(\.rejected).count }
 
     /// Records added or changed.
     public var changedCount: Int { added.values.reduce(0, +) + updated.values.reduce(0, +) }

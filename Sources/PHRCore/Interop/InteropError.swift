@@ -15,6 +15,8 @@ public enum InteropError: PHRError, Equatable {
     case exists(path: String)
     /// Holds records of several people; one profile must not receive another person's records.
     case severalPatients(path: String, entries: [String])
+    /// Some entries were refused as bad data (listed in the report); the rest was imported.
+    case partlyImported(path: String, rejected: Int, dryRun: Bool)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -31,6 +33,9 @@ public enum InteropError: PHRError, Equatable {
         case .exists(let path): return "\(path) already exists"
         case .severalPatients(let path, let entries):
             return "\(path): the bundle holds \(entries.count) patients (\(entries.joined(separator: ", ")))"
+        case .partlyImported(let path, let rejected, let dryRun):
+            return "\(path): \(rejected) \(rejected == 1 ? "entry was" : "entries were") refused as bad data; "
+                + (dryRun ? "the rest would be imported" : "the rest was imported")
         }
     }
 
@@ -41,6 +46,7 @@ public enum InteropError: PHRError, Equatable {
         case .unsupportedVersion: return "upgrade phr to import this file"
         case .exists: return "choose another name, remove the file, or add --force"
         case .severalPatients: return "import one patient's bundle per profile (phr profile add NAME, then --profile NAME)"
+        case .partlyImported: return "the report lists each refused entry and why; fix them and import the file again (what is in stays as it is)"
         }
     }
 }

@@ -19,6 +19,8 @@ public struct PHRExport: Codable, Sendable {
     public struct MedicationEntry: Codable, Sendable {
         public var medication: Medication
         public var doses: [Dose]
+        /// Doses that could not be read (index, what is wrong), refused when importing.
+        var unreadableDoses: [(index: Int, reason: String)] = []
 
         enum CodingKeys: String, CodingKey { case doses }
 
@@ -29,7 +31,11 @@ public struct PHRExport: Codable, Sendable {
 
         public init(from decoder: Decoder) throws {
             medication = try Medication(from: decoder)
-            doses = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([Dose].self, forKey: .doses) ?? []
+            let elements = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent([LossyElement<Dose>].self, forKey: .doses) ?? []
+            doses = elements.compactMap(\.value)
+            for (index, element) in elements.enumerated() {
+                if let error = element.error { unreadableDoses.append((index, PHRExport.reason(error, entry: "doses[\(index)]"))) }
+            }
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -61,6 +67,9 @@ public struct PHRExport: Codable, Sendable {
     public var reminders: [Reminder] = []
     /// Present only when the profile changed a setting.
     public var healthSettings: HealthSettings?
+    /// Records that could not be read (a date outside 1900-2200, a field of the wrong type),
+    /// each refused on its own so the rest of the file is still imported. Not written.
+    var unreadable: [ImportReport.Skip] = []
 
     enum CodingKeys: String, CodingKey {
         case format, version, generator
@@ -83,6 +92,7 @@ public struct PHRExport: Codable, Sendable {
 
 extension PHRExport {
     /// Reads an export; the health-log keys may be missing (exports from before it existed).
+    /// Each record is read on its own: one that cannot be read is listed in `unreadable`.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         format = try c.decode(String.self, forKey: .format)
@@ -90,18 +100,72 @@ extension PHRExport {
         generator = try c.decode(String.self, forKey: .generator)
         exportedAt = try c.decode(String.self, forKey: .exportedAt)
         profile = try c.decode(ProfileInfo.self, forKey: .profile)
-        medicalID = try c.decodeIfPresent(MedicalID.self, forKey: .medicalID)
-        medications = try c.decode([MedicationEntry].self, forKey: .medications)
-        appointments = try c.decode([Appointment].self, forKey: .appointments)
-        contacts = try c.decode([Contact].self, forKey: .contacts)
-        allergies = try c.decode([Allergy].self, forKey: .allergies)
-        conditions = try c.decode([Condition].self, forKey: .conditions)
-        immunizations = try c.decode([Immunization].self, forKey: .immunizations)
-        observations = try c.decode([Observation].self, forKey: .observations)
-        documents = try c.decode([Document].self, forKey: .documents)
-        logEntries = try c.decodeIfPresent([LogEntry].self, forKey: .logEntries) ?? []
-        goals = try c.decodeIfPresent([Goal].self, forKey: .goals) ?? []
-        reminders = try c.decodeIfPresent([Reminder].self, forKey: .reminders) ?? []
+        var unreadable: [ImportReport.Skip] = []
+        func records<T: Decodable>(_ key: CodingKeys, _ type: String, required: Bool = true) throws -> [T] {
+            let elements = required ? try c.decode([LossyElement<T>].self, forKey: key)
+                : try c.decodeIfPresent([LossyElement<T>].self, forKey: key) ?? []
+            for (index, element) in elements.enumerated() {
+                if let error = element.error {
+                    let entry = "\(key.stringValue)[\(index)]"
+                    unreadable.append(ImportReport.Skip(entry: entry, type: type, reason: PHRExport.reason(error, entry: entry), rejected: true))
+                }
+            }
+            return elements.compactMap(\.value)
+        }
+        if (try? c.decodeNil(forKey: .medicalID)) == false {
+            let element = try c.decode(LossyElement<MedicalID>.self, forKey: .medicalID)
+            medicalID = element.value
+            if let error = element.error {
+                unreadable.append(ImportReport.Skip(entry: "medical_id", type: "medical ID", reason: PHRExport.reason(error, entry: "medical_id"),
+                                                    rejected: true))
+            }
+        } else {
+            medicalID = nil
+        }
+        medications = try records(.medications, "medication")
+        for (index, entry) in medications.enumerated() {
+            for dose in entry.unreadableDoses {
+                unreadable.append(ImportReport.Skip(entry: "medications[\(index)].doses[\(dose.index)]", type: "dose", reason: dose.reason, rejected: true))
+            }
+        }
+        appointments = try records(.appointments, "appointment")
+        contacts = try records(.contacts, "contact")
+        allergies = try records(.allergies, "allergy")
+        conditions = try records(.conditions, "condition")
+        immunizations = try records(.immunizations, "immunization")
+        observations = try records(.observations, "observation")
+        documents = try records(.documents, "document")
+        logEntries = try records(.logEntries, "log entry", required: false)
+        goals = try records(.goals, "goal", required: false)
+        reminders = try records(.reminders, "reminder", required: false)
         healthSettings = try c.decodeIfPresent(HealthSettings.self, forKey: .healthSettings)
+        self.unreadable = unreadable
+    }
+
+    /// What is wrong with one record, its path inside the record: "start: '9999-12-31T23:59'
+    /// is not YYYY-MM-DDTHH:MM".
+    static func reason(_ error: DecodingError, entry: String) -> String {
+        var (location, reason) = RecordImport.describe(error)
+        // The path runs from the top of the file; the entry is already named.
+        if let range = location.range(of: entry + ".") { location = String(location[range.upperBound...]) }
+        else if location.hasSuffix(entry) { return reason }
+        return "\(location): \(reason)"
+    }
+}
+
+/// One element of an array of records, read on its own so that one bad record does not make
+/// the whole file unreadable. Only decoding errors are caught; anything else still fails.
+struct LossyElement<T: Decodable>: Decodable {
+    let value: T?
+    let error: DecodingError?
+
+    init(from decoder: Decoder) throws {
+        do {
+            value = try T(from: decoder)
+            error = nil
+        } catch let failure as DecodingError {
+            value = nil
+            error = failure
+        }
     }
 }

@@ -10,10 +10,18 @@ import GRDB
 ///   with that uid (after the export's medications were imported), the reminder is skipped.
 extension PHRImporter {
     func importHealthLog(_ db: Database, report: inout ImportReport) throws {
-        for entry in export.logEntries {
+        for (index, entry) in export.logEntries.enumerated() {
+            var entry = entry
+            guard Self.accept("log_entries[\(index)]", type: "log entry", &report, { try Self.check(&entry) }) else { continue }
             report.count(try RecordMerge.merge(db, entry, profileID: profileID, replaceIfNewer: true).0, "log_entries")
         }
-        for goal in export.goals {
+        for (index, goal) in export.goals.enumerated() {
+            guard Self.accept("goals[\(index)]", type: "goal", &report, {
+                try Self.timestamps([("set_at", goal.setAt)])
+                guard goal.value.isFinite, goal.value > 0, goal.value <= 1_000_000 else {
+                    throw RecordError.invalidField(field: "value", reason: "use a number above 0 and at most 1000000")
+                }
+            }) else { continue }
             let existing = try Goal.all(db, profileID: profileID).first { $0.metric == goal.metric && $0.since == goal.since }
             if let existing, existing.setAt >= goal.setAt {
                 report.count(.unchanged, "goals")
@@ -24,6 +32,12 @@ extension PHRImporter {
         }
         for (index, incoming) in export.reminders.enumerated() {
             var reminder = incoming
+            guard Self.accept("reminders[\(index)]", type: "reminder", &report, {
+                try Self.identity(reminder.id, reminder.uid, [("created_at", reminder.createdAt), ("updated_at", reminder.updatedAt)])
+                if let minutes = reminder.beforeMinutes {
+                    _ = try RecordFields.count(minutes, field: "before_minutes", minimum: 0, maximum: RecordValidation.maximumAppointmentMinutes)
+                }
+            }) else { continue }
             if let uid = reminder.medicationUID {
                 guard let id = try String.fetchOne(db, sql: "SELECT id FROM medication WHERE profile_id = ? AND uid = ?",
                                                    arguments: [profileID, uid]) else {
@@ -34,7 +48,12 @@ extension PHRImporter {
             }
             report.count(try RecordMerge.merge(db, reminder, profileID: profileID, replaceIfNewer: true).0, "reminders")
         }
-        if let settings = export.healthSettings {
+        if let settings = export.healthSettings, Self.accept("health_settings", type: "log settings", &report, {
+            guard settings.servingML > 0, settings.servingML <= 5000 else {
+                throw RecordError.invalidField(field: "serving_ml", reason: "use 1 to 5000 ml")
+            }
+            if let stamp = settings.updatedAt { try Self.timestamps([("updated_at", stamp)]) }
+        }) {
             let existing = try HealthSettingsStore.isSet(db, profileID: profileID) ? try HealthSettingsStore.fetch(db, profileID: profileID) : nil
             if let existing, (existing.updatedAt ?? "") >= (settings.updatedAt ?? "") {
                 report.count(.unchanged, "health_settings")
@@ -45,58 +64,33 @@ extension PHRImporter {
         }
     }
 
-    /// Checks the health log as the commands would; the first bad field is named by its path.
-    func validateHealthLog() throws {
-        func check(_ location: String, _ body: () throws -> Void) throws {
-            do {
-                try body()
-            } catch RecordError.invalidField(let field, let reason) {
-                throw InteropError.malformed(path: path, location: "\(location).\(field)", reason: reason)
+    /// A log entry as `phr log` checks it: the amount within the bounds typed amounts have, a
+    /// sleep or workout at most 24 hours, its times in the accepted years.
+    static func check(_ entry: inout LogEntry) throws {
+        try identity(entry.id, entry.uid, [("created_at", entry.createdAt), ("updated_at", entry.updatedAt), ("at", entry.at)])
+        if let start = entry.start { try timestamps([("start", start)]) }
+        _ = try RecordFields.timeZone(entry.timeZone, field: "time_zone")
+        if let kind = entry.kind { entry.kind = try RecordFields.text(kind, field: "kind", limit: 40) }
+        entry.note = try RecordFields.optionalText(entry.note, field: "note", limit: RecordFields.maximumTextLength)
+        guard entry.value.isFinite, entry.value > 0, entry.value <= 1_000_000 else {
+            throw RecordError.invalidField(field: "value", reason: "use a number above 0 and at most 1000000")
+        }
+        if let range = HealthQuantityParser.bounds[entry.metric], let limits = HealthQuantityParser.boundsText[entry.metric],
+           !range.contains(entry.value) {
+            throw RecordError.invalidField(field: "value", reason: "outside \(limits) for one entry")
+        }
+        if let factor = entry.factor, !(factor.isFinite && (0...3).contains(factor)) {
+            throw RecordError.invalidField(field: "factor", reason: "use 0 to 3")
+        }
+        if let pulse = entry.pulse, !(20...300).contains(pulse) { throw RecordError.invalidField(field: "pulse", reason: "use 20 to 300") }
+        if entry.metric.isInterval, let start = entry.startInstant {
+            guard start <= entry.instant else { throw RecordError.invalidField(field: "start", reason: "is after the end") }
+            guard entry.instant.timeIntervalSince(start) <= 86400 else {
+                throw RecordError.invalidField(field: "start", reason: "a single \(entry.metric.rawValue) lasts at most 24 hours")
             }
         }
-        func identity(_ id: String, _ uid: String, _ stamps: [(String, String)]) throws {
-            guard (4...16).contains(id.count), id.allSatisfy({ RecordID.alphabet.contains($0) }) else {
-                throw RecordError.invalidField(field: "id", reason: "'\(id)' is not a phr record ID")
-            }
-            _ = try RecordFields.text(uid, field: "uid", limit: 255)
-            for (field, stamp) in stamps where Timestamp.parse(stamp) == nil || !stamp.hasSuffix("Z") {
-                throw RecordError.invalidField(field: field, reason: "'\(stamp)' is not a UTC time (YYYY-MM-DDTHH:MM:SSZ)")
-            }
-        }
-        for (index, entry) in export.logEntries.enumerated() {
-            try check("log_entries[\(index)]") {
-                try identity(entry.id, entry.uid, [("created_at", entry.createdAt), ("updated_at", entry.updatedAt)])
-                if let kind = entry.kind { _ = try RecordFields.text(kind, field: "kind", limit: 40) }
-                if let note = entry.note { _ = try RecordFields.text(note, field: "note", limit: RecordFields.maximumTextLength) }
-                if entry.metric.isInterval, let start = entry.startInstant, entry.instant.timeIntervalSince(start) > 86400 {
-                    throw RecordError.invalidField(field: "start", reason: "a single \(entry.metric.rawValue) lasts at most 24 hours")
-                }
-                if entry.metric == .bp, let diastolic = entry.diastolic, diastolic >= entry.value {
-                    throw RecordError.invalidField(field: "diastolic", reason: "is not below the systolic value")
-                }
-            }
-        }
-        for (index, goal) in export.goals.enumerated() {
-            try check("goals[\(index)]") {
-                if Timestamp.parse(goal.setAt) == nil || !goal.setAt.hasSuffix("Z") {
-                    throw RecordError.invalidField(field: "set_at", reason: "'\(goal.setAt)' is not a UTC time (YYYY-MM-DDTHH:MM:SSZ)")
-                }
-            }
-        }
-        for (index, reminder) in export.reminders.enumerated() {
-            try check("reminders[\(index)]") {
-                try identity(reminder.id, reminder.uid, [("created_at", reminder.createdAt), ("updated_at", reminder.updatedAt)])
-            }
-        }
-        if let settings = export.healthSettings {
-            try check("health_settings") {
-                guard settings.servingML > 0, settings.servingML <= 5000 else {
-                    throw RecordError.invalidField(field: "serving_ml", reason: "use 1 to 5000 ml")
-                }
-                if let stamp = settings.updatedAt, Timestamp.parse(stamp) == nil || !stamp.hasSuffix("Z") {
-                    throw RecordError.invalidField(field: "updated_at", reason: "'\(stamp)' is not a UTC time (YYYY-MM-DDTHH:MM:SSZ)")
-                }
-            }
+        if entry.metric == .bp, let diastolic = entry.diastolic, !(diastolic.isFinite && diastolic > 0 && diastolic < entry.value) {
+            throw RecordError.invalidField(field: "diastolic", reason: "is not below the systolic value")
         }
     }
 }

@@ -95,6 +95,9 @@ public enum RecordImport {
         guard start.first == "{" else {
             throw InteropError.unrecognized(path: path, reason: "neither JSON nor iCalendar")
         }
+        if let offset = StrictJSON.tooDeep(body) {
+            throw InteropError.malformed(path: path, location: "JSON", reason: "arrays and objects nested more than \(StrictJSON.maximumDepth) deep (at byte \(offset))")
+        }
         let json: StrictJSON
         do {
             json = try JSONDecoder().decode(StrictJSON.self, from: Data(body))

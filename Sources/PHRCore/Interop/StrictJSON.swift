@@ -83,6 +83,34 @@ enum StrictJSON: Decodable, Equatable, Sendable {
 }
 
 extension StrictJSON {
+    /// The deepest nesting of arrays and objects read. FHIR resources nest about a dozen deep;
+    /// decoding, comparing and freeing a value each recurse once per level, so a file of
+    /// 100,000 `[` must be refused before any of them runs.
+    static let maximumDepth = 64
+
+    /// The first byte offset where `bytes` nest deeper than `maximumDepth`, or nil. One pass,
+    /// no recursion; brackets inside strings do not count.
+    static func tooDeep(_ bytes: some Collection<UInt8>) -> Int? {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > maximumDepth { return offset }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return nil
+    }
+
     /// Compact JSON with sorted keys: equal values give equal text (for content hashes).
     var canonical: String {
         switch self {

@@ -15,9 +15,13 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Parses a whole document. Throws only for text that is not JSON at all.
+    /// Parses a whole document. Throws for text that is not JSON at all, and for arrays and
+    /// objects nested deeper than `StrictJSON.maximumDepth` (decoding recurses once per level).
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        if let offset = StrictJSON.tooDeep(data) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nested more than \(StrictJSON.maximumDepth) deep at byte \(offset)"))
+        }
+        return try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     public init(from decoder: Decoder) throws {

@@ -117,7 +117,7 @@ public struct AllergyStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Allergy {
-        let substance = try RecordFields.text(input.substance ?? "", field: "SUBSTANCE", limit: 200)
+        let substance = try RecordFields.text(input.substance ?? "", field: "SUBSTANCE", limit: RecordFields.maximumNameLength)
         var allergy = Allergy(id: "", uid: "", substance: substance, reaction: nil, severity: nil, criticality: nil, category: nil,
                               status: "active", since: nil, notes: nil, codes: [], source: nil,
                               createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
@@ -130,7 +130,7 @@ public struct AllergyStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to allergy: inout Allergy) throws {
-        if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: "--substance", limit: 200) }
+        if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: "--substance", limit: RecordFields.maximumNameLength) }
         allergy.reaction = try FieldChange.apply(input.reaction, to: allergy.reaction, field: "--reaction")
         if let text = input.severity {
             allergy.severity = text.isEmpty ? nil : Allergy.Severity(rawValue: try RecordFields.choice(

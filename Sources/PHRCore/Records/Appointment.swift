@@ -75,7 +75,8 @@ public struct Appointment: Codable, Sendable, Equatable {
         with = try c.decode(String.self, forKey: .with)
         let startText = try c.decode(String.self, forKey: .start)
         guard let parsed = LocalDateTime(startText), startText.contains("T") else {
-            throw DecodingError.dataCorruptedError(forKey: .start, in: c, debugDescription: "'\(startText)' is not YYYY-MM-DDTHH:MM")
+            throw DecodingError.dataCorruptedError(forKey: .start, in: c, debugDescription: RecordFields.dateReason(
+                String(startText.prefix(40)), otherwise: "'\(startText.prefix(40))' is not YYYY-MM-DDTHH:MM"))
         }
         start = parsed
         timeZone = try c.decode(String.self, forKey: .timeZone)

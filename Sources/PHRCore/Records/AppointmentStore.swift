@@ -79,7 +79,7 @@ public struct AppointmentStore: ProfileRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Appointment {
-        let with = try RecordFields.text(input.with ?? "", field: "--with", limit: 200)
+        let with = try RecordFields.text(input.with ?? "", field: "--with", limit: RecordFields.maximumNameLength)
         guard let at = input.at else { throw RecordError.invalidField(field: "--at", reason: "the date and time are needed, e.g. \"2026-12-03 09:30\"") }
         let zone = try input.timeZone.map { try RecordFields.timeZone($0, field: "--tz") } ?? time.zone
         let (start, allDay) = try Self.parseStart(at, zone: zone)
@@ -100,7 +100,7 @@ public struct AppointmentStore: ProfileRecordStore {
     /// The fields `input` names; a change of time, length, place or status raises the sequence.
     private func apply(_ input: Input, to appointment: inout Appointment, _ db: Database) throws {
         let before = (appointment.start, appointment.timeZone, appointment.durationMinutes, appointment.location, appointment.status)
-        if let with = input.with { appointment.with = try RecordFields.text(with, field: "--with", limit: 200) }
+        if let with = input.with { appointment.with = try RecordFields.text(with, field: "--with", limit: RecordFields.maximumNameLength) }
         if let zone = input.timeZone {
             let newZone = try RecordFields.timeZone(zone, field: "--tz")
             // Same wall-clock time in the new zone (the clinic's time was entered in the wrong zone).
@@ -131,6 +131,8 @@ public struct AppointmentStore: ProfileRecordStore {
             appointment.status = Appointment.Status(rawValue: try RecordFields.choice(
                 text, field: "--status", allowed: Appointment.Status.allCases.map(\.rawValue)))!
         }
+        try RecordValidation.times(appointment, startField: input.timeZone != nil && input.at == nil ? "--tz" : "--at",
+                                   endField: input.duration != nil ? "--duration" : "--at")
         let after = (appointment.start, appointment.timeZone, appointment.durationMinutes, appointment.location, appointment.status)
         if !appointment.id.isEmpty && (before.0 != after.0 || before.1 != after.1 || before.2 != after.2 || before.3 != after.3
             || before.4 != after.4) {
@@ -163,7 +165,8 @@ public struct AppointmentStore: ProfileRecordStore {
         if let day = CalendarDate(text.trimmingCharacters(in: .whitespaces)) {
             return (LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!), true)
         }
-        throw RecordError.invalidField(field: "--at", reason: "'\(text)' is not a date and time; use \"YYYY-MM-DD HH:MM\", e.g. \"2026-12-03 09:30\"")
+        throw RecordError.invalidField(field: "--at", reason: RecordFields.dateReason(
+            text.trimmingCharacters(in: .whitespaces), otherwise: "'\(text)' is not a date and time; use \"YYYY-MM-DD HH:MM\", e.g. \"2026-12-03 09:30\""))
     }
 
     // MARK: Rows and search

@@ -92,7 +92,7 @@ public struct ConditionStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Condition {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 300)
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
         var condition = Condition(id: "", uid: "", name: name, status: "active", since: nil, resolved: nil, notes: nil, codes: [],
                                   source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
         try apply(input, to: &condition)
@@ -104,7 +104,7 @@ public struct ConditionStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to condition: inout Condition) throws {
-        if let name = input.name { condition.name = try RecordFields.text(name, field: "--name", limit: 300) }
+        if let name = input.name { condition.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
         if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
         if let text = input.resolved {
             condition.resolved = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--resolved")

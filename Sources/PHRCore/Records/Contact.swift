@@ -88,7 +88,7 @@ public struct ContactStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Contact {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 200)
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
         let phone = try RecordFields.phone(input.phone ?? "", field: "--phone")
         var contact = Contact(id: "", uid: "", name: name, phone: phone, relation: nil, email: nil, emergency: false, notes: nil,
                               source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
@@ -101,9 +101,9 @@ public struct ContactStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to contact: inout Contact) throws {
-        if let name = input.name { contact.name = try RecordFields.text(name, field: "--name", limit: 200) }
+        if let name = input.name { contact.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
         if let phone = input.phone { contact.phone = try RecordFields.phone(phone, field: "--phone") }
-        contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: 100)
+        contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: RecordFields.maximumLabelLength)
         if let email = input.email { contact.email = email.isEmpty ? nil : try RecordFields.email(email, field: "--email") }
         if let emergency = input.emergency { contact.emergency = emergency }
         contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: "--notes", limit: RecordFields.maximumTextLength)

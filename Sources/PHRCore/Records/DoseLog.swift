@@ -143,7 +143,8 @@ extension DoseLog {
         }
         if let local = LocalDateTime(trimmed) { return local.instant(in: time.zone) }
         if let instant = Timestamp.parse(trimmed) { return instant }
-        throw RecordError.invalidOption(option: "--at", reason: "'\(text)' is not a time; use HH:MM, \"YYYY-MM-DD HH:MM\" or an ISO 8601 time",
+        throw RecordError.invalidOption(option: "--at", reason: RecordFields.dateReason(
+            trimmed, otherwise: "'\(text)' is not a time; use HH:MM, \"YYYY-MM-DD HH:MM\" or an ISO 8601 time"),
                                         hint: nil)
     }
 }

@@ -88,7 +88,7 @@ public struct ImmunizationStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Immunization {
-        let vaccine = try RecordFields.text(input.vaccine ?? "", field: "VACCINE", limit: 200)
+        let vaccine = try RecordFields.text(input.vaccine ?? "", field: "VACCINE", limit: RecordFields.maximumNameLength)
         guard let dateText = input.date else { throw RecordError.invalidField(field: "--date", reason: "the day it was given is needed") }
         let date = try RecordFields.partialDate(dateText, field: "--date")
         var immunization = Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: nil, notes: nil,
@@ -103,7 +103,7 @@ public struct ImmunizationStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to immunization: inout Immunization) throws {
-        if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: "--vaccine", limit: 200) }
+        if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: "--vaccine", limit: RecordFields.maximumNameLength) }
         if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: "--date") }
         if immunization.date.firstDay > time.today() {
             throw RecordError.invalidField(field: "--date", reason: "\(immunization.date) is in the future")
@@ -112,7 +112,7 @@ public struct ImmunizationStore: EditableRecordStore {
             immunization.doseNumber = text.isEmpty ? nil : try RecordFields.count(
                 MedicationStore.integer(text, field: "--dose"), field: "--dose", minimum: 1, maximum: 20)
         }
-        immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: "--lot", limit: 100)
+        immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: "--lot", limit: RecordFields.maximumLabelLength)
         immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: "--notes", limit: RecordFields.maximumTextLength)
     }
 

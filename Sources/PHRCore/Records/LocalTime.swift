@@ -53,7 +53,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
-        self.init(date: CalendarDate(year: c.year!, month: c.month!, day: c.day!)!, time: LocalTime(hour: c.hour!, minute: c.minute!)!)
+        self.init(date: CalendarDate(computedYear: c.year!, month: c.month!, day: c.day!), time: LocalTime(hour: c.hour!, minute: c.minute!)!)
     }
 
     /// "2026-03-29T08:00", the stored form.

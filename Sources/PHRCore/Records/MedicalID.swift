@@ -127,7 +127,7 @@ public struct MedicalIDStore {
     public func set(_ input: Input) throws -> MedicalID {
         try vault.database.write { db in
             var id = try Self.fetch(db, profileID: profile.id) ?? .empty(updatedAt: "")
-            id.name = try FieldChange.apply(input.name, to: id.name, field: "--name", limit: 200)
+            id.name = try FieldChange.apply(input.name, to: id.name, field: "--name", limit: RecordFields.maximumNameLength)
             if let text = input.dateOfBirth {
                 let date = text.isEmpty ? nil : try RecordFields.date(text, field: "--dob")
                 if let date, date > time.today() { throw RecordError.invalidField(field: "--dob", reason: "\(date) is in the future") }

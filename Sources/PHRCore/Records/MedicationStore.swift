@@ -119,7 +119,7 @@ public struct MedicationStore: ProfileRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Medication {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: 200)
+        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
         var draft = Medication(id: "", uid: "", name: name, dose: nil, form: nil, schedule: try input.schedule() ?? .unscheduled,
                                timeZone: nil, minIntervalMinutes: nil, maxPerDay: nil, start: PartialDate(time.today()), end: nil,
                                status: .active, stoppedOn: nil, prescriber: nil, pharmacy: nil, refills: nil, documentID: nil,
@@ -136,9 +136,9 @@ public struct MedicationStore: ProfileRecordStore {
 
     /// Sets the fields `input` names (everything but the name and schedule on `add`).
     private func apply(_ input: Input, to medication: inout Medication, _ db: Database) throws {
-        if let name = input.name { medication.name = try RecordFields.text(name, field: "--name", limit: 200) }
-        medication.dose = try FieldChange.apply(input.dose, to: medication.dose, field: "--dose", limit: 100)
-        medication.form = try FieldChange.apply(input.form, to: medication.form, field: "--form", limit: 100)
+        if let name = input.name { medication.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
+        medication.dose = try FieldChange.apply(input.dose, to: medication.dose, field: "--dose", limit: RecordFields.maximumLabelLength)
+        medication.form = try FieldChange.apply(input.form, to: medication.form, field: "--form", limit: RecordFields.maximumLabelLength)
         if let schedule = try input.schedule() { medication.schedule = schedule }
         if let zone = input.timeZone {
             medication.timeZone = zone.isEmpty ? nil : try RecordFields.timeZone(zone, field: "--tz").identifier

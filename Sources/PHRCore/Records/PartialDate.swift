@@ -13,7 +13,7 @@ public struct PartialDate: Hashable, Comparable, Codable, Sendable, CustomString
         guard (1...3).contains(parts.count), parts[0].count == 4,
               parts.dropFirst().allSatisfy({ $0.count == 2 }),
               parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let y = Int(parts[0]), (1...9999).contains(y) else { return nil }
+              let y = Int(parts[0]), CalendarDate.supportedYears.contains(y) else { return nil }
         year = y
         month = parts.count > 1 ? Int(parts[1]) : nil
         day = parts.count > 2 ? Int(parts[2]) : nil
@@ -57,7 +57,8 @@ public struct PartialDate: Hashable, Comparable, Codable, Sendable, CustomString
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PartialDate(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "'\(text)' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD"))
+                                                    debugDescription: RecordFields.dateReason(
+                String(text.prefix(40)), otherwise: "'\(text.prefix(40))' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD")))
         }
         self = date
     }

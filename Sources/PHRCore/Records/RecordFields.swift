@@ -6,12 +6,19 @@ import Foundation
 /// Every function returns the normalised value or throws `RecordError.invalidField`, whose
 /// message repeats only what was typed in that one field and says what would be accepted.
 public enum RecordFields {
-    /// Longest free text kept in one field (notes, instructions).
-    public static let maximumTextLength = 4000
+    /// Longest free text kept in one field (notes, instructions, a text result): a long
+    /// discharge note fits, a file pasted by mistake does not.
+    public static let maximumTextLength = 20_000
+    /// Longest name of a record (a condition, medication, substance, vaccine, observation, the
+    /// person an appointment is with): coded names such as SNOMED CT's run to a few hundred.
+    public static let maximumNameLength = 1000
+    /// Longest short field (a dose, form, lot, relation, place, reason): the default of `text`.
+    public static let maximumLabelLength = 300
 
-    /// Trimmed, non-empty text of at most `limit` characters.
-    public static func text(_ value: String, field: String, limit: Int = 300) throws -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// Trimmed, non-empty text of at most `limit` characters, with line endings written as LF
+    /// (CRLF and a lone CR, as Windows and old Mac files and some FHIR servers send them).
+    public static func text(_ value: String, field: String, limit: Int = maximumLabelLength) throws -> String {
+        let trimmed = lineEndingsNormalized(value).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }
         guard trimmed.count <= limit else { throw RecordError.invalidField(field: field, reason: "at most \(limit) characters") }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) else {
@@ -20,15 +27,33 @@ public enum RecordFields {
         return trimmed
     }
 
+    /// `text` with CRLF and CR turned into LF. "\r\n" is one Character in Swift, so this works
+    /// on scalars.
+    public static func lineEndingsNormalized(_ text: String) -> String {
+        guard text.unicodeScalars.contains("\r") else { return text }
+        var scalars = String.UnicodeScalarView()
+        var previousCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                scalars.append("\n")
+                previousCR = true
+                continue
+            }
+            if !(scalar == "\n" && previousCR) { scalars.append(scalar) }
+            previousCR = false
+        }
+        return String(scalars)
+    }
+
     /// Like `text`, but an empty value means "none" (clears the field when editing).
-    public static func optionalText(_ value: String?, field: String, limit: Int = 300) throws -> String? {
+    public static func optionalText(_ value: String?, field: String, limit: Int = maximumLabelLength) throws -> String? {
         guard let value, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
         return try text(value, field: field, limit: limit)
     }
 
     public static func date(_ value: String, field: String) throws -> CalendarDate {
         guard let date = CalendarDate(value.trimmingCharacters(in: .whitespaces)) else {
-            throw RecordError.invalidField(field: field, reason: "'\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-03-14")
+            throw RecordError.invalidField(field: field, reason: dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-03-14"))
         }
         return date
     }
@@ -36,9 +61,15 @@ public enum RecordFields {
     /// A date known to the year, month or day.
     public static func partialDate(_ value: String, field: String) throws -> PartialDate {
         guard let date = PartialDate(value) else {
-            throw RecordError.invalidField(field: field, reason: "'\(value)' is not a date; use YYYY-MM-DD (or YYYY-MM, YYYY when the day is not known)")
+            throw RecordError.invalidField(field: field, reason: dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD (or YYYY-MM, YYYY when the day is not known)"))
         }
         return date
+    }
+
+    /// The reason a date or time given as `value` was refused: its year, when that is outside
+    /// `CalendarDate.supportedYears` (the same words for every way in), else `otherwise`.
+    public static func dateReason(_ value: String, otherwise: String) -> String {
+        CalendarDate.yearProblem(value).map { "'\(value)': \($0)" } ?? otherwise
     }
 
     public static func time(_ value: String, field: String) throws -> LocalTime {

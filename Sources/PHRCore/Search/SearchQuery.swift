@@ -108,7 +108,8 @@ public struct SearchQuery: Equatable, Sendable {
 
     static func date(_ value: String, field: String) throws -> String {
         guard let date = CalendarDate(value) else {
-            throw SearchError.syntax("\(field):\(value) is not a date; use YYYY-MM-DD, like \(field):2025-01-31")
+            throw SearchError.syntax(CalendarDate.yearProblem(value).map { "\(field):\(value): \($0)" }
+                ?? "\(field):\(value) is not a date; use YYYY-MM-DD, like \(field):2025-01-31")
         }
         return date.description
     }

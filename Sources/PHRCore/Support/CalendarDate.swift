@@ -1,18 +1,40 @@
 import Foundation
 
 /// A calendar day without a time or time zone (a document date, a date of birth), written
-/// YYYY-MM-DD. Only real days are accepted (no 2025-02-30).
+/// YYYY-MM-DD. Only real days in `supportedYears` are accepted (no 2025-02-30, no 9999-12-31).
 public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
     public let year: Int
     public let month: Int
     public let day: Int
 
+    /// The years phr accepts in any date it is given: typed, imported (FHIR, iCalendar, phr
+    /// JSON) or read back. Wide enough for a date of birth and a booking decades ahead, and far
+    /// enough from year 1 and 9999 that no arithmetic on an accepted date (a duration, a time
+    /// zone offset, a reminder) leaves the years Foundation and the formats can write.
+    public static let supportedYears = 1900...2200
+
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), day >= 1,
+        guard CalendarDate.supportedYears.contains(year), (1...12).contains(month), day >= 1,
               day <= CalendarDate.daysIn(month: month, year: year) else { return nil }
         self.year = year
         self.month = month
         self.day = day
+    }
+
+    /// A day computed from an accepted one (a day number, an instant in a zone): never checked
+    /// against `supportedYears`, so arithmetic near the ends of the range cannot trap.
+    init(computedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Why `text`, a date in any of the shapes phr reads (YYYY-MM-DD, YYYYMMDD, YYYY...), is not
+    /// accepted when its year is the problem: "year 9999 is outside 1900 to 2200"; nil otherwise.
+    public static func yearProblem(_ text: String) -> String? {
+        let digits = text.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        guard digits.count >= 4, let year = Int(digits.prefix(4)), !supportedYears.contains(year) else { return nil }
+        return "year \(digits.prefix(4)) is outside the years phr accepts (\(supportedYears.lowerBound) to \(supportedYears.upperBound))"
     }
 
     /// Parses exactly YYYY-MM-DD.
@@ -65,7 +87,8 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = CalendarDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a YYYY-MM-DD date"))
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: RecordFields.dateReason(
+                String(text.prefix(40)), otherwise: "not a YYYY-MM-DD date")))
         }
         self = date
     }

@@ -8,8 +8,17 @@ import Foundation
 /// a call. Texts of any other shape than `YYYY-MM-DDTHH:MM:SS` with `Z` or `±HH:MM` are left to
 /// `ISO8601DateFormatter` (internet date-time), so what is accepted has not changed.
 public enum Timestamp {
+    /// Instants whose day, in any zone, is in `CalendarDate.supportedYears`: what `parse` accepts.
+    public static let supportedInstants: ClosedRange<Date> = {
+        let first = CalendarDate(year: CalendarDate.supportedYears.lowerBound, month: 1, day: 1)!.dayNumber
+        let last = CalendarDate(year: CalendarDate.supportedYears.upperBound, month: 12, day: 31)!.dayNumber
+        return Date(timeIntervalSince1970: TimeInterval((first - 1) * 86_400))...Date(timeIntervalSince1970: TimeInterval((last + 2) * 86_400 - 1))
+    }()
+
     public static func string(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        // Clamped to years 1 to 9999 so no instant, however it was computed, traps here.
+        let interval = date.timeIntervalSince1970.isFinite ? min(max(date.timeIntervalSince1970, -62_135_596_800), 253_402_300_799) : 0
+        let seconds = Int(interval.rounded(.down))
         let (days, second) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (dayNumber, secondOfDay) = second < 0 ? (days - 1, second + 86_400) : (days, second)
         let day = CalendarDate(dayNumber: dayNumber)
@@ -21,9 +30,11 @@ public enum Timestamp {
 
     public static func parse(_ text: String) -> Date? {
         if let seconds = fastSeconds(text) { return Date(timeIntervalSince1970: TimeInterval(seconds)) }
+        guard CalendarDate.yearProblem(text) == nil else { return nil }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        guard let date = formatter.date(from: text), supportedInstants.contains(date) else { return nil }
+        return date
     }
 
     /// Seconds since 1970 for `YYYY-MM-DDTHH:MM:SS` followed by `Z` or `±HH:MM`, with every field

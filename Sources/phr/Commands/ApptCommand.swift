@@ -149,8 +149,8 @@ struct ApptCalendar: ParsableCommand {
         if let month {
             let parts = month.split(separator: "-")
             guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let y = Int(parts[0]), let m = Int(parts[1]),
-                  (1...9999).contains(y), (1...12).contains(m) else {
-                throw RecordError.invalidOption(option: "--month", reason: "'\(month)' is not a month; use YYYY-MM, e.g. 2026-12", hint: nil)
+                  CalendarDate.supportedYears.contains(y), (1...12).contains(m) else {
+                throw RecordError.invalidOption(option: "--month", reason: RecordFields.dateReason(month, otherwise: "'\(month)' is not a month; use YYYY-MM, e.g. 2026-12"), hint: nil)
             }
             (year, number) = (y, m)
         }
@@ -263,7 +263,9 @@ struct ApptImport: ParsableCommand {
     func run() throws {
         let context = try RecordContext(vault, profile)
         let report = try RecordImport.runICalendar(path: file, vault: context.vault, profile: context.profile, time: context.time)
-        if output.json { return try Console.json(report) }
-        ImportReportPrinter.print(report, file: file)
+        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: file) }
+        if report.rejectedCount > 0 {
+            throw InteropError.partlyImported(path: file, rejected: report.rejectedCount, dryRun: false)
+        }
     }
 }

@@ -10,7 +10,9 @@ struct ImportCommand: ParsableCommand {
             FHIR: Patient, MedicationRequest/MedicationStatement, AllergyIntolerance, Condition, \
             Immunization, Observation and Appointment, with their codes (RxNorm, SNOMED CT, \
             LOINC, CVX) and identifiers; other resources are listed as skipped. Importing the same \
-            file again adds nothing. A malformed file changes nothing and the error names the entry. \
+            file again adds nothing. A file that is not what it claims to be changes nothing; an entry \
+            with bad data (a field over its limit, a date outside 1900-2200) is refused and named, the \
+            rest is imported, and phr exits 65. \
             A phr export goes into the profile it came from (created if missing) unless --profile \
             or PHR_PROFILE says otherwise; other files into the default profile.
             """
@@ -26,7 +28,9 @@ struct ImportCommand: ParsableCommand {
         let opened = try VaultAccess.open(vault.location)
         let report = try RecordImport.run(path: file, vault: opened, profileName: profile.requested, time: TimeContext.current(),
                                           dryRun: dryRun)
-        if output.json { return try Console.json(report) }
-        ImportReportPrinter.print(report, file: file)
+        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: file) }
+        if report.rejectedCount > 0 {
+            throw InteropError.partlyImported(path: file, rejected: report.rejectedCount, dryRun: report.dryRun)
+        }
     }
 }

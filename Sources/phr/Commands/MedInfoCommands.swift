@@ -266,7 +266,9 @@ struct MedRecalls: ParsableCommand {
 
     func validate() throws {
         guard (1...100).contains(limit) else { throw ValidationError("--limit: use a number from 1 to 100") }
-        if let since, CalendarDate(since) == nil { throw ValidationError("--since: '\(since)' is not a date; use YYYY-MM-DD") }
+        if let since, CalendarDate(since) == nil {
+            throw ValidationError("--since: " + RecordFields.dateReason(since, otherwise: "'\(since)' is not a date; use YYYY-MM-DD"))
+        }
     }
 
     func run() throws {

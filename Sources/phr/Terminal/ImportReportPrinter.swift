@@ -30,10 +30,17 @@ enum ImportReportPrinter {
             Console.out("  " + (labels[kind] ?? kind).padding(toLength: 15, withPad: " ", startingAt: 0) + parts.joined(separator: ", "))
         }
         if !any { Console.out("  nothing to import") }
-        if !report.skipped.isEmpty {
-            Console.out("skipped \(report.skipped.count):")
+        list(report.skipped.filter { !$0.rejected }, heading: "skipped")
+        list(report.skipped.filter(\.rejected), heading: "refused as bad data")
+        for note in report.notes { Console.out("note: \(note)") }
+    }
+
+    /// Skipped entries, one line per type and reason.
+    private static func list(_ skips: [ImportReport.Skip], heading: String) {
+        if !skips.isEmpty {
+            Console.out("\(heading) \(skips.count):")
             var groups: [(type: String, reason: String, entries: [String])] = []
-            for skip in report.skipped {
+            for skip in skips {
                 if let index = groups.firstIndex(where: { $0.type == skip.type && $0.reason == skip.reason }) {
                     groups[index].entries.append(skip.entry)
                 } else {
@@ -45,6 +52,5 @@ enum ImportReportPrinter {
                 Console.out("  \(where_) \(group.type): \(group.reason)")
             }
         }
-        for note in report.notes { Console.out("note: \(note)") }
     }
 }

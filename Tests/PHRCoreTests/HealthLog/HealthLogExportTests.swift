@@ -118,7 +118,7 @@ import Testing
         #expect(report.added["medications"] == 9 && report.added["log_entries"] == nil)
     }
 
-    @Test func aBadHealthLogFieldNamesItsPathAndChangesNothing() throws {
+    @Test func aBadHealthLogEntryIsRefusedByItsPathAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("log-bad-export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)
@@ -140,28 +140,29 @@ import Testing
             entries[4]["day"] = "2026-05-03"
             json["log_entries"] = entries
         }
-        #expect(throws: InteropError.malformed(path: wrongDay, location: "log_entries[4].day",
-                                               reason: "2026-05-03 is not the day of 'at' in America/New_York (2026-05-02)")) {
-            try RecordImport.run(path: wrongDay, vault: fresh, profileName: nil, time: Self.time)
-        }
+        let wrongDayReport = try RecordImport.run(path: wrongDay, vault: fresh, profileName: nil, time: Self.time, dryRun: true)
+        #expect(wrongDayReport.skipped.filter(\.rejected) == [ImportReport.Skip(
+            entry: "log_entries[4]", type: "log entry", reason: "day: 2026-05-03 is not the day of 'at' in America/New_York (2026-05-02)", rejected: true)])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])["log_entries"] as! [Any]
+        #expect(wrongDayReport.added["log_entries"] == entries.count - 1)
         let noStart = try corrupt { json in
             var entries = json["log_entries"] as! [[String: Any]]
             entries[2].removeValue(forKey: "start")
             json["log_entries"] = entries
         }
-        #expect(throws: InteropError.malformed(path: noStart, location: "log_entries[2].start", reason: "a sleep entry needs a start")) {
-            try RecordImport.run(path: noStart, vault: fresh, profileName: nil, time: Self.time)
-        }
+        #expect(try RecordImport.run(path: noStart, vault: fresh, profileName: nil, time: Self.time, dryRun: true).skipped.filter(\.rejected)
+                == [ImportReport.Skip(entry: "log_entries[2]", type: "log entry", reason: "start: a sleep entry needs a start", rejected: true)])
         let emptyNote = try corrupt { json in
             var entries = json["log_entries"] as! [[String: Any]]
             entries[1]["note"] = "   "
             json["log_entries"] = entries
         }
-        #expect(throws: InteropError.malformed(path: emptyNote, location: "log_entries[1].note", reason: "cannot be empty")) {
-            try RecordImport.run(path: emptyNote, vault: fresh, profileName: nil, time: Self.time)
-        }
         let count = try fresh.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM log_entry")! }
-        #expect(count == 0)
+        #expect(count == 0, "dry runs import nothing")
+        // An empty optional field is absent, not an error.
+        let blank = try RecordImport.run(path: emptyNote, vault: fresh, profileName: nil, time: Self.time)
+        #expect(blank.rejectedCount == 0 && blank.added["log_entries"] == entries.count)
+        #expect(try LogStore(vault: fresh, profile: freshProfile, time: Self.time).list().allSatisfy { $0.note.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? true })
         _ = freshProfile
     }
 }

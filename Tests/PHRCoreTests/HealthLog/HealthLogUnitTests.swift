@@ -102,8 +102,8 @@ import Testing
 
     @Test func datesAreReadAsExactlyYYYYMMDD() {
         #expect(CalendarDate("2024-02-29") == CalendarDate(year: 2024, month: 2, day: 29))
-        #expect(CalendarDate("0001-01-01")?.year == 1 && CalendarDate("9999-12-31")?.day == 31)
-        for text in ["2025-02-29", "2025-13-01", "2025-00-10", "0000-01-01", "2025-1-01", "2025-01-1", "25-01-01",
+        #expect(CalendarDate("1900-01-01")?.year == 1900 && CalendarDate("2200-12-31")?.day == 31)
+        for text in ["0001-01-01", "9999-12-31", "1899-12-31", "2201-01-01", "2025-02-29", "2025-13-01", "2025-00-10", "0000-01-01", "2025-1-01", "2025-01-1", "25-01-01",
                      "2025/01/01", "2025-01-01 ", " 2025-01-01", "2025-01-0x", "+025-01-01", "２０２５-01-01", "٢٠٢٥-01-01", ""] {
             #expect(CalendarDate(text) == nil, "\(text)")
         }
@@ -123,7 +123,7 @@ import Testing
             day = number % 3 == 0 ? day.adding(days: 1) : day.plus(1)
         }
         #expect(mismatches.isEmpty)
-        #expect(day == CalendarDate("2300-01-01"))
+        #expect(day.description == "2300-01-01", "arithmetic runs past the accepted years without a trap")
         #expect(CalendarDate("2026-03-29")!.plus(-400) == CalendarDate("2026-03-29")!.adding(days: -400))
         #expect(CalendarDate("2026-03-12")!.monday == CalendarDate("2026-03-09"))
     }

@@ -161,7 +161,7 @@ import Testing
         _ = profile
     }
 
-    @Test func aBadFieldNamesItsPathAndChangesNothing() throws {
+    @Test func aBadRecordIsRefusedByItsPathAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)
@@ -182,25 +182,26 @@ import Testing
             medications[7]["schedule"] = ["kind": "times", "times": ["08:00", "24:00"]]
             json["medications"] = medications
         }
-        #expect(throws: InteropError.malformed(path: badTime, location: "medications[7].schedule.times[1]", reason: "'24:00' is not a time; use HH:MM")) {
-            try RecordImport.run(path: badTime, vault: fresh, profileName: nil, time: Self.time)
-        }
+        let medications = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])["medications"] as! [Any]
+        let timeReport = try RecordImport.run(path: badTime, vault: fresh, profileName: nil, time: Self.time, dryRun: true)
+        #expect(timeReport.skipped.filter(\.rejected) == [ImportReport.Skip(entry: "medications[7]", type: "medication",
+                                                                            reason: "schedule.times[1]: '24:00' is not a time; use HH:MM", rejected: true)])
+        #expect(timeReport.added["medications"] == medications.count - 1, "the other medications are imported")
         let badPhone = try corrupt { json in
             var contacts = json["contacts"] as! [[String: Any]]
             contacts[0]["phone"] = "ask Jane"
             json["contacts"] = contacts
         }
-        #expect(throws: InteropError.malformed(path: badPhone, location: "contacts[0].phone", reason: "'ask Jane' is not a phone number; use digits, e.g. +49 30 1234567")) {
-            try RecordImport.run(path: badPhone, vault: fresh, profileName: nil, time: Self.time)
-        }
+        #expect(try RecordImport.run(path: badPhone, vault: fresh, profileName: nil, time: Self.time, dryRun: true).skipped.filter(\.rejected)
+                == [ImportReport.Skip(entry: "contacts[0]", type: "contact", reason: "phone: 'ask Jane' is not a phone number; use digits, e.g. +49 30 1234567",
+                                      rejected: true)])
         let missing = try corrupt { json in
             var allergies = json["allergies"] as! [[String: Any]]
             allergies[2].removeValue(forKey: "uid")
             json["allergies"] = allergies
         }
-        #expect(throws: InteropError.malformed(path: missing, location: "allergies[2].uid", reason: "missing")) {
-            try RecordImport.run(path: missing, vault: fresh, profileName: nil, time: Self.time)
-        }
+        #expect(try RecordImport.run(path: missing, vault: fresh, profileName: nil, time: Self.time, dryRun: true).skipped.filter(\.rejected)
+                == [ImportReport.Skip(entry: "allergies[2]", type: "allergy", reason: "uid: missing", rejected: true)])
         let newer = try corrupt { $0["version"] = 2 }
         #expect(throws: InteropError.unsupportedVersion(path: newer, version: 2)) {
             try RecordImport.run(path: newer, vault: fresh, profileName: nil, time: Self.time)
@@ -208,7 +209,7 @@ import Testing
         let counts = try fresh.database.read { db in
             try ["medication", "dose", "observation", "allergy", "contact", "medical_id"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
         }
-        #expect(counts == [0, 0, 0, 0, 0, 0], "nothing was imported")
+        #expect(counts == [0, 0, 0, 0, 0, 0], "a dry run imports nothing")
         #expect(throws: RecordImportError.noSuchFile("\(directory)/none.json")) {
             try RecordImport.run(path: "\(directory)/none.json", vault: fresh, profileName: nil, time: Self.time)
         }

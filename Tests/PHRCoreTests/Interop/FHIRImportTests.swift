@@ -123,7 +123,7 @@ import Testing
         #expect(again.changedCount == 0)
     }
 
-    @Test func aCorruptedBundleChangesNothingAndNamesTheEntry() throws {
+    @Test func aCorruptedEntryIsRefusedByNameAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("fhir")
         defer { TestSupport.remove(directory) }
         var input = MedicationStore.Input()
@@ -141,11 +141,11 @@ import Testing
         entries[92]["resource"] = resource
         json["entry"] = entries
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: badDate))
-        #expect(throws: InteropError.malformed(path: badDate, location: "entry[92] (Immunization)",
-                                               reason: "occurrenceDateTime: '2016-13-45T14:10:09+00:00' is not a FHIR date or dateTime")) {
-            try RecordImport.run(path: badDate, vault: vault, profileName: nil, time: Self.time)
-        }
-        #expect(InteropError.malformed(path: "", location: "", reason: "").exitStatus == .dataError)
+        let dateReport = try RecordImport.run(path: badDate, vault: vault, profileName: nil, time: Self.time, dryRun: true)
+        #expect(dateReport.skipped.filter(\.rejected) == [ImportReport.Skip(
+            entry: "entry[92]", type: "Immunization", reason: "occurrenceDateTime: '2016-13-45T14:10:09+00:00' is not a FHIR date or dateTime", rejected: true)])
+        #expect(dateReport.added["immunizations"] == 7 && dateReport.added["observations"] == 44, "the rest would be imported")
+        #expect(InteropError.partlyImported(path: "", rejected: 1, dryRun: false).exitStatus == .dataError)
 
         // A coding whose code is a number.
         resource["occurrenceDateTime"] = "2016-06-13T14:10:09+00:00"
@@ -154,10 +154,9 @@ import Testing
         json["entry"] = entries
         let badCode = "\(directory)/bad-code.json"
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: badCode))
-        #expect(throws: InteropError.malformed(path: badCode, location: "entry[92] (Immunization)",
-                                               reason: "vaccineCode.coding[0].code: expected a string, got a number")) {
-            try RecordImport.run(path: badCode, vault: vault, profileName: nil, time: Self.time)
-        }
+        #expect(try RecordImport.run(path: badCode, vault: vault, profileName: nil, time: Self.time, dryRun: true).skipped.filter(\.rejected)
+                == [ImportReport.Skip(entry: "entry[92]", type: "Immunization", reason: "vaccineCode.coding[0].code: expected a string, got a number",
+                                      rejected: true)])
 
         // Cut off in the middle.
         let truncated = "\(directory)/truncated.json"
@@ -173,10 +172,16 @@ import Testing
         json["entry"] = entries + [["fullUrl": "urn:uuid:0"]]
         let empty = "\(directory)/empty-entry.json"
         try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: empty))
-        #expect(throws: InteropError.malformed(path: empty, location: "entry[117]", reason: "resource: missing")) {
-            try RecordImport.run(path: empty, vault: vault, profileName: nil, time: Self.time)
-        }
-        #expect(try Self.fingerprint(vault) == before, "nothing of any bad bundle was imported")
+        #expect(try RecordImport.run(path: empty, vault: vault, profileName: nil, time: Self.time, dryRun: true).skipped.filter(\.rejected)
+                == [ImportReport.Skip(entry: "entry[117]", type: "entry", reason: "resource: missing", rejected: true),
+                    ImportReport.Skip(entry: "entry[92]", type: "Immunization", reason: "vaccineCode.coding[0].code: expected a string, got a number",
+                                      rejected: true)])
+        #expect(try Self.fingerprint(vault) == before, "a dry run and a file that is not JSON change nothing")
+
+        // For real: everything but the refused entry goes in.
+        let real = try RecordImport.run(path: badDate, vault: vault, profileName: nil, time: Self.time)
+        #expect(real.rejectedCount == 1 && real.added["immunizations"] == 7)
+        #expect(try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list().count == 7)
     }
 
     @Test func oneBundleCannotMixPatients() throws {

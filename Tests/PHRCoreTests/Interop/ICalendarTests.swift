@@ -187,10 +187,10 @@ import Testing
         let broken = "\(directory)/broken.ics"
         try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261203T0930\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             .write(toFile: broken, atomically: true, encoding: .utf8)
-        #expect(throws: InteropError.malformed(path: broken, location: "event 1 (line 3)",
-                                               reason: "DTSTART: '20261203T0930' is not a date and time (YYYYMMDDTHHMMSS)")) {
-            try RecordImport.runICalendar(path: broken, vault: vault, profile: profile, time: time)
-        }
+        let refused = try RecordImport.runICalendar(path: broken, vault: vault, profile: profile, time: time)
+        #expect(refused.skipped == [ImportReport.Skip(entry: "event 1 (line 3)", type: "VEVENT",
+                                                      reason: "DTSTART: '20261203T0930' is not a date and time (YYYYMMDDTHHMMSS)", rejected: true)])
+        #expect(refused.rejectedCount == 1 && refused.added.isEmpty)
         let unclosed = "\(directory)/unclosed.ics"
         try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\n".write(toFile: unclosed, atomically: true, encoding: .utf8)
         #expect(throws: InteropError.malformed(path: unclosed, location: "line 2", reason: "BEGIN:VEVENT is never closed")) {
