@@ -351,3 +351,14 @@ struct DateScanner {
         return table
     }()
 }
+
+extension DocumentDateGuesser {
+    /// Whether ambiguous numeric dates (03/04/2025) are read day first: yes, unless the locale
+    /// (LC_ALL, else LC_TIME, else LANG) is a month-first one (en_US, en_PH, en_CA, es_US) or
+    /// none is set, or it is C/POSIX (which phr treats as the US convention).
+    public static func prefersDayFirst(environment: [String: String]) -> Bool {
+        let locale = environment["LC_ALL"] ?? environment["LC_TIME"] ?? environment["LANG"] ?? ""
+        let monthFirst = ["en_US", "en_PH", "en_CA", "es_US"]
+        return !locale.isEmpty && !locale.hasPrefix("C") && !locale.hasPrefix("POSIX") && !monthFirst.contains { locale.hasPrefix($0) }
+    }
+}

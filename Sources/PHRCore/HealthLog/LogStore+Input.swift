@@ -290,3 +290,22 @@ extension LogStore {
         Date(timeIntervalSince1970: (instant.timeIntervalSince1970 / 60).rounded(.down) * 60)
     }
 }
+
+extension LogStore {
+    /// A day as typed in log options: YYYY-MM-DD, "today" or "yesterday".
+    public static func day(_ text: String, field: String, today: CalendarDate) throws -> CalendarDate {
+        switch text.lowercased() {
+        case "today": return today
+        case "yesterday": return today.adding(days: -1)
+        default: return try RecordFields.date(text, field: field)
+        }
+    }
+}
+
+extension LogEntry {
+    /// A sleep over 16 hours or a workout over 8: logged as asked, but usually --from and --to
+    /// given the wrong way round, which the command line points out.
+    public var isImplausiblyLong: Bool {
+        metric == .sleep && value > 16 * 60 || metric == .workout && value > 8 * 60
+    }
+}

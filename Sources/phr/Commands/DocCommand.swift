@@ -22,12 +22,7 @@ struct DocContext {
     }
 
     /// Ambiguous dates like 03/04/2025 are read day first unless the locale is a month-first one.
-    static var preferDayFirst: Bool {
-        let environment = ProcessEnvironment.variables
-        let locale = environment["LC_ALL"] ?? environment["LC_TIME"] ?? environment["LANG"] ?? ""
-        let monthFirst = ["en_US", "en_PH", "en_CA", "es_US"]
-        return !locale.isEmpty && !locale.hasPrefix("C") && !locale.hasPrefix("POSIX") && !monthFirst.contains { locale.hasPrefix($0) }
-    }
+    static var preferDayFirst: Bool { DocumentDateGuesser.prefersDayFirst(environment: ProcessEnvironment.variables) }
 }
 
 extension Document {

@@ -60,7 +60,7 @@ enum LogAdd {
         }
         Console.out(line)
         // Logged as asked, but a span this long is usually --from and --to the wrong way round.
-        if metric == .sleep && entry.value > 16 * 60 || metric == .workout && entry.value > 8 * 60 {
+        if entry.isImplausiblyLong {
             Console.warning("that is \(format.entry(entry)) of \(metric.rawValue); if --from and --to were meant the other way, "
                             + "'phr log edit \(entry.id) --from HH:MM --to HH:MM' corrects it")
         }
@@ -270,11 +270,11 @@ struct LogList: ParsableCommand {
         try RecordContext.options {
             filter.metric = try metric.map { try LogMetric.parse($0, field: "--metric") }
             if let on {
-                let day = try LogDay.parse(on, field: "--on", today: context.time.today())
+                let day = try LogStore.day(on, field: "--on", today: context.time.today())
                 (filter.since, filter.until) = (day, day)
             }
-            if let since { filter.since = try LogDay.parse(since, field: "--since", today: context.time.today()) }
-            if let until { filter.until = try LogDay.parse(until, field: "--until", today: context.time.today()) }
+            if let since { filter.since = try LogStore.day(since, field: "--since", today: context.time.today()) }
+            if let until { filter.until = try LogStore.day(until, field: "--until", today: context.time.today()) }
         }
         if let limit {
             guard limit > 0 else { throw RecordError.invalidOption(option: "--limit", reason: "use a positive number", hint: nil) }
@@ -293,17 +293,6 @@ struct LogList: ParsableCommand {
             let detail = [HealthLogText.kind(entry.kind), entry.note].compactMap { $0 }.joined(separator: "; ")
             return [entry.id, HealthLogText.stamp(entry, context.time), entry.day.description, entry.metric.rawValue, amount, RecordText.or(detail.nilIfEmpty)]
         })
-    }
-}
-
-/// Days as typed in log options: YYYY-MM-DD, "today", "yesterday".
-enum LogDay {
-    static func parse(_ text: String, field: String, today: CalendarDate) throws -> CalendarDate {
-        switch text.lowercased() {
-        case "today": return today
-        case "yesterday": return today.adding(days: -1)
-        default: return try RecordFields.date(text, field: field)
-        }
     }
 }
 

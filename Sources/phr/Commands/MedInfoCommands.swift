@@ -173,15 +173,9 @@ struct MedCheck: ParsableCommand {
     func run() throws {
         let (opened, chosen) = try VaultAccess.open(vault.location, profile: profile)
         let records = VaultMedicationRecords(vault: opened, profileID: chosen.id)
-        // A medicine or allergy named both in the vault and on the command line is checked once.
-        var seenMedicines = Set<String>()
-        let medicines = (try records.activeMedications() + extra.map { MedicineEntry(name: $0) })
-            .filter { seenMedicines.insert($0.name.lowercased()).inserted }
-        var seenAllergies = Set<String>()
-        let allergies = (try records.activeAllergies() + extraAllergies.map { AllergyEntry(substance: $0) })
-            .filter { seenAllergies.insert($0.substance.lowercased()).inserted }
-        guard !medicines.isEmpty else { throw MedLookupCommandError.nothingToCheck(profile: chosen.name, option: "--with NAME") }
-        let report = try lookupOptions.lookup(opened).check(medicines: medicines, allergies: allergies)
+        guard let report = try lookupOptions.lookup(opened).checkRecords(records, extraMedicines: extra, extraAllergies: extraAllergies) else {
+            throw MedLookupCommandError.nothingToCheck(profile: chosen.name, option: "--with NAME")
+        }
         MedText.notices(report.notices)
         if output.json {
             try Console.json(report)
@@ -202,20 +196,11 @@ struct MedCheck: ParsableCommand {
             }
         }
         // One entry per pair, most serious first, with everything found about it.
-        var pairs: [(key: Set<String>, findings: [InteractionFinding])] = []
-        for finding in report.findings {
-            let key = Set(finding.medicines)
-            if let index = pairs.firstIndex(where: { $0.key == key }) {
-                pairs[index].findings.append(finding)
-            } else {
-                pairs.append((key, [finding]))
-            }
-        }
-        for pair in pairs {
+        for pair in report.findingsByPair {
             Console.out()
-            let first = pair.findings[0]
+            let first = pair[0]
             Console.out(MedText.severity(first.severity) + "  " + Console.bold(first.medicines.joined(separator: " + ")))
-            for finding in pair.findings {
+            for finding in pair {
                 MedText.paragraph("- " + finding.reason.prefix(1).uppercased() + finding.reason.dropFirst()
                                   + (finding.kind == .labelMention && finding.severity != first.severity ? " (\(finding.severity.rawValue))" : "")
                                   + ".", indent: 10, hanging: 2)
@@ -273,14 +258,9 @@ struct MedRecalls: ParsableCommand {
 
     func run() throws {
         let (opened, chosen) = try VaultAccess.open(vault.location, profile: profile)
-        let entries = medicines.isEmpty ? try VaultMedicationRecords(vault: opened, profileID: chosen.id).activeMedications()
-            : medicines.map { MedicineEntry(name: $0) }
-        guard !entries.isEmpty else { throw MedLookupCommandError.nothingToCheck(profile: chosen.name, option: "medicine names") }
-        var report = try lookupOptions.lookup(opened).recalls(for: entries)
-        for index in report.medicines.indices {
-            report.medicines[index].recalls = Array(report.medicines[index].recalls.filter { entry in
-                since.map { (entry.recall.reportDate ?? "") >= $0 } ?? true
-            }.prefix(limit))
+        guard let report = try lookupOptions.lookup(opened).recalls(VaultMedicationRecords(vault: opened, profileID: chosen.id),
+                                                                     medicines: medicines, limit: limit, since: since) else {
+            throw MedLookupCommandError.nothingToCheck(profile: chosen.name, option: "medicine names")
         }
         MedText.notices(report.notices)
         if output.json {
@@ -319,40 +299,10 @@ struct MedResolve: ParsableCommand {
     @OptionGroup var lookupOptions: MedLookupOptions
     @OptionGroup var output: OutputOptions
 
-    struct Outcome: Encodable {
-        var id: String
-        var name: String
-        var rxcui: String?
-        var resolvedName: String?
-        var ingredients: [String]
-        var problem: String?
-    }
-
     func run() throws {
         let (opened, chosen) = try VaultAccess.open(vault.location, profile: profile)
         let records = VaultMedicationRecords(vault: opened, profileID: chosen.id)
-        let lookup = try lookupOptions.lookup(opened)
-        var outcomes: [Outcome] = []
-        var stop: Error?
-        for entry in try records.unresolvedMedications() {
-            guard let id = entry.id else { continue }
-            do {
-                let resolved = try lookup.resolve(entry.name)
-                try records.recordResolution(resolved, forMedication: id)
-                outcomes.append(Outcome(id: id, name: entry.name, rxcui: resolved.concept.rxcui, resolvedName: resolved.concept.name,
-                                        ingredients: resolved.ingredients.map(\.name), problem: nil))
-                MedText.notices(resolved.notices)
-            } catch let error as MedAPIError {
-                if case .noSuchMedicine = error {
-                    outcomes.append(Outcome(id: id, name: entry.name, rxcui: nil, resolvedName: nil, ingredients: [],
-                                            problem: error.localizedDescription))
-                    continue
-                }
-                // Offline, unreachable or rate limited: the rest would fail the same way.
-                stop = error
-                break
-            }
-        }
+        let (outcomes, stop) = try lookupOptions.lookup(opened).resolveStored(records, notices: MedText.notices)
         if output.json {
             try Console.json(outcomes)
         } else if outcomes.isEmpty && stop == nil {

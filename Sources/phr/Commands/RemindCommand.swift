@@ -258,10 +258,10 @@ struct RemindUninstall: ParsableCommand {
     }
 }
 
-/// Runs `systemctl --user` for the reminder timer, when systemd is there.
+/// What the command line says about the desktop services (PHRCore's `DesktopServices`).
 enum SystemCtl {
     static func enable() {
-        guard run(["daemon-reload"], quiet: false), run(["enable", "--now", ReminderInstaller.timerName], quiet: false) else {
+        guard DesktopServices.enableReminderTimer() else {
             Console.warning("could not enable the timer with systemctl")
             Console.message("phr: hint: run 'systemctl --user daemon-reload && systemctl --user enable --now \(ReminderInstaller.timerName)', or use 'phr remind install --cron'")
             return
@@ -269,77 +269,21 @@ enum SystemCtl {
         Console.note("enabled \(ReminderInstaller.timerName)")
     }
 
-    @discardableResult
-    static func run(_ arguments: [String], quiet: Bool) -> Bool {
-        guard let systemctl = Executables.find("systemctl") else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: systemctl)
-        process.arguments = ["--user"] + arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        if quiet { process.standardError = FileHandle.nullDevice }
-        do {
-            try process.run()
-        } catch {
-            return false
-        }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+    static func run(_ arguments: [String], quiet: Bool) {
+        DesktopServices.systemctl(arguments, quiet: quiet)
     }
 }
 
-/// Programs found on PATH.
-enum Executables {
-    static func find(_ name: String) -> String? {
-        let path = ProcessEnvironment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") where !directory.isEmpty {
-            let candidate = "\(directory)/\(name)"
-            if access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
-    }
-}
-
-/// Desktop notifications through notify-send (libnotify).
-///
-/// Without `details` the text names no medication, person or amount: notify-send takes it on
-/// its command line, which other local users can read in /proc, and notification daemons
-/// show it on lock screens and keep it in their history.
 enum Notifier {
     static func send(_ reminders: [DueReminder], details: Bool) {
-        guard !reminders.isEmpty else { return }
-        guard let notifySend = Executables.find("notify-send") else {
+        switch DesktopServices.notify(reminders, details: details) {
+        case .sent, .nothingDue:
+            break
+        case .missing:
             Console.warning("notify-send was not found, so no desktop notification was sent")
             Console.message("phr: hint: install it (Debian: apt install libnotify-bin)")
-            return
-        }
-        for reminder in reminders {
-            let (title, body) = text(reminder, details: details)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: notifySend)
-            process.arguments = ["--app-name=phr", "--urgency=\(reminder.kind == .water ? "low" : "normal")", "--", title, body]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do {
-                try process.run()
-                process.waitUntilExit()
-            } catch {
-                Console.warning("notify-send could not run")
-                return
-            }
-        }
-    }
-
-    static func text(_ reminder: DueReminder, details: Bool) -> (String, String) {
-        let tip = reminder.tip.map { "\n\($0.text)" } ?? ""
-        if details {
-            return ("phr: \(reminder.title)", reminder.message + tip)
-        }
-        switch reminder.kind {
-        case .water: return ("phr: water", "Time for a glass of water." + tip)
-        case .med: return ("phr: medication", "A dose is due. 'phr med due' shows it.")
-        case .appt: return ("phr: appointment", "An appointment is coming up. 'phr appt list --upcoming' shows it.")
+        case .failed:
+            Console.warning("notify-send could not run")
         }
     }
 }

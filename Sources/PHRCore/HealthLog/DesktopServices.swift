@@ -1,0 +1,90 @@
+import Foundation
+import Glibc
+
+/// The desktop services reminders use: notify-send (libnotify) for notifications and
+/// `systemctl --user` for the timer. Each runs a program found on PATH with no input and its
+/// output discarded, and says whether it worked; the command line decides what to print.
+public enum DesktopServices {
+    /// A program found on PATH, or nil.
+    public static func find(_ name: String) -> String? {
+        let path = ProcessEnvironment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where !directory.isEmpty {
+            let candidate = "\(directory)/\(name)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `systemctl --user arguments`; false when systemctl is missing or fails.
+    @discardableResult
+    public static func systemctl(_ arguments: [String], quiet: Bool) -> Bool {
+        guard let systemctl = find("systemctl") else { return false }
+        return run(systemctl, ["--user"] + arguments, quietErrors: quiet) == 0
+    }
+
+    /// Reloads the user units and enables the reminder timer now.
+    public static func enableReminderTimer() -> Bool {
+        systemctl(["daemon-reload"], quiet: false) && systemctl(["enable", "--now", ReminderInstaller.timerName], quiet: false)
+    }
+
+    /// What `notify` managed.
+    public enum NotificationOutcome: Equatable {
+        case sent
+        case nothingDue
+        /// notify-send is not installed.
+        case missing
+        /// notify-send could not be started.
+        case failed
+    }
+
+    /// One desktop notification per reminder, with the text the privacy rule allows
+    /// (`DueReminder.notification(details:)`).
+    public static func notify(_ reminders: [DueReminder], details: Bool) -> NotificationOutcome {
+        guard !reminders.isEmpty else { return .nothingDue }
+        guard let notifySend = find("notify-send") else { return .missing }
+        for reminder in reminders {
+            let (title, body) = reminder.notification(details: details)
+            let arguments = ["--app-name=phr", "--urgency=\(reminder.kind == .water ? "low" : "normal")", "--", title, body]
+            // A daemon that refuses one notification is not a reason to stop; one that cannot
+            // be started at all is.
+            guard run(notifySend, arguments, quietErrors: true) != nil else { return .failed }
+        }
+        return .sent
+    }
+
+    /// The program's exit status, or nil when it could not be started.
+    private static func run(_ executable: String, _ arguments: [String], quietErrors: Bool) -> Int32? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        if quietErrors { process.standardError = FileHandle.nullDevice }
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+extension DueReminder {
+    /// The notification's title and body.
+    ///
+    /// The privacy rule: without `details` the text names no medication, person or amount.
+    /// notify-send takes it on its command line, which other local users can read in /proc, and
+    /// notification daemons show it on lock screens and keep it in their history.
+    public func notification(details: Bool) -> (title: String, body: String) {
+        let tipLine = tip.map { "\n\($0.text)" } ?? ""
+        if details {
+            return ("phr: \(title)", message + tipLine)
+        }
+        switch kind {
+        case .water: return ("phr: water", "Time for a glass of water." + tipLine)
+        case .med: return ("phr: medication", "A dose is due. 'phr med due' shows it.")
+        case .appt: return ("phr: appointment", "An appointment is coming up. 'phr appt list --upcoming' shows it.")
+        }
+    }
+}
