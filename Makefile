@@ -39,9 +39,22 @@ bench-deps: deps
 build: deps
 	swift build $(SWIFT_BUILD_FLAGS)
 
+# Tests that read the third-party corpus ($$PHR_TEST_DATA, else ../shared/data) are skipped when it
+# is absent, each with the reason below; the last line says how many and how to run them.
+# PHR_REQUIRE_TEST_DATA=1 (set by .ci/run) makes a missing corpus a failure instead.
+CORPUS_SKIP_REASON := skipped: "needs the third-party corpus
+
 test: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build $(SWIFT_BUILD_FLAGS)
+	@mkdir -p .build; set -o pipefail; \
+	swift test --skip-build $(SWIFT_BUILD_FLAGS) 2>&1 | tee .build/test-output.log; status=$$?; \
+	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-output.log); \
+	if [ "$$skipped" -gt 0 ]; then \
+		echo "make: $$skipped tests skipped: no third-party corpus at $${PHR_TEST_DATA:-../shared/data}; run them with PHR_TEST_DATA=/path/to/data make test"; \
+	else \
+		echo "make: no tests skipped for the third-party corpus"; \
+	fi; \
+	exit $$status
 
 demo: build
 	Scripts/demo.sh "$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/phr"

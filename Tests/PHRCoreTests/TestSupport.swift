@@ -3,7 +3,7 @@ import Testing
 @testable import PHRCore
 
 /// Shared fixtures: temporary directories, cheap test vaults, and the paths of the built `phr`
-/// binary and of the third-party corpus in ../shared/data.
+/// binary. The third-party corpus is reached only through `CorpusData`.
 enum TestSupport {
     /// The package root (…/main), from this file's path.
     static let packageRoot: String = {
@@ -11,9 +11,6 @@ enum TestSupport {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
-
-    /// ../shared/data: third-party PDFs, API responses and FHIR bundles. Read, never copied.
-    static let sharedData = "\(packageRoot)/../shared/data"
 
     /// The built `phr` executable: $PHR_BIN, else .build/debug/phr.
     static let phrBinary: String = {
