@@ -19,7 +19,7 @@ BENCH_PACKAGES := recoll hyperfine
 
 SWIFT_BUILD_FLAGS ?=
 
-.PHONY: all deps bench-deps build release test demo bench samples clean man install uninstall install-check
+.PHONY: all deps bench-deps build release test test-without-corpus demo bench samples clean man install uninstall install-check
 
 all: build
 
@@ -56,6 +56,18 @@ test: deps
 	else \
 		echo "make: no tests skipped for the third-party corpus"; \
 	fi; \
+	exit $$status
+
+# The built tests run as on a clone without the corpus (.ci/run does this after make test, where
+# the corpus is present): a test that reads the corpus without the .corpus trait fails here.
+test-without-corpus:
+	@mkdir -p .build; set -o pipefail; \
+	env -u PHR_REQUIRE_TEST_DATA PHR_TEST_DATA=/nonexistent/phr-test-data \
+		swift test --skip-build $(SWIFT_BUILD_FLAGS) > .build/test-without-corpus.log 2>&1; status=$$?; \
+	grep -E '✘|Test run with' .build/test-without-corpus.log; \
+	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-without-corpus.log); \
+	echo "make: without the corpus, $$skipped tests skipped (full output in .build/test-without-corpus.log)"; \
+	[ "$$skipped" -gt 0 ] || { echo "make: no test was skipped: is the .corpus trait still in use?"; exit 1; }; \
 	exit $$status
 
 demo: build
