@@ -4,6 +4,11 @@
 
 import PackageDescription
 
+// Zero warnings in the project's own code, kept there by the compiler (README, "Warnings"): every
+// Swift target treats warnings as errors, in debug and release builds alike. Allowed because phr is
+// a root package; nothing depends on it as a package.
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
 let package = Package(
     name: "phr",
     platforms: [.macOS(.v13)],
@@ -44,15 +49,15 @@ let package = Package(
         ),
         // PDF typesetting over cairo, pango and poppler: canvas, text, flowing pages, tables,
         // outlines, embedded PDF pages and images. Used by share bundles and phr-samples.
-        .target(name: "PHRTypesetting", dependencies: ["CPHRPoppler"]),
+        .target(name: "PHRTypesetting", dependencies: ["CPHRPoppler"], swiftSettings: strict),
         // The encrypting SQLite VFS and the page cipher, in C over OpenSSL EVP.
         .target(
             name: "CPHRVFS",
-            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror=implicit-function-declaration"])],
+            cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("crypto")]
         ),
         // Linux calls Swift cannot make directly: the kernel keyring (syscall) and prctl.
-        .target(name: "CPHRSystem"),
+        .target(name: "CPHRSystem", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         .target(
             name: "PHRCore",
             dependencies: [
@@ -62,20 +67,23 @@ let package = Package(
                 "CPHROpenSSL",
                 "CPHRSystem",
                 "CPHRZlib",
-            ]
+            ],
+            swiftSettings: strict
         ),
         // What reads and draws PDFs (poppler, cairo, pango, qpdf), for the phr-render program
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem"]
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem"],
+            swiftSettings: strict
         ),
         .executableTarget(
             name: "phr",
             dependencies: [
                 "PHRCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // phr's sandboxed helper: text extraction workers and the drawing worker.
         .executableTarget(
@@ -85,30 +93,36 @@ let package = Package(
                 "PHRRender",
                 "CPHRSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: strict
         ),
         // Test support: a process that writes to a vault in a loop, for the SIGKILL crash tests.
         .executableTarget(
             name: "phr-crash-writer",
             dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Tests/Support/CrashWriter"
+            path: "Tests/Support/CrashWriter",
+            swiftSettings: strict
         ),
         // `make bench`: encrypted versus plain SQLite and the later ingest/search benchmarks.
         .executableTarget(
             name: "phr-bench",
             dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Benchmarks/PHRBench"
+            path: "Benchmarks/PHRBench",
+            swiftSettings: strict
         ),
         // `make samples`: draws the synthetic sample PDFs committed under Samples/documents/.
-        .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator"),
+        .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator",
+                          swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
             dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render"],
-            exclude: ["Vectors/make_vectors.py"]
+            exclude: ["Vectors/make_vectors.py"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render"]
+            dependencies: ["PHRCore", "phr", "phr-render"],
+            swiftSettings: strict
         ),
     ],
     swiftLanguageModes: [.v6]

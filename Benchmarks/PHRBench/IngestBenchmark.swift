@@ -271,8 +271,10 @@ struct SplitMix64: RandomNumberGenerator {
 /// Running other programs (phr itself, the peers) with posix_spawn and wait4, which, unlike
 /// Foundation's Process, gives their CPU time (workers included) and their pid to watch.
 enum BenchProcess {
-    /// ../shared/data beside the repository, as the tests find it.
+    /// The third-party corpus, found as the tests find it: $PHR_TEST_DATA, else ../shared/data
+    /// beside the repository (README, "Tests").
     static let sharedData: String = {
+        if let path = ProcessInfo.processInfo.environment["PHR_TEST_DATA"], !path.isEmpty { return path }
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return (url.path + "/../shared/data" as NSString).standardizingPath

@@ -18,7 +18,6 @@ struct CLI {
     }()
 
     static let phr = "\(binDirectory)/phr"
-    static let sharedData = "\(packageRoot)/../shared/data"
 
     struct Result {
         let status: Int32
@@ -98,8 +97,8 @@ struct CLI {
     /// Writes a passphrase file (mode 0600) and returns its path.
     func passphraseFile(_ passphrase: String, name: String = "passphrase") throws -> String {
         let path = "\(directory)/\(name)"
-        FileManager.default.createFile(atPath: path, contents: Data((passphrase + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((passphrase + "\n").utf8),
+                                                attributes: [.posixPermissions: 0o600]))
         return path
     }
 

@@ -22,7 +22,7 @@ import Testing
         let argumentFile = "\(directory)/raw-arguments"
         var script = Data()
         for argument in arguments { script.append(contentsOf: argument + [0]) }
-        FileManager.default.createFile(atPath: argumentFile, contents: script)
+        #expect(FileManager.default.createFile(atPath: argumentFile, contents: script))
         process.arguments = ["-c", "mapfile -d '' arguments < \"$1\"; exec \"$0\" \"${arguments[@]}\"", CLI.phr, argumentFile]
         process.environment = cli.environment.merging(env) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
@@ -155,7 +155,7 @@ import Testing
             var bytes = base
             bytes.append(contentsOf: "\n%".utf8)
             bytes.append(contentsOf: (0..<600_000).map { _ in UInt8.random(in: 0x30...0x7a, using: &generator) })
-            FileManager.default.createFile(atPath: "\(folder)/scan\(index).pdf", contents: bytes)
+            #expect(FileManager.default.createFile(atPath: "\(folder)/scan\(index).pdf", contents: bytes))
         }
         let add = try cli.run(["doc", "add", folder, "--vault", vault], Self.env)
         #expect(add.status == 74, "\(add.stderr)")
@@ -283,7 +283,7 @@ enum TextHeavyPDF {
         out += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
         for offset in offsets { out += Array(String(format: "%010d 00000 n \n", offset).utf8) }
         out += Array("trailer\n<< /Size \(objects.count + 1) /Root \(catalog) 0 R >>\nstartxref\n\(xref)\n%%EOF\n".utf8)
-        FileManager.default.createFile(atPath: path, contents: Data(out))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(out)))
         return path
     }
 }

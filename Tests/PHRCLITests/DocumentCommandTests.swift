@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `phr doc ...` and `phr search` through the real binary, including the whole third-party PDF
-/// corpus in ../shared/data/pdfs.
+/// corpus (`CorpusData`, pdfs).
 @Suite struct DocumentCommandTests {
     static let passphrase = "correct horse battery staple"
     static let samples = "\(CLI.packageRoot)/Samples/documents"
@@ -22,7 +22,7 @@ import Testing
     }
 
     static func manifest() throws -> [ManifestEntry] {
-        let data = try #require(FileManager.default.contents(atPath: "\(CLI.sharedData)/pdfs/manifest.json"))
+        let data = try #require(FileManager.default.contents(atPath: CorpusData.path("pdfs/manifest.json")))
         return try JSONDecoder().decode([ManifestEntry].self, from: data)
     }
 
@@ -106,10 +106,13 @@ import Testing
         _ = try cli.initVault(passphrase: Self.passphrase)
         let text = "\(cli.directory)/notes.txt"
         try "hello".write(toFile: text, atomically: true, encoding: .utf8)
-        let result = try cli.run(["doc", "add", text, "\(Self.samples)/vaccination-record.pdf", "\(CLI.sharedData)/pdfs/broken/qpdf__bad7.pdf"], Self.env)
+        // A PDF poppler cannot open: its trailer names a catalog that does not exist.
+        let damaged = "\(cli.directory)/damaged.pdf"
+        try "%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 9 0 R >>\n%%EOF\n".write(toFile: damaged, atomically: true, encoding: .utf8)
+        let result = try cli.run(["doc", "add", text, "\(Self.samples)/vaccination-record.pdf", damaged], Self.env)
         #expect(result.status == 65)
         #expect(result.stderr.contains("phr: error: \(text): not a PDF, PNG or JPEG file\n"))
-        #expect(result.stderr.contains("qpdf__bad7.pdf: unreadable: "))
+        #expect(result.stderr.contains("damaged.pdf: unreadable: "))
         #expect(result.stdout.contains(" vaccination \"Immunization record (SAMPLE)\" 1 page\n"))
         #expect(result.stderr.hasSuffix("phr: 2 added, 2 with problems (see above)\n"))
         let missing = try cli.run(["doc", "add", "\(cli.directory)/nope.pdf"], Self.env)
@@ -120,11 +123,11 @@ import Testing
     /// Every third-party PDF goes in without crashing or hanging phr; outcomes by category,
     /// page counts as the manifest says, encrypted ones readable with their password, and the
     /// vault passes `phr check` afterwards.
-    @Test func theWholeThirdPartyCorpus() throws {
+    @Test(.corpus) func theWholeThirdPartyCorpus() throws {
         let cli = try CLI(label: "corpus")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
-        let add = try cli.run(["doc", "add", "\(CLI.sharedData)/pdfs", "--json"], Self.env, timeout: 600)
+        let add = try cli.run(["doc", "add", CorpusData.path("pdfs"), "--json"], Self.env, timeout: 600)
         #expect(add.status == 65, "some files are broken on purpose")
         let results = try #require(try Self.json(add.stdout) as? [[String: Any]])
         var byFile: [String: [String: Any]] = [:]
@@ -133,7 +136,7 @@ import Testing
         for entry in try Self.manifest() {
             guard let result = byFile[entry.dest] else {
                 // A directory walk takes only files that are PDFs (or images) by content.
-                #expect(entry.pages == "n/a" && !FileManager.default.contents(atPath: "\(CLI.sharedData)/pdfs/\(entry.cat)/\(entry.dest)")!.starts(with: Data("%PDF".utf8)),
+                #expect(entry.pages == "n/a" && !FileManager.default.contents(atPath: CorpusData.path("pdfs/\(entry.cat)/\(entry.dest)"))!.starts(with: Data("%PDF".utf8)),
                         "\(entry.dest) was not processed")
                 #expect(add.stderr.contains("skipped (not PDF, PNG or JPEG)"))
                 continue
@@ -184,7 +187,7 @@ import Testing
     }
 
     /// A word known to be on a page of a third-party file is found on that page.
-    @Test(arguments: [
+    @Test(.corpus, arguments: [
         ("text/pypdf__GeoTopo-komprimiert.pdf", "Stichwortverzeichnis", 117),
         ("text/pdfjs__issue13211_thai.pdf", "วิชาสามัญ", 1),
         ("text/pypdf__habibi_arabic.pdf", "حبيبي", 1),
@@ -195,7 +198,7 @@ import Testing
         let cli = try CLI(label: "page")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
-        #expect(try cli.run(["doc", "add", "\(CLI.sharedData)/pdfs/\(file)"], Self.env).status == 0)
+        #expect(try cli.run(["doc", "add", CorpusData.path("pdfs/\(file)")], Self.env).status == 0)
         let search = try cli.run(["search", word, "--json"], Self.env)
         let hits = try #require((try Self.json(search.stdout) as? [String: Any])?["hits"] as? [[String: Any]])
         #expect(hits.count == 1, "\(file): \(search.stdout)")

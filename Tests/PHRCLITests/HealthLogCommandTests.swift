@@ -244,7 +244,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let log = "\(cli.directory)/notifications"
         let script = "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log)'\necho >> '\(log)'\n"
-        FileManager.default.createFile(atPath: "\(bin)/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        #expect(FileManager.default.createFile(atPath: "\(bin)/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         return (bin, log)
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// the clock (PHR_TEST_NOW, debug builds only) and the zone (TZ) fixed.
 @Suite struct RecordCommandTests {
     static let passphrase = "correct horse battery staple"
-    static let fhir = "\(CLI.sharedData)/fhir"
+    static let fhir = CorpusData.path("fhir")
 
     /// The passphrase, a zone and a "now".
     static func env(_ now: String, _ zone: String = "Europe/Berlin", _ extra: [String: String] = [:]) -> [String: String] {
@@ -336,7 +336,7 @@ import Testing
         return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
     }
 
-    @Test func exportImportRoundTripAndFHIR() throws {
+    @Test(.corpus) func exportImportRoundTripAndFHIR() throws {
         let cli = try CLI(label: "interop")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)

@@ -3,7 +3,7 @@ import Testing
 @testable import PHRCore
 
 /// Shared fixtures: temporary directories, cheap test vaults, and the paths of the built `phr`
-/// binary and of the third-party corpus in ../shared/data.
+/// binary. The third-party corpus is reached only through `CorpusData`.
 enum TestSupport {
     /// The package root (…/main), from this file's path.
     static let packageRoot: String = {
@@ -11,18 +11,6 @@ enum TestSupport {
         for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
-
-    /// ../shared/data: third-party PDFs, API responses and FHIR bundles. Read, never copied.
-    static let sharedData = "\(packageRoot)/../shared/data"
-
-    /// The FHIR bundles of the corpus (../shared/data/fhir/*.json), empty when the corpus is not
-    /// there. The one place tests find them: tests that need them skip with `fhirCorpusMissing`.
-    static let fhirCorpus: [String] = {
-        let directory = "\(sharedData)/fhir"
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted().map { "\(directory)/\($0)" }
-    }()
-    static let fhirCorpusMissing: Comment = "no FHIR bundles in ../shared/data/fhir"
 
     /// The built `phr` executable: $PHR_BIN, else .build/debug/phr.
     static let phrBinary: String = {

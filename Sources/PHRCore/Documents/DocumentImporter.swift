@@ -513,7 +513,7 @@ public final class DocumentImporter {
         // Staged pages are leftovers to `phr check --repair` unless a writer holds blobs/.
         let writerLock = try vault.blobs.writerLock()
         defer { writerLock.release() }
-        var pages: [PageSpool] = try pdfs.map { _ in try PageSpool(database: vault.database) }
+        let pages: [PageSpool] = try pdfs.map { _ in try PageSpool(database: vault.database) }
         var damaged: [String: String] = [:]
         var updated: [Document] = []
         var done = 0

@@ -15,7 +15,7 @@ protocol StoredRecord {
 }
 
 /// A record written by a `ProfileRecordStore`: the store supplies the table and the row writes.
-protocol StoreBackedRecord: StoredRecord {
+protocol StoreBackedRecord: StoredRecord, RowBacked {
     associatedtype Store: ProfileRecordStore where Store.Record == Self
 }
 

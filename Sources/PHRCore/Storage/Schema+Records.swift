@@ -18,234 +18,232 @@ extension Schema {
     /// JSON columns are checked by shape only: connections run with trusted_schema=OFF, under
     /// which SQLite 3.40 refuses json_valid() inside a CHECK. The code that writes them encodes
     /// them from typed values.
-    static func registerRecordMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v1-records") { db in
-            try db.execute(sql: """
-                -- A profile's medical ID (as on a phone's emergency screen): at most one row each.
-                CREATE TABLE medical_id (
-                    profile_id INTEGER PRIMARY KEY NOT NULL REFERENCES profile (id),
-                    name TEXT CHECK (name IS NULL OR length(trim(name)) > 0),
-                    date_of_birth TEXT CHECK (date_of_birth IS NULL
-                        OR date_of_birth GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    sex TEXT CHECK (sex IN ('female', 'male', 'other')),
-                    blood_type TEXT CHECK (blood_type IN ('A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-')),
-                    organ_donor INTEGER CHECK (organ_donor IN (0, 1)),
-                    height_cm REAL CHECK (height_cm > 0 AND height_cm < 300),
-                    weight_kg REAL CHECK (weight_kg > 0 AND weight_kg < 1000),
-                    notes TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    updated_at TEXT NOT NULL
-                ) STRICT;
+    ///
+    /// Migration "v1-records" (Schema.migrations).
+    static let recordsSQL = """
+        -- A profile's medical ID (as on a phone's emergency screen): at most one row each.
+        CREATE TABLE medical_id (
+            profile_id INTEGER PRIMARY KEY NOT NULL REFERENCES profile (id),
+            name TEXT CHECK (name IS NULL OR length(trim(name)) > 0),
+            date_of_birth TEXT CHECK (date_of_birth IS NULL
+                OR date_of_birth GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            sex TEXT CHECK (sex IN ('female', 'male', 'other')),
+            blood_type TEXT CHECK (blood_type IN ('A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-')),
+            organ_donor INTEGER CHECK (organ_donor IN (0, 1)),
+            height_cm REAL CHECK (height_cm > 0 AND height_cm < 300),
+            weight_kg REAL CHECK (weight_kg > 0 AND weight_kg < 1000),
+            notes TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            updated_at TEXT NOT NULL
+        ) STRICT;
 
-                CREATE TABLE medication (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
-                    dose TEXT,
-                    form TEXT,
-                    -- times: wall-clock times each day; interval: elapsed time since the last
-                    -- dose; as_needed: when needed; unscheduled: no schedule known.
-                    schedule TEXT NOT NULL CHECK (schedule IN ('times', 'interval', 'as_needed', 'unscheduled')),
-                    times TEXT CHECK ((schedule = 'times') = (times IS NOT NULL)
-                        AND (times IS NULL OR times GLOB '[0-2][0-9]:[0-5][0-9]*')),
-                    every_minutes INTEGER CHECK ((schedule = 'interval') = (every_minutes IS NOT NULL)
-                        AND (every_minutes IS NULL OR every_minutes > 0)),
-                    -- NULL: the times follow the zone the user is in; else an IANA zone they stay in.
-                    time_zone TEXT CHECK (time_zone IS NULL OR length(time_zone) > 0),
-                    min_interval_minutes INTEGER CHECK (min_interval_minutes > 0),
-                    max_per_day INTEGER CHECK (max_per_day > 0),
-                    start_date TEXT CHECK (start_date IS NULL OR start_date GLOB '[0-9][0-9][0-9][0-9]'
-                        OR start_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR start_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    end_date TEXT CHECK (end_date IS NULL OR end_date GLOB '[0-9][0-9][0-9][0-9]'
-                        OR end_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR end_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    status TEXT NOT NULL CHECK (status IN ('active', 'stopped')),
-                    -- The first day without doses; NULL for a stop whose date is unknown.
-                    stopped_on TEXT CHECK (stopped_on IS NULL
-                        OR (status = 'stopped' AND stopped_on GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]')),
-                    prescriber TEXT,
-                    pharmacy TEXT,
-                    refills INTEGER CHECK (refills >= 0),
-                    document_id TEXT REFERENCES document (id) ON DELETE SET NULL,
-                    instructions TEXT,
-                    notes TEXT,
-                    codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX medication_source ON medication (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX medication_profile ON medication (profile_id, status);
+        CREATE TABLE medication (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+            dose TEXT,
+            form TEXT,
+            -- times: wall-clock times each day; interval: elapsed time since the last
+            -- dose; as_needed: when needed; unscheduled: no schedule known.
+            schedule TEXT NOT NULL CHECK (schedule IN ('times', 'interval', 'as_needed', 'unscheduled')),
+            times TEXT CHECK ((schedule = 'times') = (times IS NOT NULL)
+                AND (times IS NULL OR times GLOB '[0-2][0-9]:[0-5][0-9]*')),
+            every_minutes INTEGER CHECK ((schedule = 'interval') = (every_minutes IS NOT NULL)
+                AND (every_minutes IS NULL OR every_minutes > 0)),
+            -- NULL: the times follow the zone the user is in; else an IANA zone they stay in.
+            time_zone TEXT CHECK (time_zone IS NULL OR length(time_zone) > 0),
+            min_interval_minutes INTEGER CHECK (min_interval_minutes > 0),
+            max_per_day INTEGER CHECK (max_per_day > 0),
+            start_date TEXT CHECK (start_date IS NULL OR start_date GLOB '[0-9][0-9][0-9][0-9]'
+                OR start_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR start_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            end_date TEXT CHECK (end_date IS NULL OR end_date GLOB '[0-9][0-9][0-9][0-9]'
+                OR end_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR end_date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            status TEXT NOT NULL CHECK (status IN ('active', 'stopped')),
+            -- The first day without doses; NULL for a stop whose date is unknown.
+            stopped_on TEXT CHECK (stopped_on IS NULL
+                OR (status = 'stopped' AND stopped_on GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]')),
+            prescriber TEXT,
+            pharmacy TEXT,
+            refills INTEGER CHECK (refills >= 0),
+            document_id TEXT REFERENCES document (id) ON DELETE SET NULL,
+            instructions TEXT,
+            notes TEXT,
+            codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX medication_source ON medication (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX medication_profile ON medication (profile_id, status);
 
-                -- The dose log: one row per dose taken or skipped.
-                CREATE TABLE dose (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    medication_id TEXT NOT NULL REFERENCES medication (id) ON DELETE CASCADE,
-                    status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
-                    at TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),
-                    -- The IANA zone the user was in: scheduled_for is a wall-clock time there.
-                    time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
-                    scheduled_for TEXT CHECK (scheduled_for IS NULL
-                        OR scheduled_for GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]'),
-                    -- Which guard rules --force overrode, comma-separated; NULL when none.
-                    forced TEXT CHECK (forced IS NULL OR (status = 'taken' AND length(forced) > 0)),
-                    note TEXT,
-                    created_at TEXT NOT NULL,
-                    UNIQUE (medication_id, uid)
-                ) STRICT;
-                CREATE INDEX dose_medication_at ON dose (medication_id, at);
-                -- A scheduled dose is logged once: a second dose for the same time is an extra.
-                CREATE UNIQUE INDEX dose_slot ON dose (medication_id, scheduled_for) WHERE scheduled_for IS NOT NULL;
+        -- The dose log: one row per dose taken or skipped.
+        CREATE TABLE dose (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            medication_id TEXT NOT NULL REFERENCES medication (id) ON DELETE CASCADE,
+            status TEXT NOT NULL CHECK (status IN ('taken', 'skipped')),
+            at TEXT NOT NULL CHECK (at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),
+            -- The IANA zone the user was in: scheduled_for is a wall-clock time there.
+            time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
+            scheduled_for TEXT CHECK (scheduled_for IS NULL
+                OR scheduled_for GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]'),
+            -- Which guard rules --force overrode, comma-separated; NULL when none.
+            forced TEXT CHECK (forced IS NULL OR (status = 'taken' AND length(forced) > 0)),
+            note TEXT,
+            created_at TEXT NOT NULL,
+            UNIQUE (medication_id, uid)
+        ) STRICT;
+        CREATE INDEX dose_medication_at ON dose (medication_id, at);
+        -- A scheduled dose is logged once: a second dose for the same time is an extra.
+        CREATE UNIQUE INDEX dose_slot ON dose (medication_id, scheduled_for) WHERE scheduled_for IS NOT NULL;
 
-                CREATE TABLE appointment (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    with_name TEXT NOT NULL CHECK (length(trim(with_name)) > 0),
-                    -- The wall-clock start where the appointment is; start_utc is derived from it
-                    -- and time_zone, for ordering and ranges.
-                    start_local TEXT NOT NULL CHECK (start_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]'),
-                    time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
-                    start_utc TEXT NOT NULL CHECK (start_utc GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),
-                    duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 44640),
-                    all_day INTEGER NOT NULL DEFAULT 0 CHECK (all_day IN (0, 1)),
-                    location TEXT,
-                    reason TEXT,
-                    notes TEXT,
-                    document_id TEXT REFERENCES document (id) ON DELETE SET NULL,
-                    status TEXT NOT NULL CHECK (status IN ('confirmed', 'tentative', 'cancelled')),
-                    remind_minutes INTEGER CHECK (remind_minutes >= 0),
-                    -- iCalendar SEQUENCE: raised when the time changes, so calendars update.
-                    sequence INTEGER NOT NULL DEFAULT 0 CHECK (sequence >= 0),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX appointment_source ON appointment (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX appointment_profile_start ON appointment (profile_id, start_utc);
+        CREATE TABLE appointment (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            with_name TEXT NOT NULL CHECK (length(trim(with_name)) > 0),
+            -- The wall-clock start where the appointment is; start_utc is derived from it
+            -- and time_zone, for ordering and ranges.
+            start_local TEXT NOT NULL CHECK (start_local GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]'),
+            time_zone TEXT NOT NULL CHECK (length(time_zone) > 0),
+            start_utc TEXT NOT NULL CHECK (start_utc GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z'),
+            duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 44640),
+            all_day INTEGER NOT NULL DEFAULT 0 CHECK (all_day IN (0, 1)),
+            location TEXT,
+            reason TEXT,
+            notes TEXT,
+            document_id TEXT REFERENCES document (id) ON DELETE SET NULL,
+            status TEXT NOT NULL CHECK (status IN ('confirmed', 'tentative', 'cancelled')),
+            remind_minutes INTEGER CHECK (remind_minutes >= 0),
+            -- iCalendar SEQUENCE: raised when the time changes, so calendars update.
+            sequence INTEGER NOT NULL DEFAULT 0 CHECK (sequence >= 0),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX appointment_source ON appointment (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX appointment_profile_start ON appointment (profile_id, start_utc);
 
-                CREATE TABLE contact (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
-                    phone TEXT NOT NULL CHECK (length(trim(phone)) > 0),
-                    relation TEXT,
-                    email TEXT CHECK (email IS NULL OR email LIKE '%_@_%'),
-                    emergency INTEGER NOT NULL DEFAULT 0 CHECK (emergency IN (0, 1)),
-                    notes TEXT,
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX contact_source ON contact (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX contact_profile ON contact (profile_id);
+        CREATE TABLE contact (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+            phone TEXT NOT NULL CHECK (length(trim(phone)) > 0),
+            relation TEXT,
+            email TEXT CHECK (email IS NULL OR email LIKE '%_@_%'),
+            emergency INTEGER NOT NULL DEFAULT 0 CHECK (emergency IN (0, 1)),
+            notes TEXT,
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX contact_source ON contact (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX contact_profile ON contact (profile_id);
 
-                CREATE TABLE allergy (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    substance TEXT NOT NULL CHECK (length(trim(substance)) > 0),
-                    reaction TEXT,
-                    severity TEXT CHECK (severity IN ('mild', 'moderate', 'severe')),
-                    criticality TEXT CHECK (criticality IN ('low', 'high', 'unable-to-assess')),
-                    category TEXT CHECK (category IN ('food', 'medication', 'environment', 'biologic')),
-                    status TEXT NOT NULL CHECK (status IN ('active', 'inactive', 'resolved')),
-                    since TEXT CHECK (since IS NULL OR since GLOB '[0-9][0-9][0-9][0-9]'
-                        OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    notes TEXT,
-                    codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX allergy_source ON allergy (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX allergy_profile ON allergy (profile_id);
+        CREATE TABLE allergy (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            substance TEXT NOT NULL CHECK (length(trim(substance)) > 0),
+            reaction TEXT,
+            severity TEXT CHECK (severity IN ('mild', 'moderate', 'severe')),
+            criticality TEXT CHECK (criticality IN ('low', 'high', 'unable-to-assess')),
+            category TEXT CHECK (category IN ('food', 'medication', 'environment', 'biologic')),
+            status TEXT NOT NULL CHECK (status IN ('active', 'inactive', 'resolved')),
+            since TEXT CHECK (since IS NULL OR since GLOB '[0-9][0-9][0-9][0-9]'
+                OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            notes TEXT,
+            codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX allergy_source ON allergy (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX allergy_profile ON allergy (profile_id);
 
-                CREATE TABLE condition (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
-                    status TEXT NOT NULL CHECK (status IN ('active', 'recurrence', 'relapse', 'inactive', 'remission', 'resolved')),
-                    since TEXT CHECK (since IS NULL OR since GLOB '[0-9][0-9][0-9][0-9]'
-                        OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    resolved TEXT CHECK (resolved IS NULL OR resolved GLOB '[0-9][0-9][0-9][0-9]'
-                        OR resolved GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR resolved GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    notes TEXT,
-                    codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX condition_source ON condition (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX condition_profile ON condition (profile_id);
+        CREATE TABLE condition (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+            status TEXT NOT NULL CHECK (status IN ('active', 'recurrence', 'relapse', 'inactive', 'remission', 'resolved')),
+            since TEXT CHECK (since IS NULL OR since GLOB '[0-9][0-9][0-9][0-9]'
+                OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR since GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            resolved TEXT CHECK (resolved IS NULL OR resolved GLOB '[0-9][0-9][0-9][0-9]'
+                OR resolved GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR resolved GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            notes TEXT,
+            codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX condition_source ON condition (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX condition_profile ON condition (profile_id);
 
-                CREATE TABLE immunization (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    vaccine TEXT NOT NULL CHECK (length(trim(vaccine)) > 0),
-                    date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]'
-                        OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
-                        OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
-                    dose_number INTEGER CHECK (dose_number >= 1),
-                    lot TEXT,
-                    notes TEXT,
-                    codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid)
-                ) STRICT;
-                CREATE UNIQUE INDEX immunization_source ON immunization (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX immunization_profile ON immunization (profile_id, date);
+        CREATE TABLE immunization (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            vaccine TEXT NOT NULL CHECK (length(trim(vaccine)) > 0),
+            date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]'
+                OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+            dose_number INTEGER CHECK (dose_number >= 1),
+            lot TEXT,
+            notes TEXT,
+            codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid)
+        ) STRICT;
+        CREATE UNIQUE INDEX immunization_source ON immunization (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX immunization_profile ON immunization (profile_id, date);
 
-                -- Measurements and results (FHIR Observation): a value, or components (blood
-                -- pressure), or both.
-                CREATE TABLE observation (
-                    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
-                    uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
-                    profile_id INTEGER NOT NULL REFERENCES profile (id),
-                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
-                    category TEXT,
-                    status TEXT NOT NULL CHECK (status IN ('registered', 'preliminary', 'final', 'amended', 'corrected', 'unknown')),
-                    -- A FHIR date or dateTime as given (the offset is the local time it was taken).
-                    effective TEXT CHECK (effective IS NULL OR effective GLOB '[0-9][0-9][0-9][0-9]*'),
-                    value_number REAL,
-                    value_unit TEXT,
-                    value_text TEXT,
-                    value_codes TEXT CHECK (value_codes IS NULL OR value_codes LIKE '[%]'),
-                    components TEXT NOT NULL DEFAULT '[]' CHECK (components LIKE '[%]'),
-                    notes TEXT,
-                    codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
-                    source_key TEXT,
-                    identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
-                    created_at TEXT NOT NULL,
-                    updated_at TEXT NOT NULL,
-                    UNIQUE (profile_id, uid),
-                    CHECK (value_number IS NOT NULL OR value_text IS NOT NULL OR value_codes IS NOT NULL OR components != '[]')
-                ) STRICT;
-                CREATE UNIQUE INDEX observation_source ON observation (profile_id, source_key) WHERE source_key IS NOT NULL;
-                CREATE INDEX observation_profile ON observation (profile_id, effective);
-                """)
-        }
-    }
+        -- Measurements and results (FHIR Observation): a value, or components (blood
+        -- pressure), or both.
+        CREATE TABLE observation (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+            category TEXT,
+            status TEXT NOT NULL CHECK (status IN ('registered', 'preliminary', 'final', 'amended', 'corrected', 'unknown')),
+            -- A FHIR date or dateTime as given (the offset is the local time it was taken).
+            effective TEXT CHECK (effective IS NULL OR effective GLOB '[0-9][0-9][0-9][0-9]*'),
+            value_number REAL,
+            value_unit TEXT,
+            value_text TEXT,
+            value_codes TEXT CHECK (value_codes IS NULL OR value_codes LIKE '[%]'),
+            components TEXT NOT NULL DEFAULT '[]' CHECK (components LIKE '[%]'),
+            notes TEXT,
+            codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+            source_key TEXT,
+            identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            UNIQUE (profile_id, uid),
+            CHECK (value_number IS NOT NULL OR value_text IS NOT NULL OR value_codes IS NOT NULL OR components != '[]')
+        ) STRICT;
+        CREATE UNIQUE INDEX observation_source ON observation (profile_id, source_key) WHERE source_key IS NOT NULL;
+        CREATE INDEX observation_profile ON observation (profile_id, effective);
+        """
 }

@@ -94,8 +94,9 @@ import Testing
         try "not a pdf".write(toFile: text, atomically: true, encoding: .utf8)
         let empty = "\(directory)/empty.pdf"
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        let truncated = "\(TestSupport.sharedData)/pdfs/broken/DERIVED_truncated50pct__tracemonkey.pdf"
-        let results = try Self.importer(vault).add([text, "\(Self.samples)/vaccination-record.pdf", empty, truncated], options: .init())
+        let damaged = "\(directory)/damaged.pdf"
+        _ = FileManager.default.createFile(atPath: damaged, contents: SyntheticPDF.unopenable)
+        let results = try Self.importer(vault).add([text, "\(Self.samples)/vaccination-record.pdf", empty, damaged], options: .init())
         #expect(results.map(\.status) == [.failed, .added, .failed, .added])
         #expect(results[0].reason == "not a PDF, PNG or JPEG file")
         #expect(results[2].reason == "the file is empty")
@@ -164,17 +165,19 @@ import Testing
     @Test func reindexKeepsWhatTheUserSetAndReadsEncryptedPDFsWithTheirPassword() throws {
         let (vault, _, directory) = try TestSupport.makeVault("docs")
         defer { TestSupport.remove(directory) }
-        let locked = "\(TestSupport.sharedData)/pdfs/encrypted/qpdf__enc-XI-R6-V5-U_view-O_master.pdf"
+        // AES-256 revision 6 with the user password "view".
+        let pages = (1...3).map { SyntheticPDF.Page.text("Lab report page \($0)", "Ferritin 12 ng/mL") }
+        let locked = try SyntheticPDF(pages: pages, userPassword: Array("view".utf8)).write(to: "\(directory)/locked.pdf")
         var options = DocumentImporter.Options()
-        options.title = "Thirty pages"
+        options.title = "Three pages"
         let added = try #require(try Self.importer(vault).add([locked], options: options)[0].document)
         #expect(added.outcome == "password_required")
         #expect(added.pageCount == 0)
         let reindexed = try Self.importer(vault).reindex([added], password: TestSupport.secret("view"))
         #expect(reindexed.first?.outcome == "indexed")
-        #expect(reindexed.first?.pageCount == 30)
-        #expect(reindexed.first?.title == "Thirty pages")
-        #expect(try Self.store(vault).text(of: reindexed[0]).count == 30)
+        #expect(reindexed.first?.pageCount == 3)
+        #expect(reindexed.first?.title == "Three pages")
+        #expect(try Self.store(vault).text(of: reindexed[0]).count == 3)
         // The original encrypted bytes are kept as they were.
         try Self.store(vault).export(reindexed[0], to: "\(directory)/back.pdf")
         #expect(FileManager.default.contents(atPath: "\(directory)/back.pdf") == FileManager.default.contents(atPath: locked))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import PHRCore
 
@@ -7,7 +8,7 @@ import Testing
         DocumentDateGuesser.guess(text: text, fileName: fileName, preferDayFirst: dayFirst)?.description
     }
 
-    @Test(arguments: [
+    @Test(.corpus, arguments: [
         ("medical__discharge_summary_citycare.pdf", "2025-04-20"),
         ("medical__health_insurance_card.pdf", "2024-01-01"),  // the effective date, not the date of birth
         ("medical__lab_report_cbc_lipid_3p.pdf", "2026-02-27"),  // "Sample Collected: 27-Feb-2026"
@@ -18,6 +19,19 @@ import Testing
         let file = ExtractionFixtures.file(name)
         let (_, pages) = try ExtractionFixtures.extract(file.path)
         #expect(guess(pages.map(\.text).joined(separator: "\n"), fileName: file.dest) == expected)
+    }
+
+    /// Hand-written page texts with the traps of the medical corpus (Tests/Fixtures/texts).
+    @Test(arguments: [
+        ("discharge-narrative.txt", "2025-04-20"),
+        ("insurance-card.txt", "2024-01-01"),  // the effective date, not the date of birth
+        ("lab-report-3-pages.txt", "2026-02-27"),  // "Sample Collected: 27-Feb-2026, 02:25 PM"
+        ("prescription-table.txt", "2025-08-08"),
+        ("record-keeping-fact-sheet.txt", "2023-07"),  // "FS-909160 July 2023"
+    ])
+    func theTextFixturesAreDatedRight(_ name: String, _ expected: String) throws {
+        let text = try String(contentsOfFile: "\(TestSupport.packageRoot)/Tests/Fixtures/texts/\(name)", encoding: .utf8)
+        #expect(guess(text) == expected)
     }
 
     /// The project's synthetic samples: every one also prints a date of birth and other dates

@@ -1,9 +1,11 @@
+import Foundation
 import Testing
 @testable import PHRCore
 
-/// Document type guesses on the medical corpus and on obviously typed synthetic documents.
+/// Document type guesses on the medical corpus, on hand-written texts with its traps, and on
+/// obviously typed synthetic documents.
 @Suite struct DocumentTypeGuesserTests {
-    @Test(arguments: [
+    @Test(.corpus, arguments: [
         ("medical__discharge_summary_citycare.pdf", DocumentType.discharge),
         ("medical__health_insurance_card.pdf", .insurance),
         ("medical__lab_report_cbc_lipid_3p.pdf", .lab),
@@ -17,6 +19,21 @@ import Testing
         let (summary, pages) = try ExtractionFixtures.extract(file.path)
         let text = pages.map(\.text).joined(separator: "\n")
         #expect(DocumentTypeGuesser.guess(text: text, title: summary.metadata.title, fileName: file.dest) == expected)
+    }
+
+    /// Hand-written page texts with the traps of the medical corpus (Tests/Fixtures/texts).
+    @Test(arguments: [
+        ("discharge-narrative.txt", DocumentType.discharge),
+        ("insurance-card.txt", .insurance),
+        ("lab-report-3-pages.txt", .lab),
+        ("prescription-table.txt", .prescription),
+        // About record keeping: it mentions claims, billing, lab orders and referring physicians
+        // in passing, and is none of them.
+        ("record-keeping-fact-sheet.txt", .other),
+    ])
+    func theTextFixturesAreTypedRight(_ name: String, _ expected: DocumentType) throws {
+        let text = try String(contentsOfFile: "\(TestSupport.packageRoot)/Tests/Fixtures/texts/\(name)", encoding: .utf8)
+        #expect(DocumentTypeGuesser.guess(text: text) == expected)
     }
 
     /// The project's synthetic samples (Samples/README.md lists the expected answers), one in Greek.

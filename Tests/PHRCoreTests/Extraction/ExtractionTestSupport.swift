@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import PHRCore
 
-/// The shared PDF corpus (../shared/data/pdfs, read in place) and helpers to run extractions.
+/// The third-party PDF corpus (`CorpusData`, read in place) and helpers to run extractions.
 enum ExtractionFixtures {
-    static let corpus = "\(TestSupport.sharedData)/pdfs"
+    static let corpus = CorpusData.path("pdfs")
     /// The project's own synthetic documents (Samples/README.md).
     static let samples = "\(TestSupport.packageRoot)/Samples/documents"
 
@@ -38,8 +38,10 @@ enum ExtractionFixtures {
         corpusFiles.filter { $0.cat == category }
     }
 
+    /// The corpus file called `name`. When the corpus is missing but required (CI), a file that
+    /// does not exist, so the tests that use it fail instead of trapping.
     static func file(_ name: String) -> CorpusFile {
-        corpusFiles.first { $0.dest == name }!
+        corpusFiles.first { $0.dest == name } ?? CorpusFile(cat: "missing", dest: name, pages: "n/a", pw: "")
     }
 
     /// An extractor whose workers are the built `phr` ($PHR_BIN).

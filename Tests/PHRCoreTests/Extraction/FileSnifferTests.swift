@@ -27,7 +27,7 @@ import Testing
         #expect(FileSniffer.Kind.png.isImage && FileSniffer.Kind.jpeg.isImage && !FileSniffer.Kind.pdf.isImage)
     }
 
-    @Test func everyCorpusFileIsSniffedFromDisk() throws {
+    @Test(.corpus) func everyCorpusFileIsSniffedFromDisk() throws {
         for file in ExtractionFixtures.corpusFiles {
             let kind = try FileSniffer.kind(ofFileAt: file.path)
             #expect(kind == (file.dest == "qpdf__bad1.pdf" ? .other : .pdf), "\(file.dest)")

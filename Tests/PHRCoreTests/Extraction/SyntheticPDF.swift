@@ -50,6 +50,10 @@ struct SyntheticPDF {
         self.paddingBytes = paddingBytes
     }
 
+    /// A PDF poppler cannot open: its trailer names a catalog object that does not exist and
+    /// there is no cross-reference table to rebuild from.
+    static let unopenable = Data("%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 9 0 R >>\n%%EOF\n".utf8)
+
     /// Writes the file; returns its path.
     @discardableResult
     func write(to path: String) throws -> String {

@@ -2,15 +2,15 @@ import Foundation
 import Testing
 @testable import PHRCore
 
-/// Every PDF of the shared corpus (../shared/data/pdfs, SOURCES.md) through the real worker
+/// Every PDF of the third-party corpus (`CorpusData`, pdfs/SOURCES.md) through the real worker
 /// process: the outcome each category must give, page counts against the manifest (pdfinfo's),
 /// passwords, and words of several scripts found on their page.
 @Suite struct TextExtractorCorpusTests {
-    @Test func theCorpusIsPresent() {
-        #expect(ExtractionFixtures.corpusFiles.count >= 50, "missing ../shared/data/pdfs")
+    @Test(.corpus) func theCorpusIsPresent() {
+        #expect(ExtractionFixtures.corpusFiles.count >= 50, "missing \(ExtractionFixtures.corpus)")
     }
 
-    @Test(arguments: ExtractionFixtures.files(in: "text") + ExtractionFixtures.files(in: "medical"))
+    @Test(.corpus, arguments: ExtractionFixtures.files(in: "text") + ExtractionFixtures.files(in: "medical"))
     func textDocumentsAreIndexedWithEveryPage(_ file: ExtractionFixtures.CorpusFile) throws {
         let pageCount = try #require(file.pageCount)
         let (summary, pages) = try ExtractionFixtures.extract(file.path)
@@ -22,7 +22,7 @@ import Testing
         #expect(!summary.metadata.isEncrypted)
     }
 
-    @Test(arguments: ExtractionFixtures.files(in: "scanned"))
+    @Test(.corpus, arguments: ExtractionFixtures.files(in: "scanned"))
     func scansHaveNoTextAndNeedOCR(_ file: ExtractionFixtures.CorpusFile) throws {
         let (summary, pages) = try ExtractionFixtures.extract(file.path)
         #expect(summary.outcome == .noText)
@@ -34,7 +34,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ExtractionFixtures.files(in: "broken"))
+    @Test(.corpus, arguments: ExtractionFixtures.files(in: "broken"))
     func brokenFilesAreReadAfterRepairOrReportedUnreadable(_ file: ExtractionFixtures.CorpusFile) throws {
         let (summary, pages) = try ExtractionFixtures.extract(file.path)
         if let pageCount = file.pageCount {
@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    @Test func brokenFilesGetAReasonThatSaysWhy() throws {
+    @Test(.corpus) func brokenFilesGetAReasonThatSaysWhy() throws {
         let expected = [
             "DERIVED_truncated50pct__tracemonkey.pdf": "truncated: the file ends before its end-of-file marker",
             "qpdf__bad1.pdf": "not a PDF file",
@@ -70,7 +70,7 @@ import Testing
         #expect(repaired.syntaxErrors > 100, "poppler's syntax errors are counted, not printed")
     }
 
-    @Test(arguments: ExtractionFixtures.files(in: "encrypted"))
+    @Test(.corpus, arguments: ExtractionFixtures.files(in: "encrypted"))
     func encryptedFilesOpenWithTheirPasswordAndOnlyThen(_ file: ExtractionFixtures.CorpusFile) throws {
         let extractor = ExtractionFixtures.extractor()
         let (withoutPassword, _) = try ExtractionFixtures.extract(file.path, with: extractor)
@@ -96,7 +96,7 @@ import Testing
         #expect(pages.count == file.pageCount)
     }
 
-    @Test func aes256Revision6TextComesOutWithThePassword() throws {
+    @Test(.corpus) func aes256Revision6TextComesOutWithThePassword() throws {
         let file = ExtractionFixtures.file("qpdf__enc-XI-R6-V5-U_view-O_master.pdf")
         let (summary, pages) = try ExtractionFixtures.extract(file.path, password: "view")
         #expect(summary.outcome == .indexed)
@@ -105,7 +105,7 @@ import Testing
     }
 
     /// A known word of each script, on the page it is printed on.
-    @Test(arguments: [
+    @Test(.corpus, arguments: [
         ("pdfjs__issue11656_hebrew.pdf", 1, "לחוק"),
         ("pdfjs__issue13211_thai.pdf", 1, "เวกเตอร์"),
         ("popplertest__deseret.pdf", 1, "𐐐𐐯𐑊𐐬"),
@@ -123,7 +123,7 @@ import Testing
         #expect(page.text.contains(word))
     }
 
-    @Test func rightToLeftRunsBecomeSeparateWordsWithoutControls() throws {
+    @Test(.corpus) func rightToLeftRunsBecomeSeparateWordsWithoutControls() throws {
         let (_, pages) = try ExtractionFixtures.extract(ExtractionFixtures.file("pdfjs__issue11656_hebrew.pdf").path)
         let text = try #require(pages.first).text
         #expect(text.hasPrefix("לחיוב פעולות"))
@@ -133,13 +133,13 @@ import Testing
                 "presentation forms are folded to the letters a keyboard types")
     }
 
-    @Test func metadataComesFromTheDocumentInformation() throws {
+    @Test(.corpus) func metadataComesFromTheDocumentInformation() throws {
         let (summary, _) = try ExtractionFixtures.extract(ExtractionFixtures.file("pdfjs__calrgb.pdf").path)
         #expect(summary.metadata.title == "CalRGB Color Space Test PDF")
         #expect(summary.metadata.creationDate.map { Timestamp.string($0) } == "2014-08-16T09:27:19Z")
     }
 
-    @Test func theWholeCorpusRunsInOneBatchWithoutStoppingTheParent() throws {
+    @Test(.corpus) func theWholeCorpusRunsInOneBatchWithoutStoppingTheParent() throws {
         let files = ExtractionFixtures.corpusFiles
         let jobs = files.map { ExtractionJob(.path($0.path), password: $0.password.map(TestSupport.secret)) }
         let (summaries, pages) = try ExtractionFixtures.extractAll(jobs, with: ExtractionFixtures.extractor())

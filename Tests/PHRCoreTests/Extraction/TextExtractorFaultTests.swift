@@ -7,19 +7,39 @@ import Testing
 /// as its outcome; the parent carries on with the others on a fresh worker. The misbehaviour is
 /// triggered through the debug-only `WorkerTestFaults` on the first page containing a marker, so
 /// $PHR_BIN must be a debug build of phr.
-@Suite struct TextExtractorFaultTests {
-    static let discharge = ExtractionFixtures.file("medical__discharge_summary_citycare.pdf").path
-    static let prescription = ExtractionFixtures.file("medical__prescription_reportlab_1.pdf").path
-    static let insurance = ExtractionFixtures.file("medical__health_insurance_card.pdf").path
-    static let lab = ExtractionFixtures.file("medical__lab_report_cbc_lipid_3p.pdf").path
+@Suite final class TextExtractorFaultTests: Sendable {
+    /// Four small documents written by `SyntheticPDF` for each test, removed with the test.
+    let directory: String
+    let discharge: String
+    let prescription: String
+    let insurance: String
+    let lab: String
     /// Printed only on the prescription, and only on page 2 of the lab report.
     static let prescriptionMarker = "Sunrise Health Clinic"
     static let labPage2Marker = "Triglycerides"
 
-    /// Runs the four medical documents with one fault armed; returns the summaries by file.
+    init() throws {
+        directory = try TestSupport.temporaryDirectory("faults")
+        discharge = try SyntheticPDF(pages: [.text("Discharge summary", "Discharge date: 2025-04-20", "Hospital course: uneventful.")])
+            .write(to: "\(directory)/discharge.pdf")
+        prescription = try SyntheticPDF(pages: [.text(Self.prescriptionMarker, "Rx: amoxicillin 500 mg", "Sig: one capsule three times daily")])
+            .write(to: "\(directory)/prescription.pdf")
+        insurance = try SyntheticPDF(pages: [.text("Health insurance card", "Member ID: XJ-4411", "Group number: 7781")])
+            .write(to: "\(directory)/insurance.pdf")
+        lab = try SyntheticPDF(pages: [.text("Laboratory report", "Hemoglobin 13.5 g/dL"),
+                                       .text("Lipid panel", "\(Self.labPage2Marker) 140 mg/dL"),
+                                       .text("Comments", "Fasting sample.")])
+            .write(to: "\(directory)/lab.pdf")
+    }
+
+    deinit {
+        TestSupport.remove(directory)
+    }
+
+    /// Runs the four documents with one fault armed; returns the summaries by file.
     func runBatch(_ faults: [String: String], limits: ExtractionLimits = .default)
         throws -> (summaries: [String: ExtractionSummary], pages: [String: [ExtractedPage]]) {
-        let paths = [Self.discharge, Self.prescription, Self.insurance, Self.lab]
+        let paths = [discharge, prescription, insurance, lab]
         let extractor = ExtractionFixtures.extractor(limits, faults: faults)
         let (summaries, pages) = try ExtractionFixtures.extractAll(paths.map { ExtractionJob(.path($0)) }, with: extractor)
         var byPath: [String: ExtractionSummary] = [:]
@@ -33,21 +53,21 @@ import Testing
 
     @Test func aCrashIsReportedForThatDocumentOnly() throws {
         let (summaries, _) = try runBatch([WorkerTestFaults.crashVariable: Self.prescriptionMarker])
-        #expect(summaries[Self.prescription]?.outcome == .unreadable)
-        #expect(summaries[Self.prescription]?.reason == "the reader crashed (SIGSEGV) on page 1 of 1")
-        #expect(summaries[Self.discharge]?.outcome == .indexed)
-        #expect(summaries[Self.insurance]?.outcome == .indexed)
-        #expect(summaries[Self.lab]?.outcome == .indexed)
+        #expect(summaries[prescription]?.outcome == .unreadable)
+        #expect(summaries[prescription]?.reason == "the reader crashed (SIGSEGV) on page 1 of 1")
+        #expect(summaries[discharge]?.outcome == .indexed)
+        #expect(summaries[insurance]?.outcome == .indexed)
+        #expect(summaries[lab]?.outcome == .indexed)
     }
 
     @Test func aCrashAfterSomePagesKeepsThemAndIsPartial() throws {
         let (summaries, pages) = try runBatch([WorkerTestFaults.crashVariable: Self.labPage2Marker])
-        let lab = try #require(summaries[Self.lab])
-        #expect(lab.outcome == .partial)
-        #expect(lab.reason == "the reader crashed (SIGSEGV) on page 2 of 3")
-        #expect(lab.textPages == 1)
-        #expect(pages[Self.lab]?.map(\.number) == [1])
-        #expect(summaries[Self.prescription]?.outcome == .indexed)
+        let summary = try #require(summaries[lab])
+        #expect(summary.outcome == .partial)
+        #expect(summary.reason == "the reader crashed (SIGSEGV) on page 2 of 3")
+        #expect(summary.textPages == 1)
+        #expect(pages[lab]?.map(\.number) == [1])
+        #expect(summaries[prescription]?.outcome == .indexed)
     }
 
     @Test func aHangIsKilledAfterTheStepTimeout() throws {
@@ -55,10 +75,10 @@ import Testing
         limits.stepTimeout = 3
         let started = Date()
         let (summaries, _) = try runBatch([WorkerTestFaults.hangVariable: Self.prescriptionMarker], limits: limits)
-        #expect(summaries[Self.prescription]?.outcome == .unreadable)
-        #expect(summaries[Self.prescription]?.reason == "the reader made no progress for 3 s on page 1 of 1")
-        #expect(summaries[Self.discharge]?.outcome == .indexed)
-        #expect(summaries[Self.lab]?.outcome == .indexed)
+        #expect(summaries[prescription]?.outcome == .unreadable)
+        #expect(summaries[prescription]?.reason == "the reader made no progress for 3 s on page 1 of 1")
+        #expect(summaries[discharge]?.outcome == .indexed)
+        #expect(summaries[lab]?.outcome == .indexed)
         #expect(Date().timeIntervalSince(started) < 20)
     }
 
@@ -67,40 +87,42 @@ import Testing
         limits.stepTimeout = 30
         limits.documentTimeout = 4
         let (summaries, _) = try runBatch([WorkerTestFaults.hangVariable: Self.labPage2Marker], limits: limits)
-        #expect(summaries[Self.lab]?.outcome == .partial)
-        #expect(summaries[Self.lab]?.reason == "the reader took longer than 4 s in all on page 2 of 3")
+        #expect(summaries[lab]?.outcome == .partial)
+        #expect(summaries[lab]?.reason == "the reader took longer than 4 s in all on page 2 of 3")
     }
 
     @Test func aRunawayLoopHitsTheCPULimit() throws {
         var limits = ExtractionLimits.default
         limits.cpuSecondsPerStep = 1
         let (summaries, _) = try runBatch([WorkerTestFaults.spinVariable: Self.prescriptionMarker], limits: limits)
-        #expect(summaries[Self.prescription]?.outcome == .unreadable)
-        #expect(summaries[Self.prescription]?.reason == "the reader used more than 1 s of CPU time on one step on page 1 of 1")
-        #expect(summaries[Self.insurance]?.outcome == .indexed)
+        #expect(summaries[prescription]?.outcome == .unreadable)
+        #expect(summaries[prescription]?.reason == "the reader used more than 1 s of CPU time on one step on page 1 of 1")
+        #expect(summaries[insurance]?.outcome == .indexed)
     }
 
     @Test func runningOutOfMemoryIsReportedAsSuch() throws {
         var limits = ExtractionLimits.default
         limits.memoryBytes = 768 << 20
         let (summaries, _) = try runBatch([WorkerTestFaults.exhaustMemoryVariable: Self.prescriptionMarker], limits: limits)
-        #expect(summaries[Self.prescription]?.outcome == .unreadable)
-        #expect(summaries[Self.prescription]?.reason == "the reader ran out of memory (limit 768 MiB) on page 1 of 1")
-        #expect(summaries[Self.discharge]?.outcome == .indexed)
-        #expect(summaries[Self.lab]?.outcome == .indexed)
+        #expect(summaries[prescription]?.outcome == .unreadable)
+        #expect(summaries[prescription]?.reason == "the reader ran out of memory (limit 768 MiB) on page 1 of 1")
+        #expect(summaries[discharge]?.outcome == .indexed)
+        #expect(summaries[lab]?.outcome == .indexed)
     }
 
     @Test func workersRetireAfterTheirShareAndFreshOnesTakeOver() throws {
         var limits = ExtractionLimits.default
         limits.documentsPerWorker = 2
         limits.parallelWorkers = 1
-        let files = ExtractionFixtures.files(in: "text")
+        let files = try (1...5).map { number in
+            try SyntheticPDF(pages: [.text("Visit note \(number)", "Assessment and plan: rest.")]).write(to: "\(directory)/note\(number).pdf")
+        }
         let extractor = ExtractionFixtures.extractor(limits)
-        let (summaries, _) = try ExtractionFixtures.extractAll(files.map { ExtractionJob(.path($0.path)) }, with: extractor)
+        let (summaries, _) = try ExtractionFixtures.extractAll(files.map { ExtractionJob(.path($0)) }, with: extractor)
         #expect(summaries.count == files.count)
         #expect(summaries.values.allSatisfy { $0.outcome == .indexed })
         // And the extractor is still usable afterwards, with a kept worker.
-        let (again, _) = try ExtractionFixtures.extract(Self.discharge, with: extractor)
+        let (again, _) = try ExtractionFixtures.extract(discharge, with: extractor)
         #expect(again.outcome == .indexed)
     }
 
@@ -108,9 +130,9 @@ import Testing
         struct Stop: Error {}
         let extractor = ExtractionFixtures.extractor()
         #expect(throws: Stop.self) {
-            _ = try extractor.extract(.path(Self.lab)) { _ in throw Stop() }
+            _ = try extractor.extract(.path(lab)) { _ in throw Stop() }
         }
-        let (summary, pages) = try ExtractionFixtures.extract(Self.lab, with: extractor)
+        let (summary, pages) = try ExtractionFixtures.extract(lab, with: extractor)
         #expect(summary.outcome == .indexed)
         #expect(pages.count == 3)
     }
@@ -118,14 +140,14 @@ import Testing
     @Test func aMissingWorkerExecutableIsAnError() throws {
         let extractor = TextExtractor(workerExecutable: "/nonexistent/phr")
         #expect(throws: ExtractionError.workerStartFailed(executable: "/nonexistent/phr", code: ENOENT)) {
-            _ = try extractor.extract(.path(Self.discharge)) { _ in }
+            _ = try extractor.extract(.path(discharge)) { _ in }
         }
     }
 
     @Test func aWorkerThatIsNotPhrIsAnError() throws {
         let extractor = TextExtractor(workerExecutable: "/bin/true")
         #expect(throws: ExtractionError.workerNotReady(executable: "/bin/true", detail: "it exited with status 0")) {
-            _ = try extractor.extract(.path(Self.discharge)) { _ in }
+            _ = try extractor.extract(.path(discharge)) { _ in }
         }
     }
 
@@ -149,11 +171,12 @@ import Testing
     }
 
     @Test func thePasswordNeverAppearsInTheWorkersArgumentsOrEnvironment() throws {
-        let file = ExtractionFixtures.file("qpdf__enc-XI-R6-V5-U_view-O_master.pdf")
         let password = "view"
+        let pages = (1...30).map { SyntheticPDF.Page.text("Page \($0)") }
+        let locked = try SyntheticPDF(pages: pages, userPassword: Array(password.utf8)).write(to: "\(directory)/locked.pdf")
         let extractor = ExtractionFixtures.extractor()
         var inspected = 0
-        _ = try extractor.extract(.path(file.path), password: TestSupport.secret(password)) { _ in
+        _ = try extractor.extract(.path(locked), password: TestSupport.secret(password)) { _ in
             // Workers are not dumpable (phr disables core dumps first thing), so their environ
             // is unreadable even to their own user; their command line is readable.
             for pid in Self.workerProcesses() {

@@ -10,7 +10,8 @@ import Testing
     static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
 
     /// Everything ExportImportTests populates, plus a health log with every metric, goals with a
-    /// history, every kind of reminder and settings of its own.
+    /// history, every kind of reminder and settings of its own. ExportImportTests.populate reads the
+    /// Synthea bundle of the third-party corpus, so the tests that use it carry `.corpus`.
     static func populate(_ vault: Vault, _ profile: Profile) throws {
         try ExportImportTests.populate(vault, profile)
         func log(_ metric: LogMetric, _ amount: String?, _ at: String, zone: String = "Europe/Berlin",
@@ -64,7 +65,7 @@ import Testing
         try reminders.setPaused(paused.id, true)
     }
 
-    @Test func theHealthLogRoundTripsByteForByteAndValidates() throws {
+    @Test(.corpus) func theHealthLogRoundTripsByteForByteAndValidates() throws {
         let (vault, profile, directory) = try F.vault("log-export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)
@@ -101,7 +102,7 @@ import Testing
         #expect(hits == 1)
     }
 
-    @Test func exportsWithoutAHealthLogStillImport() throws {
+    @Test(.corpus) func exportsWithoutAHealthLogStillImport() throws {
         let (vault, profile, directory) = try F.vault("log-old-export")
         defer { TestSupport.remove(directory) }
         try ExportImportTests.populate(vault, profile)
@@ -118,7 +119,7 @@ import Testing
         #expect(report.added["medications"] == 9 && report.added["log_entries"] == nil)
     }
 
-    @Test func aBadHealthLogEntryIsRefusedByItsPathAndTheRestIsImported() throws {
+    @Test(.corpus) func aBadHealthLogEntryIsRefusedByItsPathAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("log-bad-export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)

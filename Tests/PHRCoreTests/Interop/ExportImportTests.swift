@@ -8,9 +8,10 @@ import Testing
 @Suite struct ExportImportTests {
     typealias F = RecordFixtures
     static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
-    static let synthea = "\(TestSupport.sharedData)/fhir/synthea-r4-Kermit_Trantow.json"
+    static let synthea = CorpusData.path("fhir/synthea-r4-Kermit_Trantow.json")
 
-    /// A profile with every kind of record but documents, edge cases included.
+    /// A profile with every kind of record but documents, edge cases included (the Synthea bundle
+    /// of the third-party corpus, so the tests that use it carry `.corpus`).
     static func populate(_ vault: Vault, _ profile: Profile) throws {
         let time = Self.time
         _ = try RecordImport.run(path: synthea, vault: vault, profileName: profile.name, time: time)
@@ -81,7 +82,7 @@ import Testing
         try MedicalIDStore(vault: vault, profile: profile, time: time).set(id)
     }
 
-    @Test func anExportValidatesAgainstTheSchemas() throws {
+    @Test(.corpus) func anExportValidatesAgainstTheSchemas() throws {
         let (vault, profile, directory) = try F.vault("export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)
@@ -107,7 +108,7 @@ import Testing
         #expect(invalid.stdout.hasPrefix("medications/0/schedule"))
     }
 
-    @Test func exportImportIntoAnEmptyVaultExportsTheSameBytes() throws {
+    @Test(.corpus) func exportImportIntoAnEmptyVaultExportsTheSameBytes() throws {
         let (vault, profile, directory) = try F.vault("export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)
@@ -161,7 +162,7 @@ import Testing
         _ = profile
     }
 
-    @Test func aBadRecordIsRefusedByItsPathAndTheRestIsImported() throws {
+    @Test(.corpus) func aBadRecordIsRefusedByItsPathAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("export")
         defer { TestSupport.remove(directory) }
         try Self.populate(vault, profile)

@@ -3,13 +3,13 @@ import GRDB
 import Testing
 @testable import PHRCore
 
-/// FHIR R4 import of the third-party samples in ../shared/data/fhir (read in place): counts and
+/// FHIR R4 import of the third-party samples in the corpus's fhir folder (read in place): counts and
 /// codes, idempotence, all-or-nothing on a corrupted bundle, and the mappings on a synthetic one.
 @Suite struct FHIRImportTests {
     typealias F = RecordFixtures
     static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
-    static let synthea = "\(TestSupport.sharedData)/fhir/synthea-r4-Kermit_Trantow.json"
-    static let ips = "\(TestSupport.sharedData)/fhir/ips-Bundle-IPS-examples-Bundle-01.json"
+    static let synthea = CorpusData.path("fhir/synthea-r4-Kermit_Trantow.json")
+    static let ips = CorpusData.path("fhir/ips-Bundle-IPS-examples-Bundle-01.json")
 
     static func codes(_ codings: [[Coding]], system: String) -> [String] {
         codings.compactMap { $0.code(in: system) }.sorted()
@@ -25,7 +25,7 @@ import Testing
         }
     }
 
-    @Test func syntheaTransactionBundle() throws {
+    @Test(.corpus) func syntheaTransactionBundle() throws {
         let (vault, profile, directory) = try F.vault("fhir")
         defer { TestSupport.remove(directory) }
         let report = try RecordImport.run(path: Self.synthea, vault: vault, profileName: nil, time: Self.time)
@@ -80,7 +80,7 @@ import Testing
         #expect(try Self.fingerprint(vault) == before, "a second import changes nothing")
     }
 
-    @Test func ipsDocumentBundle() throws {
+    @Test(.corpus) func ipsDocumentBundle() throws {
         let (vault, profile, directory) = try F.vault("fhir")
         defer { TestSupport.remove(directory) }
         let report = try RecordImport.run(path: Self.ips, vault: vault, profileName: nil, time: Self.time)
@@ -123,7 +123,7 @@ import Testing
         #expect(again.changedCount == 0)
     }
 
-    @Test func aCorruptedEntryIsRefusedByNameAndTheRestIsImported() throws {
+    @Test(.corpus) func aCorruptedEntryIsRefusedByNameAndTheRestIsImported() throws {
         let (vault, profile, directory) = try F.vault("fhir")
         defer { TestSupport.remove(directory) }
         var input = MedicationStore.Input()

@@ -389,9 +389,9 @@ import Testing
 
     /// Every FHIR bundle of the corpus through import, phr's export and import into a fresh
     /// vault: nothing refused, nothing lost.
-    @Test(.enabled(if: !TestSupport.fhirCorpus.isEmpty, TestSupport.fhirCorpusMissing))
+    @Test(.corpus)
     func everyCorpusBundleSurvivesImportExportImport() throws {
-        for bundle in TestSupport.fhirCorpus {
+        for bundle in CorpusData.fhirBundles {
             let (vault, profile, directory) = try F.vault("limits-corpus")
             defer { TestSupport.remove(directory) }
             let first = try RecordImport.run(path: bundle, vault: vault, profileName: nil, time: Self.time)

@@ -2,12 +2,12 @@ import Foundation
 import Testing
 @testable import PHRCore
 
-/// The parsers against real RxNav and openFDA responses (../shared/data/api, read in place),
+/// The parsers against real RxNav and openFDA responses (the corpus's api folder, read in place),
 /// and against the surprises the services send: numbers as strings, nulls, missing fields,
 /// single values for lists, bodies that are not JSON.
 @Suite("MedAPI parsers")
 struct MedAPIParserTests {
-    @Test("openFDA error bodies of a real recorded session: 400, 403, 404, 500")
+    @Test("openFDA error bodies of a real recorded session: 400, 403, 404, 500", .corpus)
     func openFDAErrors() throws {
         let interactions = try MedAPITest.vcrInteractions("openfda-errors-400-403-404-500.2025-07.cassette.yml")
         #expect(interactions.count == 15)
@@ -25,7 +25,7 @@ struct MedAPIParserTests {
         #expect(OpenFDAParser.error(Data(badRequest.body.utf8))?.message == "Sorting allowed by non-analyzed fields only: invalid_field")
     }
 
-    @Test("what each real error status means for phr")
+    @Test("what each real error status means for phr", .corpus)
     func openFDAErrorStatuses() throws {
         let interactions = try MedAPITest.vcrInteractions("openfda-errors-400-403-404-500.2025-07.cassette.yml")
         func outcome(_ status: Int) throws -> MedAPIHTTPClient.Outcome {
@@ -41,7 +41,7 @@ struct MedAPIParserTests {
         #expect(serverMessage == "SERVER_ERROR: Check your request and try again")
     }
 
-    @Test("the real citalopram label: identity, RxCUI, sections, total")
+    @Test("the real citalopram label: identity, RxCUI, sections, total", .corpus)
     func citalopramLabel() throws {
         let json = try JSONValue.parse(try MedAPITest.sharedFile("openfda-label-citalopram-trimmed.2026.json"))
         let page = OpenFDAParser.page(json, OpenFDAParser.label)
@@ -69,7 +69,7 @@ struct MedAPIParserTests {
         #expect(summary.dailyMedURL == "https://dailymed.nlm.nih.gov/dailymed/lookup.cfm?setid=0109f365-bebd-4810-a56f-4451e10245db")
     }
 
-    @Test("the citalopram label names linezolid in its contraindications, quoted as a sentence")
+    @Test("the citalopram label names linezolid in its contraindications, quoted as a sentence", .corpus)
     func citalopramLabelMention() throws {
         let json = try JSONValue.parse(try MedAPITest.sharedFile("openfda-label-citalopram-trimmed.2026.json"))
         let label = try #require(OpenFDAParser.page(json, OpenFDAParser.label).results.first)
@@ -80,7 +80,7 @@ struct MedAPIParserTests {
         #expect(LabelText.firstMention(of: ["MAOI"], in: text)?.term == "MAOI")
     }
 
-    @Test("the real allrelated answer: groups, empty groups, the concept itself")
+    @Test("the real allrelated answer: groups, empty groups, the concept itself", .corpus)
     func allRelated() throws {
         let json = try JSONValue.parse(try MedAPITest.sharedFile("rxnorm-allrelated-866350.2015.json"))
         let concepts = RxNavParser.relatedConcepts(json)
@@ -99,13 +99,13 @@ struct MedAPIParserTests {
         #expect(RxProductName(generic.name).hasExactly(ingredients: ["Ketotifen"]))
     }
 
-    @Test("the real spelling suggestions")
+    @Test("the real spelling suggestions", .corpus)
     func spellingSuggestions() throws {
         let json = try JSONValue.parse(try MedAPITest.sharedFile("rxnorm-spellingsuggestions-ambienn.2015.json"))
         #expect(RxNavParser.spellingSuggestions(json) == ["Ambien", "Ammens", "Amber", "Amrinon", "Ambifed", "ambrisentan", "alizan"])
     }
 
-    @Test("FDA's NDC documentation example: product, ingredients, packaging, classes; the count shape")
+    @Test("FDA's NDC documentation example: product, ingredients, packaging, classes; the count shape", .corpus)
     func ndcExample() throws {
         let json = try JSONValue.parse(try MedAPITest.sharedFile("openfda-ndc-official-doc-examples.json"))
         let result = try #require(json["result"])

@@ -4,13 +4,13 @@ import Testing
 
 /// Shared pieces of the medicine-lookup tests: configurations pointing at a loopback server,
 /// fast retry policies, a server that plays the project's cassettes, and readers for the real
-/// responses in ../shared/data/api (read in place, never copied).
+/// responses in the third-party corpus (`CorpusData`, "api": read in place, never copied).
 enum MedAPITest {
     /// The project's own cassettes.
     static let cassettes = "\(TestSupport.packageRoot)/Tests/Fixtures/cassettes"
     static let schema = "\(TestSupport.packageRoot)/Schemas/cassette-v1.schema.json"
     /// Real RxNav and openFDA responses (see its README).
-    static let sharedAPI = "\(TestSupport.sharedData)/api"
+    static let sharedAPI = CorpusData.path("api")
 
     /// Retries that keep tests fast but still wait measurably.
     static let fastRetry = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, maxRetryAfter: 5, maxTotalWait: 10)

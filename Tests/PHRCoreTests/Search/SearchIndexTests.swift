@@ -61,7 +61,7 @@ import Testing
         // Twelve transactions, as twelve single `phr doc add` commands would write them.
         for document in 0..<12 {
             try vault.database.write { db in
-                try SearchIndex.replace(db, kind: "doc", recordID: "doc\(document)", profileID: profile.id, entries: (1...4).map { page in
+                try SearchIndex.replace(db, kind: "doc", recordID: "doc\(document)", profileID: profile.id, entries: (1...4).map { (page: Int) in
                     .init(page: page, title: "Report \(document)", body: "ferritin page \(page) of report \(document) 血液検査")
                 })
             }

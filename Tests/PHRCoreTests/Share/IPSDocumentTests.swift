@@ -3,10 +3,10 @@ import Testing
 @testable import PHRCore
 
 /// `phr share --fhir`: an HL7 IPS document Bundle, checked for the structure the IPS profiles
-/// require and against the IPS example in ../shared/data/fhir (read in place).
+/// require and against the IPS example in the corpus's fhir folder (read in place).
 @Suite struct IPSDocumentTests {
-    static let example = "\(TestSupport.sharedData)/fhir/ips-Bundle-IPS-examples-Bundle-01.json"
-    static let synthea = "\(TestSupport.sharedData)/fhir/synthea-r4-Kermit_Trantow.json"
+    static let example = CorpusData.path("fhir/ips-Bundle-IPS-examples-Bundle-01.json")
+    static let synthea = CorpusData.path("fhir/synthea-r4-Kermit_Trantow.json")
     static let required = ["11450-4", "48765-2", "10160-0"]
 
     static func json(_ path: String) throws -> [String: Any] {
@@ -83,7 +83,7 @@ import Testing
         for reference in references { #expect(urls.contains(reference), "unresolved reference \(reference)") }
     }
 
-    @Test func structureMatchesTheIPSExample() throws {
+    @Test(.corpus) func structureMatchesTheIPSExample() throws {
         let fixture = try ShareFixture(label: "ips", documents: [])
         defer { fixture.remove() }
         let bundle = try Self.ips(fixture)
@@ -132,7 +132,7 @@ import Testing
         #expect(patient["_birthDate"] != nil, "an unknown birth date says why it is missing")
     }
 
-    @Test func codesKeptFromAnImportAreWrittenBack() throws {
+    @Test(.corpus) func codesKeptFromAnImportAreWrittenBack() throws {
         let fixture = try ShareFixture(label: "ips-synthea", documents: [], records: false)
         defer { fixture.remove() }
         _ = try RecordImport.run(path: Self.synthea, vault: fixture.vault, profileName: nil, time: fixture.time)
