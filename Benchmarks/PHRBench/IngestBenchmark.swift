@@ -107,6 +107,20 @@ enum IngestBenchmark {
         Benchmark.row("wall time", [String(format: "%.2f s", pdftotextLarge.seconds), String(format: "%.2f s", largeAdd.seconds), ""])
         Benchmark.row(String(format: "peak RSS, phr (file: %.0f MB)", size), ["", String(format: "%.1f MB", largeAdd.memory.main), ""])
         Benchmark.row("peak RSS, largest worker", ["", String(format: "%.1f MB", largeAdd.memory.largestChild), ""])
+
+        // 4. A small PDF of thousands of text-heavy pages: the key-holding process keeps a
+        // bounded amount of text in memory (PageSpool), whatever the page count.
+        print("\ntext-heavy PDFs (60 lines of words per page, shared content streams):")
+        Benchmark.row("pages", ["pdftotext", "phr doc add", "peak RSS, phr"])
+        for pages in [300, 3000] {
+            let path = "\(directory)/text-heavy-\(pages).pdf"
+            try TextHeavyPDF.write(pages: pages, to: path)
+            let reference = try BenchProcess.run(["pdftotext", path, "/dev/null"])
+            let add = try timedAdd(phr: phr, vault: "\(directory)/vault-text-\(pages)", arguments: [path])
+            Benchmark.row(String(format: "%d (%.1f MB file)", pages, Double(FileSystem.fileSize(path) ?? 0) / 1e6),
+                          [String(format: "%.2f s", reference.seconds), String(format: "%.2f s", add.seconds),
+                           String(format: "%.1f MB", add.memory.main)])
+        }
     }
 
     // MARK: Measuring
@@ -473,5 +487,47 @@ final class RSSMonitor: @unchecked Sendable {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+}
+
+/// A small PDF of many text-heavy pages for the memory measurement: twenty compressed-free
+/// content streams of 60 lines of words each, shared by every page (ISO 32000, 7.5).
+enum TextHeavyPDF {
+    static func write(pages: Int, to path: String) throws {
+        let words = ["ferritin", "haemoglobin", "patient", "glucose", "cholesterol", "thyroid", "creatinine", "sodium",
+                     "potassium", "albumin", "bilirubin", "platelet", "leukocyte", "erythrocyte"]
+        var objects: [String] = ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+        var state: UInt64 = 12345
+        for _ in 0..<20 {
+            let lines = (0..<60).map { line -> String in
+                let text = (0..<14).map { _ -> String in
+                    state = state &* 6364136223846793005 &+ 1442695040888963407
+                    return words[Int(state >> 33) % words.count]
+                }.joined(separator: " ")
+                return "BT /F1 8 Tf 30 \(800 - line * 13) Td (\(text)) Tj ET"
+            }.joined(separator: "\n")
+            objects.append("<< /Length \(lines.utf8.count) >>\nstream\n\(lines)\nendstream")
+        }
+        let pagesID = objects.count + 1
+        objects.append("")
+        var kids: [Int] = []
+        for page in 0..<pages {
+            objects.append("<< /Type /Page /Parent \(pagesID) 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 1 0 R >> >> /Contents \(2 + page % 20) 0 R >>")
+            kids.append(objects.count)
+        }
+        objects[pagesID - 1] = "<< /Type /Pages /Kids [\(kids.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages) >>"
+        objects.append("<< /Type /Catalog /Pages \(pagesID) 0 R >>")
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n" + offsets.map { String(format: "%010d 00000 n \n", $0) }.joined()
+        out += "trailer\n<< /Size \(objects.count + 1) /Root \(objects.count) 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        guard FileManager.default.createFile(atPath: path, contents: Data(out.utf8)) else {
+            throw BenchmarkError.failed("cannot write \(path)")
+        }
     }
 }
