@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -60,4 +61,10 @@ int phr_die_with_parent(void) {
     // A parent that died before this call goes unnoticed here; the worker then finds its socket
     // closed and exits on its own.
     return prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+int phr_flush_stdout(void) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : EIO;
+    return 0;
 }

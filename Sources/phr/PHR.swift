@@ -55,9 +55,12 @@ struct PHR: ParsableCommand {
         _ = phr_disable_core_dumps()
         // Everything phr creates (vault files, backups, exports) is private to the user.
         umask(0o077)
+        Console.checkStdioAtExit()
         do {
             var command = try parseAsRoot()
             try command.run()
+            // Output that could not be written is a failure (74), even after the work was saved.
+            Foundation.exit(Console.exitStatusAfterRun())
         } catch let error as PHRError {
             Console.error(error.localizedDescription, hint: error.hint)
             Foundation.exit(error.exitStatus.rawValue)

@@ -35,6 +35,10 @@ int phr_disable_core_dumps(void);
 /// never outlives the phr process that started it. Returns 0 on success.
 int phr_die_with_parent(void);
 
+/// Flushes C stdio's stdout and reports whether anything written through it failed (a write
+/// error now or earlier, e.g. on a full disk). Returns 0 when all of it was written, else errno.
+int phr_flush_stdout(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -241,7 +241,7 @@ struct ApptExport: ParsableCommand {
         let text = ICalendarExport.document(appointments, generator: "phr \(PHR.version)", calendarName: "phr: \(context.profile.name)",
                                             defaultAlarmMinutes: alarmMinutes)
         if ics == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.writeOut(Data(text.utf8))
             return
         }
         try ICalendarExport.write(text, to: ics, force: force)

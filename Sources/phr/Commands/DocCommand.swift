@@ -322,7 +322,7 @@ struct DocRemove: ParsableCommand {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw ValidationError("removing \(document.id) needs --yes when there is no terminal to confirm on")
             }
-            FileHandle.standardError.write(Data("Remove \(document.id) \(document.summaryLine)? [y/N] ".utf8))
+            Console.writeErr(Data("Remove \(document.id) \(document.summaryLine)? [y/N] ".utf8))
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 Console.note("kept \(document.id)")
                 return

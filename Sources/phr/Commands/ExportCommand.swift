@@ -23,7 +23,7 @@ struct ExportCommand: ParsableCommand {
         let context = try RecordContext(vault, profile)
         let export = try VaultExport.build(vault: context.vault, profile: context.profile, time: context.time, generator: "phr \(PHR.version)")
         if out == "-" {
-            FileHandle.standardOutput.write(try export.encoded())
+            Console.writeOut(try export.encoded())
             return
         }
         try VaultExport.write(export, to: out, force: force)
