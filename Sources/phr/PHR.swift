@@ -84,6 +84,13 @@ struct VaultOptions: ParsableArguments {
     var location: VaultLocation {
         VaultLocation.resolve(explicit: path, environment: ProcessEnvironment.variables)
     }
+
+    /// Refuses, before any work, an output file `option` names that lies inside the vault
+    /// directory (exit 64). Every command that writes a file calls this for each such option.
+    func refuseOutput(_ path: String?, option: String) throws {
+        guard let path else { return }
+        try location.refuseOutputInside(path, option: option)
+    }
 }
 
 /// `--profile NAME` for commands on records: whose records they read and write.

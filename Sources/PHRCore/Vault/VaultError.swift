@@ -25,6 +25,8 @@ public enum VaultError: PHRError, Equatable {
     case busy(path: String)
     /// A backup file that is not one, or is damaged.
     case backupInvalid(path: String, reason: String)
+    /// An output file (`--out`, `--pdf`, `--ics`, `--fhir`) that resolves into the vault directory.
+    case outputInsideVault(option: String, path: String, vault: String)
     case io(String)
 
     public var exitStatus: ExitStatus {
@@ -37,6 +39,7 @@ public enum VaultError: PHRError, Equatable {
         case .passphraseRejected: return .dataError
         case .keyringUnavailable: return .unavailable
         case .busy: return .temporaryFailure
+        case .outputInsideVault: return .usage
         case .io: return .ioError
         }
     }
@@ -57,6 +60,8 @@ public enum VaultError: PHRError, Equatable {
         case .keyringUnavailable(let reason): return "the kernel keyring is not available here: \(reason)"
         case .busy(let path): return "the vault at \(path) is busy (another phr process is writing)"
         case .backupInvalid(let path, let reason): return "\(path) is not a usable phr backup: \(reason)"
+        case .outputInsideVault(let option, let path, let vault):
+            return "\(option): \(path) is inside the vault \(vault); phr never writes its output there"
         case .io(let message): return message
         }
     }
@@ -72,6 +77,8 @@ public enum VaultError: PHRError, Equatable {
         case .keyringUnavailable:
             return "phr will ask for the passphrase each time; for scripts use PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND"
         case .busy: return "wait for the other phr command to finish, then try again"
+        case .outputInsideVault:
+            return "choose a path outside the vault directory: a file there could replace vault files, and plaintext does not belong in it"
         default: return nil
         }
     }

@@ -234,6 +234,7 @@ struct ApptExport: ParsableCommand {
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() throws {
+        try vault.refuseOutput(ics, option: "--ics")
         let alarmMinutes = try alarm.map { value in try RecordContext.options { try RecordFields.minutes(value, field: "--alarm", maximum: 4 * 7 * 1440) } }
         let context = try RecordContext(vault, profile)
         let appointments = try AppointmentStore(vault: context.vault, profile: context.profile, time: context.time)

@@ -23,6 +23,7 @@ struct BackupCommand: ParsableCommand {
     var force = false
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
         let opened = try VaultAccess.open(vault.location)
         let bar = Progress("backing up")
         let summary = try VaultBackup.write(opened, to: VaultLocation(path: out).root, overwrite: force) { done, total in

@@ -247,6 +247,7 @@ struct DocExport: ParsableCommand {
 
     func run() throws {
         if out == "-" && Console.stdoutIsTTY { throw DocumentError.refusingTerminal }
+        try vault.refuseOutput(out, option: "--out")
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
         if out == "-" {

@@ -20,6 +20,7 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
         let context = try RecordContext(vault, profile)
         let export = try VaultExport.build(vault: context.vault, profile: context.profile, time: context.time, generator: "phr \(PHR.version)")
         if out == "-" {
