@@ -188,7 +188,7 @@ public final class DocumentImporter {
     /// Writes one document: blob registration, row, tags and search entries in one transaction.
     /// If the transaction fails, a blob this batch created is removed again.
     private func commit(_ item: Pending, summary: ExtractionSummary, options: Options) throws -> FileResult {
-        let fileName = (item.path as NSString).lastPathComponent
+        let fileName = RecordFields.replacingControlCharacters((item.path as NSString).lastPathComponent)
         let text = item.pages.filter { $0.quality == .text }.map(\.text).joined(separator: "\n")
         let title = try options.title.map(DocumentFields.title) ?? Self.title(metadata: summary.metadata.title, fileName: fileName)
         let (date, dateSource) = try date(given: options.date, text: text, fileName: fileName, metadata: summary.metadata)
@@ -213,7 +213,7 @@ public final class DocumentImporter {
                         extractor, added_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
-                                     date, dateSource, options.provider, options.note, summary.outcome.rawValue, summary.reason,
+                                     date, dateSource, try DocumentFields.provider(options.provider), try DocumentFields.note(options.note), summary.outcome.rawValue, summary.reason,
                                      summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
                                      extractorVersion, now, now])
                 for tag in tags {
@@ -345,6 +345,9 @@ public final class DocumentImporter {
 
     /// The PDF's own title when it is a real one, else the file name made readable.
     static func title(metadata: String?, fileName: String) -> String {
+        // Both come from the file, not a person: control characters become U+FFFD rather than refuse it.
+        let metadata = metadata.map(RecordFields.replacingControlCharacters)
+        let fileName = RecordFields.replacingControlCharacters(fileName)
         if let metadata, isMeaningfulTitle(metadata) { return String(metadata.prefix(300)) }
         var stem = (fileName as NSString).deletingPathExtension
         stem = stem.replacingOccurrences(of: "__", with: " ").map { $0 == "_" || $0 == "-" ? " " : $0 }

@@ -73,8 +73,13 @@ struct FHIRImporter {
         case .skip(let reason):
             report.skip(location, type: type, reason)
         case .record(let record):
-            let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
-            report.count(outcome, kind)
+            do {
+                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
+                report.count(outcome, kind)
+            } catch RecordError.invalidField(let field, let reason) {
+                // The record stores' checks (control characters), named by the entry they are in.
+                throw InteropError.malformed(path: path, location: location, reason: "\(field): \(reason)")
+            }
         }
     }
 

@@ -84,6 +84,8 @@ struct DocAdd: ParsableCommand {
             if let date { _ = try DocumentFields.date(date) }
             if let title { _ = try DocumentFields.title(title) }
             for tag in tag { _ = try DocumentFields.tag(tag) }
+            _ = try DocumentFields.provider(provider)
+            _ = try DocumentFields.note(note)
         }
     }
 

@@ -15,13 +15,26 @@ enum Console {
 
     /// A line of data on stdout.
     static func out(_ line: String = "") {
-        writeOut(Data((line + "\n").utf8))
+        writeOut(Data(((stdoutIsTTY ? forTerminal(line) : line) + "\n").utf8))
     }
 
     /// A message on stderr.
     static func message(_ line: String) {
         Progress.clearLine()
-        writeErr(Data((line + "\n").utf8))
+        writeErr(Data(((stderrIsTTY ? forTerminal(line) : line) + "\n").utf8))
+    }
+
+    // MARK: Text bound for a terminal
+
+    /// The colour and weight sequences phr itself writes (Console.bold, styled, the calendar's
+    /// reverse video, chart bars, search highlights). Only these pass `forTerminal`.
+    static let ownSequences: Set<String> = ["\u{1b}[0m", "\u{1b}[1m", "\u{1b}[7m", "\u{1b}[32m", "\u{1b}[1;31m", "\u{1b}[1;33m",
+                                            "\u{1b}[1;36m", "\u{1b}[K"]
+
+    /// `text` made safe for a terminal (TerminalText.neutralized): no control character or
+    /// escape sequence from a record reaches it raw; phr's own colour sequences pass.
+    static func forTerminal(_ text: String) -> String {
+        TerminalText.neutralized(text, keeping: ownSequences)
     }
 
     // MARK: Output that can fail

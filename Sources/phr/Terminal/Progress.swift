@@ -23,7 +23,7 @@ final class Progress {
         let fraction = min(1, Double(done) / Double(total))
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let text = "\r\(label) \(bar) \(Int(fraction * 100))% \(detail)"
+        let text = "\r" + Console.forTerminal("\(label) \(bar) \(Int(fraction * 100))% \(detail)")
         Console.writeErr(Data((text + "\u{1b}[K").utf8))
         Progress.lineDirty = true
     }
