@@ -57,7 +57,8 @@ struct PHR: ParsableCommand {
         umask(0o077)
         Console.checkStdioAtExit()
         do {
-            var command = try parseAsRoot()
+            // A record-text value given as "-" comes from standard input, not argv (/proc).
+            var command = try parseAsRoot(RecordTextInput.substitute(Array(CommandLine.arguments.dropFirst())))
             try command.run()
             // Output that could not be written is a failure (74), even after the work was saved.
             Foundation.exit(Console.exitStatusAfterRun())
