@@ -27,6 +27,8 @@ import Testing
                                    Self.env, stdin: "results discussed with Dr. Lee")
         #expect(document.stdout.contains("\"note\" : \"results discussed with Dr. Lee\""), "\(document.output)")
 
+        let logged = try cli.run(["log", "water", "250ml", "--note", "-", "--json"], Self.env, stdin: "after the dialysis session")
+        #expect(logged.stdout.contains("after the dialysis session"), "\(logged.output)")
         // One value per command; the rule is refused, not guessed, for a second one.
         let two = try cli.run(["condition", "add", "-", "--notes", "-"], Self.env, stdin: "x")
         #expect(two.status == 64)

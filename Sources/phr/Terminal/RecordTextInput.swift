@@ -14,7 +14,7 @@ enum RecordTextInput {
     static let limit = 64 << 10
 
     /// Commands (group and verb) whose `-` values are record text. `doc add` takes files as
-    /// arguments, so there only the text options read standard input.
+    /// arguments and `log` entries amounts, so there only the text options read standard input.
     static let commands: Set<[String]> = [
         ["condition", "add"], ["condition", "edit"], ["allergy", "add"], ["allergy", "edit"],
         ["immunization", "add"], ["immunization", "edit"], ["med", "add"], ["med", "edit"], ["med", "take"],
@@ -31,12 +31,15 @@ enum RecordTextInput {
 
     /// `arguments` (without argv[0]) with a `-` record-text value replaced by standard input.
     static func substitute(_ arguments: [String], readInput: () throws -> String = readStandardInput) throws -> [String] {
-        guard arguments.count >= 2, commands.contains([arguments[0], arguments[1]]) else { return arguments }
-        let isDocumentAdd = arguments[0] == "doc" && arguments[1] == "add"
+        guard arguments.count >= 2 else { return arguments }
+        // The health log's entries (`phr log water 250ml --note -`) take text in options only:
+        // their argument is an amount.
+        let optionsOnly = arguments[0] == "log" || (arguments[0] == "doc" && arguments[1] == "add")
+        guard optionsOnly || commands.contains([arguments[0], arguments[1]]) else { return arguments }
         var positions: [Int] = []
         for index in 2..<arguments.count where arguments[index] == "-" {
             if arguments[index - 1] == "--" { break }
-            if isDocumentAdd && !documentTextOptions.contains(arguments[index - 1]) { continue }
+            if optionsOnly && !textOptions.contains(arguments[index - 1]) { continue }
             positions.append(index)
         }
         guard !positions.isEmpty else { return arguments }
