@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -139,4 +140,10 @@ int phr_tmpfile_link(int fd, const char *path) {
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
     return linkat(AT_FDCWD, self, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
+int phr_flush_stdout(void) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : EIO;
+    return 0;
 }

@@ -59,9 +59,13 @@ struct PHR: ParsableCommand {
         // phr left (SIGKILL, on a file system without unnamed files) goes now.
         _ = phr_cleanup_install()
         UnfinishedOutputs.sweep()
+        Console.checkStdioAtExit()
         do {
-            var command = try parseAsRoot()
+            // A record-text value given as "-" comes from standard input, not argv (/proc).
+            var command = try parseAsRoot(RecordTextInput.substitute(Array(CommandLine.arguments.dropFirst())))
             try command.run()
+            // Output that could not be written is a failure (74), even after the work was saved.
+            Foundation.exit(Console.exitStatusAfterRun())
         } catch let error as PHRError {
             Console.error(error.localizedDescription, hint: error.hint)
             Foundation.exit(error.exitStatus.rawValue)
@@ -101,6 +105,13 @@ struct VaultOptions: ParsableArguments {
         if let path, RawArguments.isLossy(path) {
             throw ValidationError("--vault: the path is not valid UTF-8; use a vault directory whose name is UTF-8")
         }
+    }
+
+    /// Refuses, before any work, an output file `option` names that lies inside the vault
+    /// directory (exit 64). Every command that writes a file calls this for each such option.
+    func refuseOutput(_ path: String?, option: String) throws {
+        guard let path else { return }
+        try location.refuseOutputInside(path, option: option)
     }
 }
 

@@ -51,9 +51,12 @@ struct CLI {
     }
 
     /// Runs `phr` with `arguments`; `extra` adds to (or, with "", removes from) the environment.
+    /// `stdoutFile` / `stderrFile` open that path (say /dev/full) as the child's stream instead
+    /// of a pipe; what it printed there is then not in the result.
     @discardableResult
     func run(_ arguments: [String], _ extra: [String: String] = [:], stdin: String? = nil,
-             executable: String = CLI.phr, timeout: TimeInterval = 120) throws -> Result {
+             executable: String = CLI.phr, timeout: TimeInterval = 120,
+             stdoutFile: String? = nil, stderrFile: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
         process.arguments = ["-w", executable] + arguments
@@ -65,11 +68,15 @@ struct CLI {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let stdoutFile { process.standardOutput = FileHandle(forWritingAtPath: stdoutFile) }
+        if let stderrFile { process.standardError = FileHandle(forWritingAtPath: stderrFile) }
         let input = Pipe()
         process.standardInput = input
         try process.run()
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
+        if stdoutFile != nil { try out.fileHandleForWriting.close() }
+        if stderrFile != nil { try err.fileHandleForWriting.close() }
         // Drain both pipes concurrently so a chatty child never blocks.
         nonisolated(unsafe) var outData = Data()
         nonisolated(unsafe) var errData = Data()

@@ -56,6 +56,10 @@ int phr_tmpfile_open(const char *directory, unsigned mode);
 /// EEXIST if `path` exists. Returns 0 or -1 with errno.
 int phr_tmpfile_link(int fd, const char *path);
 
+/// Flushes C stdio's stdout and reports whether anything written through it failed (a write
+/// error now or earlier, e.g. on a full disk). Returns 0 when all of it was written, else errno.
+int phr_flush_stdout(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -445,7 +445,7 @@ public final class DocumentImporter {
 
     /// Writes one document: blob registration, row, tags and search entries in one transaction.
     private func commit(_ item: Pending, summary: ExtractionSummary, options: Options) throws -> FileResult {
-        let fileName = item.fileName
+        let fileName = RecordFields.replacingControlCharacters(item.fileName)
         let text = item.pages.guessText
         let title = try options.title.map(DocumentFields.title) ?? Self.title(metadata: summary.metadata.title, fileName: fileName)
         let (date, dateSource) = try date(given: options.date, text: text, fileName: fileName, metadata: summary.metadata)
@@ -469,7 +469,7 @@ public final class DocumentImporter {
                     extractor, added_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
-                                 date, dateSource, options.provider, options.note, summary.outcome.rawValue, summary.reason,
+                                 date, dateSource, try DocumentFields.provider(options.provider), try DocumentFields.note(options.note), summary.outcome.rawValue, summary.reason,
                                  summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
                                  extractorVersion, now, now])
             for tag in tags {
@@ -601,6 +601,9 @@ public final class DocumentImporter {
 
     /// The PDF's own title when it is a real one, else the file name made readable.
     static func title(metadata: String?, fileName: String) -> String {
+        // Both come from the file, not a person: control characters become U+FFFD rather than refuse it.
+        let metadata = metadata.map(RecordFields.replacingControlCharacters)
+        let fileName = RecordFields.replacingControlCharacters(fileName)
         if let metadata, isMeaningfulTitle(metadata) { return String(metadata.prefix(300)) }
         var stem = (fileName as NSString).deletingPathExtension
         stem = stem.replacingOccurrences(of: "__", with: " ").map { $0 == "_" || $0 == "-" ? " " : $0 }

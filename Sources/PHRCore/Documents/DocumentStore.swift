@@ -119,8 +119,8 @@ public struct DocumentStore {
                 document.date = date.isEmpty ? nil : try DocumentFields.date(date)
                 document.dateSource = date.isEmpty ? nil : "user"
             }
-            if let provider = changes.provider { document.provider = provider.isEmpty ? nil : provider }
-            if let note = changes.note { document.note = note.isEmpty ? nil : note }
+            if let provider = changes.provider { document.provider = try DocumentFields.provider(provider) }
+            if let note = changes.note { document.note = try DocumentFields.note(note) }
             var tags = Set(document.tags)
             for tag in changes.addTags { tags.insert(try DocumentFields.tag(tag)) }
             for tag in changes.removeTags { tags.remove(try DocumentFields.tag(tag)) }
@@ -257,6 +257,7 @@ public enum DocumentFields {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "--title", reason: "a title cannot be empty") }
         guard trimmed.count <= 300 else { throw RecordError.invalidField(field: "--title", reason: "at most 300 characters") }
+        try RecordFields.refuseControlCharacters(trimmed, field: "--title")
         return trimmed
     }
 
@@ -282,6 +283,16 @@ public enum DocumentFields {
         guard !tag.isEmpty, tag.count <= 64, !tag.contains(where: { $0.isWhitespace || $0 == "," }) else {
             throw RecordError.invalidField(field: "--tag", reason: "'\(text)' is not a tag; use one word without spaces or commas")
         }
+        try RecordFields.refuseControlCharacters(tag, field: "--tag")
         return tag
+    }
+
+    /// --provider and --note: free text under the one control-character rule ("" clears).
+    public static func provider(_ text: String?) throws -> String? {
+        try RecordFields.optionalText(text, field: "--provider")
+    }
+
+    public static func note(_ text: String?) throws -> String? {
+        try RecordFields.optionalText(text, field: "--note", limit: RecordFields.maximumTextLength)
     }
 }

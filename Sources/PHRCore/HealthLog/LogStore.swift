@@ -148,11 +148,13 @@ public struct LogStore {
     // MARK: Rows and search
 
     static func insert(_ db: Database, _ entry: LogEntry, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: entry)
         try RecordRows.insert(db, table: table, columns: columns, values: entry.columnValues, profileID: profileID)
         try index(db, entry, profileID: profileID)
     }
 
     static func update(_ db: Database, _ entry: LogEntry, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: entry)
         try RecordRows.update(db, table: table, columns: columns, values: entry.columnValues, id: entry.id)
         try index(db, entry, profileID: profileID)
     }

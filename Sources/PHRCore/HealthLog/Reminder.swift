@@ -152,9 +152,11 @@ extension Reminder: StoredRecord {
     static var table: String { ReminderStore.table }
     var source: RecordSource? { nil }
     static func insertRow(_ db: Database, _ record: Reminder, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: record)
         try RecordRows.insert(db, table: table, columns: ReminderStore.columns, values: record.columnValues, profileID: profileID)
     }
     static func updateRow(_ db: Database, _ record: Reminder, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: record)
         try RecordRows.update(db, table: table, columns: ReminderStore.columns, values: record.columnValues, id: record.id)
     }
 }

@@ -92,12 +92,14 @@ struct FHIRImporter {
         case .record(var record):
             do {
                 try check(&record)
+                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
+                report.count(outcome, kind)
             } catch RecordError.invalidField(let field, let reason) {
+                // The importer's limits and the record stores' checks (control characters):
+                // this entry is refused, by its place in the bundle, and the rest imported.
                 report.reject(location, type: type, "\(field): \(reason)")
                 return nil
             }
-            let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
-            report.count(outcome, kind)
             return record
         }
     }

@@ -100,6 +100,7 @@ public struct Dose: Codable, Sendable, Equatable {
     }
 
     func insert(_ db: Database, medicationID: String) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: self)
         try db.execute(sql: """
             INSERT INTO dose (id, uid, medication_id, status, at, time_zone, scheduled_for, forced, note, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -161,6 +161,7 @@ public struct MedicalIDStore {
     }
 
     static func save(_ db: Database, _ id: MedicalID, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: id)
         try db.execute(sql: """
             INSERT INTO medical_id (profile_id, name, date_of_birth, sex, blood_type, organ_donor, height_cm, weight_kg, notes,
                 identifiers, updated_at)

@@ -50,11 +50,13 @@ extension ProfileRecordStore {
     }
 
     static func insert(_ db: Database, _ record: Record, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: record)
         try RecordRows.insert(db, table: table, columns: columns, values: record.columnValues, profileID: profileID)
         try index(db, record, profileID: profileID)
     }
 
     static func update(_ db: Database, _ record: Record, profileID: Int64) throws {
+        try RecordFields.refuseControlCharacters(inStringsOf: record)
         try RecordRows.update(db, table: table, columns: columns, values: record.columnValues, id: record.id)
         try index(db, record, profileID: profileID)
     }

@@ -44,6 +44,7 @@ public enum Profiles {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "name", reason: "a profile needs a name") }
         guard trimmed.count <= 64 else { throw RecordError.invalidField(field: "name", reason: "at most 64 characters") }
+        try RecordFields.refuseControlCharacters(trimmed, field: "name")
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM profile WHERE name = ? COLLATE NOCASE)", arguments: [trimmed])! {
             throw RecordError.profileExists(trimmed)
         }

@@ -21,9 +21,7 @@ public enum RecordFields {
         let trimmed = lineEndingsNormalized(value).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }
         guard trimmed.count <= limit else { throw RecordError.invalidField(field: field, reason: "at most \(limit) characters") }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) else {
-            throw RecordError.invalidField(field: field, reason: "contains control characters")
-        }
+        try refuseControlCharacters(trimmed, field: field)
         return trimmed
     }
 
@@ -43,6 +41,77 @@ public enum RecordFields {
             previousCR = false
         }
         return String(scalars)
+    }
+
+    // MARK: Control characters
+
+    /// The one rule for text phr keeps: no C0 or C1 control characters (the ESC of a terminal
+    /// escape sequence, a bare carriage return, a bell...), except a newline, a tab and the
+    /// carriage return of a CRLF line ending. Typed options, documents and every importer end
+    /// up here, directly or through `refuseControlCharacters(inStringsOf:)` when rows are written.
+    public static func refuseControlCharacters(_ value: String, field: String) throws {
+        if containsControlCharacters(value) {
+            throw RecordError.invalidField(field: field, reason: "contains control characters (such as a terminal escape sequence)")
+        }
+    }
+
+    public static func containsControlCharacters(_ value: String) -> Bool {
+        var scalars = value.unicodeScalars.makeIterator()
+        var previous: Unicode.Scalar?
+        while let scalar = scalars.next() {
+            defer { previous = scalar }
+            if previous == "\r" && scalar != "\n" { return true }
+            guard scalar.properties.generalCategory == .control else { continue }
+            if scalar == "\n" || scalar == "\t" || scalar == "\r" { continue }
+            return true
+        }
+        return previous == "\r"
+    }
+
+    /// `value` with each control character (other than newline and tab) replaced by U+FFFD:
+    /// for text phr takes from a file rather than from a person (a file name made a title, a
+    /// PDF's own title), where refusing would refuse the document.
+    public static func replacingControlCharacters(_ value: String) -> String {
+        guard containsControlCharacters(value) else { return value }
+        var result = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            let control = scalar.properties.generalCategory == .control && scalar != "\n" && scalar != "\t"
+            result.append(control ? "\u{FFFD}" : scalar)
+        }
+        return String(result)
+    }
+
+    /// Applies `refuseControlCharacters` to every string inside `record` (its fields, optional
+    /// fields, arrays and nested values such as codings), naming the first bad one by its path,
+    /// like `codes[0].display`. The record stores call this before writing a row, so the rule
+    /// holds however the record was made: a command, an edit, or any importer.
+    public static func refuseControlCharacters(inStringsOf record: Any, field: String = "") throws {
+        func visit(_ value: Any, _ path: String) throws {
+            if let text = value as? String {
+                try refuseControlCharacters(text, field: path.isEmpty ? "text" : path)
+                return
+            }
+            let mirror = Mirror(reflecting: value)
+            switch mirror.displayStyle {
+            case .optional:
+                if let wrapped = mirror.children.first { try visit(wrapped.value, path) }
+            case .collection, .set:
+                for (index, child) in mirror.children.enumerated() { try visit(child.value, "\(path)[\(index)]") }
+            case .dictionary:
+                for child in mirror.children {
+                    let pair = Mirror(reflecting: child.value).children.map(\.value)
+                    for part in pair { try visit(part, path) }
+                }
+            case .struct, .class, .enum, .tuple:
+                for child in mirror.children {
+                    let name = child.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path
+                    try visit(child.value, name)
+                }
+            default:
+                return
+            }
+        }
+        try visit(record, field)
     }
 
     /// Like `text`, but an empty value means "none" (clears the field when editing).

@@ -51,8 +51,16 @@ public struct SearchQuery: Equatable, Sendable {
 
     public init() {}
 
+    /// Longest query text, in characters: a pasted page, not a pasted document.
+    public static let maximumLength = 10_000
+    /// Most distinct words and phrases (looked for and excluded together). Each one costs an
+    /// index lookup, typo candidates and snippet work, so the cost must stay bounded whatever
+    /// is typed; repeated words count once.
+    public static let maximumTerms = 32
+
     /// Parses `text`; throws `SearchError.syntax` with a message a person can act on.
     public init(parsing text: String) throws {
+        guard text.count <= Self.maximumLength else { throw SearchError.tooLong(limit: Self.maximumLength) }
         let tokens = try Self.tokenize(text)
         var index = 0
         var pendingOr = false
@@ -81,6 +89,31 @@ public struct SearchQuery: Equatable, Sendable {
             }
         }
         if pendingOr { throw SearchError.syntax("OR needs a word on each side, like 'metformin OR insulin'") }
+        removeRepeats()
+        let count = clauses.reduce(0) { $0 + $1.count } + excluded.count
+        guard count <= Self.maximumTerms else { throw SearchError.tooManyTerms(count: count, limit: Self.maximumTerms) }
+    }
+
+    /// Drops words typed more than once (matching ignores case, so neither do repeats): a term
+    /// repeated inside an OR, a clause that repeats an earlier one, an exclusion given twice.
+    /// None of them changes which records match.
+    mutating func removeRepeats() {
+        func key(_ term: Term) -> String {
+            switch term {
+            case .word(let text, let prefix): return "w" + (prefix ? "*" : " ") + text.lowercased()
+            case .phrase(let text): return "p " + text.lowercased()
+            }
+        }
+        var seenClauses = Set<[String]>()
+        var kept: [[Term]] = []
+        for clause in clauses {
+            var seenTerms = Set<String>()
+            let unique = clause.filter { seenTerms.insert(key($0)).inserted }
+            if seenClauses.insert(unique.map(key).sorted()).inserted { kept.append(unique) }
+        }
+        clauses = kept
+        var seenExcluded = Set<String>()
+        excluded = excluded.filter { seenExcluded.insert(key($0)).inserted }
     }
 
     /// Adds a filter as if `field:value` had been typed (for --kind, --type, --tag, --since, --until).
@@ -204,6 +237,10 @@ public struct SearchQuery: Equatable, Sendable {
 public enum SearchError: PHRError, Equatable {
     case syntax(String)
     case nothingToSearch
+    /// More distinct words and phrases than `SearchQuery.maximumTerms`.
+    case tooManyTerms(count: Int, limit: Int)
+    /// A query longer than `SearchQuery.maximumLength` characters.
+    case tooLong(limit: Int)
 
     public var exitStatus: ExitStatus { .usage }
 
@@ -211,6 +248,8 @@ public enum SearchError: PHRError, Equatable {
         switch self {
         case .syntax(let message): return "search: \(message)"
         case .nothingToSearch: return "search: give at least one word to look for (exclusions and filters alone are not a query)"
+        case .tooManyTerms(let count, let limit): return "search: the query has \(count) different words and phrases; at most \(limit) are allowed"
+        case .tooLong(let limit): return "search: the query is longer than \(limit) characters"
         }
     }
 
@@ -218,6 +257,8 @@ public enum SearchError: PHRError, Equatable {
         switch self {
         case .syntax: return "words must all match; use \"quotes\" for phrases, word* for prefixes, OR, -word, type:lab, after:2025-01-01"
         case .nothingToSearch: return "to list records by type or date, use 'phr doc list --type lab --since 2025-01-01'"
+        case .tooManyTerms, .tooLong:
+            return "search for the few most telling words or a short \"phrase\"; every word must match, so more words rarely find more"
         }
     }
 }

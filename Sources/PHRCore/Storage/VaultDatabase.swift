@@ -17,10 +17,15 @@ public final class VaultDatabase: @unchecked Sendable {
     public let path: String
     let queue: DatabaseQueue
     let keyHandle: Int64
+    /// Opened with SQLITE_OPEN_READONLY (`phr check`): nothing can be written through it.
+    public let isReadOnly: Bool
 
     /// Opens (or, with `create`, creates) the database and brings its schema up to date.
-    init(path: String, pageKey: SecretBytes, create: Bool) throws {
+    /// With `readOnly` the schema must already be current: nothing is migrated or written, so a
+    /// vault on read-only media or without write permission can still be read and checked.
+    init(path: String, pageKey: SecretBytes, create: Bool, readOnly: Bool = false) throws {
         self.path = path
+        isReadOnly = readOnly && !create
         guard phr_vfs_register() == SQLITE_OK else { throw VaultError.io("cannot register the phr SQLite VFS") }
         if create && !FileSystem.exists(path) {
             // SQLite would create the file 0644 and give its journal the same mode.
@@ -34,12 +39,17 @@ public final class VaultDatabase: @unchecked Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.label = "vault"
+        configuration.readonly = isReadOnly
         configuration.prepareDatabase { db in
             try VaultDatabase.prepare(db, creating: create)
         }
         do {
             queue = try DatabaseQueue(path: Self.uri(path: path, keyHandle: handle), configuration: configuration)
-            try Schema.migrator.migrate(queue)
+            if !isReadOnly {
+                try Schema.migrator.migrate(queue)
+            } else if try !queue.read({ db in try Schema.migrator.hasCompletedMigrations(db) }) {
+                throw VaultError.io("\(path) needs a format upgrade, which cannot be done read-only")
+            }
         } catch {
             let mapped = Self.map(error, keyHandle: handle, path: path)
             phr_key_unregister(handle)
@@ -121,6 +131,24 @@ public final class VaultDatabase: @unchecked Sendable {
         } catch {
             throw Self.map(error, keyHandle: keyHandle, path: path)
         }
+    }
+
+    /// A plaintext copy of the database in memory (never on disk), for checks SQLite only
+    /// runs as writes, such as FTS5's integrity-check command, when this connection is read-only.
+    func copyInMemory(_ db: Database) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.label = "vault copy"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try db.execute(sql: "PRAGMA page_size = \(PHR_PAGE_SIZE)")
+        }
+        let copy = try DatabaseQueue(configuration: configuration)
+        do {
+            try copy.writeWithoutTransaction { destination in try db.backup(to: destination) }
+        } catch {
+            throw Self.map(error, keyHandle: keyHandle, path: path)
+        }
+        return copy
     }
 
     /// Authenticates every page of vault.db (PHR_FCNTL_VERIFY).

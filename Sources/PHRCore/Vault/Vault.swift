@@ -189,10 +189,10 @@ public final class Vault: @unchecked Sendable {
     }
 
     /// Opens the vault with keys from `unlock` or the unlock cache.
-    public static func open(at location: VaultLocation, keyFile: KeyFile, keys: VaultKeys) throws -> Vault {
+    public static func open(at location: VaultLocation, keyFile: KeyFile, keys: VaultKeys, readOnly: Bool = false) throws -> Vault {
         guard keys.matches(keyFile) else { throw VaultError.wrongPassphrase }
         try checkDatabaseHeader(location)
-        let database = try VaultDatabase(path: location.database, pageKey: keys.pageKey, create: false)
+        let database = try VaultDatabase(path: location.database, pageKey: keys.pageKey, create: false, readOnly: readOnly)
         return Vault(location: location, keyFile: keyFile, keys: keys, database: database)
     }
 

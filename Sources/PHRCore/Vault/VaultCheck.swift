@@ -39,7 +39,10 @@ public struct VaultCheck {
         var report = Report()
         let vault: Vault
         do {
-            vault = try Vault.open(at: location, keyFile: keyFile, keys: keys)
+            // Checking needs no write access: the database is opened read-only, so a vault on
+            // read-only media, or one the user may only read, can be verified. Only a hot journal
+            // (a crash in the middle of a write) needs a writable database, to be rolled back.
+            vault = try Vault.open(at: location, keyFile: keyFile, keys: keys, readOnly: !hasHotJournal(location))
         } catch VaultError.integrity(let problems) {
             // SQLite cannot open it: authenticate the raw pages ourselves to say which are bad,
             // and still authenticate every blob.
@@ -51,6 +54,12 @@ public struct VaultCheck {
             return report
         }
         return try run(vault, report: report, repair: repair, progress: progress)
+    }
+
+    /// Whether vault.db has a non-empty rollback journal beside it, which SQLite rolls back on
+    /// the next read (and cannot through a read-only connection).
+    static func hasHotJournal(_ location: VaultLocation) -> Bool {
+        (FileSystem.fileSize(location.database + "-journal") ?? 0) > 0
     }
 
     static func record(_ pages: PhrVerifyResult, into report: inout Report) {
@@ -103,18 +112,26 @@ public struct VaultCheck {
                         WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5(%'
                         ORDER BY name
                         """)
-                    for table in ftsTables {
-                        // The FTS5 integrity-check command is an INSERT; it changes nothing, and the
-                        // savepoint is rolled back anyway.
-                        try db.inSavepoint {
-                            do {
-                                try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier)(\(table.quotedDatabaseIdentifier)) VALUES ('integrity-check')")
-                            } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
-                                report.problems.append("full-text index \(table) is inconsistent with its content")
+                    // The FTS5 integrity-check command is an INSERT; it changes nothing, and the
+                    // savepoint is rolled back anyway. A read-only connection cannot run it, so
+                    // there it runs on a copy of the (authenticated) database in memory.
+                    func checkFTS(_ db: Database) throws {
+                        for table in ftsTables {
+                            try db.inSavepoint {
+                                do {
+                                    try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier)(\(table.quotedDatabaseIdentifier)) VALUES ('integrity-check')")
+                                } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT {
+                                    report.problems.append("full-text index \(table) is inconsistent with its content")
+                                }
+                                return .rollback
                             }
-                            return .rollback
+                            report.ftsTablesChecked += 1
                         }
-                        report.ftsTablesChecked += 1
+                    }
+                    if database.isReadOnly, !ftsTables.isEmpty {
+                        try database.copyInMemory(db).writeWithoutTransaction(checkFTS)
+                    } else {
+                        try checkFTS(db)
                     }
                     for row in try Row.fetchAll(db, sql: "SELECT name, size FROM blob") {
                         referenced[row["name"]] = row["size"]

@@ -31,6 +31,9 @@ public enum VaultError: PHRError, Equatable {
     case backupDamaged(path: String, reason: String)
     /// A backup written with `--skip-damaged`, restored without `--partial`.
     case backupIncomplete(path: String, damage: [String])
+
+    /// An output file (`--out`, `--pdf`, `--ics`, `--fhir`) that resolves into the vault directory.
+    case outputInsideVault(option: String, path: String, vault: String)
     case io(String)
 
     public var exitStatus: ExitStatus {
@@ -44,6 +47,7 @@ public enum VaultError: PHRError, Equatable {
         case .passphraseRejected: return .dataError
         case .keyringUnavailable: return .unavailable
         case .busy: return .temporaryFailure
+        case .outputInsideVault: return .usage
         case .io: return .ioError
         }
     }
@@ -69,6 +73,9 @@ public enum VaultError: PHRError, Equatable {
         case .backupIncomplete(let path, let damage):
             return "backup \(path) is incomplete: it was written with --skip-damaged and \(damage.first ?? "leaves parts out")"
                 + (damage.count > 1 ? " (and \(damage.count - 1) more)" : "")
+
+        case .outputInsideVault(let option, let path, let vault):
+            return "\(option): \(path) is inside the vault \(vault); phr never writes its output there"
         case .io(let message): return message
         }
     }
@@ -86,6 +93,9 @@ public enum VaultError: PHRError, Equatable {
         case .busy: return "wait for the other phr command to finish, then try again"
         case .backupDamaged: return "use another backup; nothing was restored"
         case .backupIncomplete: return "restore what it holds with 'phr restore FILE --partial'"
+
+        case .outputInsideVault:
+            return "choose a path outside the vault directory: a file there could replace vault files, and plaintext does not belong in it"
         default: return nil
         }
     }

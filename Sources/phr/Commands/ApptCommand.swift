@@ -234,6 +234,7 @@ struct ApptExport: ParsableCommand {
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() throws {
+        try vault.refuseOutput(ics, option: "--ics")
         let alarmMinutes = try alarm.map { value in try RecordContext.options { try RecordFields.minutes(value, field: "--alarm", maximum: 4 * 7 * 1440) } }
         let context = try RecordContext(vault, profile)
         let appointments = try AppointmentStore(vault: context.vault, profile: context.profile, time: context.time)
@@ -241,7 +242,7 @@ struct ApptExport: ParsableCommand {
         let text = ICalendarExport.document(appointments, generator: "phr \(PHR.version)", calendarName: "phr: \(context.profile.name)",
                                             defaultAlarmMinutes: alarmMinutes)
         if ics == "-" {
-            FileHandle.standardOutput.write(Data(text.utf8))
+            Console.writeOut(Data(text.utf8))
             return
         }
         try ICalendarExport.write(text, to: ics, force: force)

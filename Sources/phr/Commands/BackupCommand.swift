@@ -30,6 +30,7 @@ struct BackupCommand: ParsableCommand {
     var skipDamaged = false
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
         let opened = try VaultAccess.open(vault.location)
         let bar = Progress("backing up")
         let summary: VaultBackup.Summary

@@ -79,6 +79,8 @@ struct DocAdd: ParsableCommand {
             if let date { _ = try DocumentFields.date(date) }
             if let title { _ = try DocumentFields.title(title) }
             for tag in tag { _ = try DocumentFields.tag(tag) }
+            _ = try DocumentFields.provider(provider)
+            _ = try DocumentFields.note(note)
         }
     }
 
@@ -257,6 +259,7 @@ struct DocExport: ParsableCommand {
 
     func run() throws {
         if out == "-" && Console.stdoutIsTTY { throw DocumentError.refusingTerminal }
+        try vault.refuseOutput(out, option: "--out")
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
         if out == "-" {

@@ -37,6 +37,7 @@ struct EmergencyCommand: ParsableCommand {
     }
 
     func run() throws {
+        try vault.refuseOutput(pdf, option: "--pdf")
         let context = try RecordContext(vault, profile)
         let card = try EmergencyCard.build(vault: context.vault, profile: context.profile, time: context.time)
         if let pdf {

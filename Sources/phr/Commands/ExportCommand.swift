@@ -20,10 +20,11 @@ struct ExportCommand: ParsableCommand {
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
         let context = try RecordContext(vault, profile)
         let export = try VaultExport.build(vault: context.vault, profile: context.profile, time: context.time, generator: "phr \(PHR.version)")
         if out == "-" {
-            FileHandle.standardOutput.write(try export.encoded())
+            Console.writeOut(try export.encoded())
             return
         }
         try VaultExport.write(export, to: out, force: force)

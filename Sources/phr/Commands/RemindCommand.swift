@@ -310,6 +310,6 @@ extension VaultAccess {
 extension Console {
     /// Data on stdout with a chosen line ending.
     static func out(_ text: String, terminator: String) {
-        FileHandle.standardOutput.write(Data((text + terminator).utf8))
+        Console.writeOut(Data(((Console.stdoutIsTTY ? Console.forTerminal(text) : text) + terminator).utf8))
     }
 }

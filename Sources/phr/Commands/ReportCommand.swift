@@ -32,6 +32,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
         let context = try RecordContext(vault, profile)
         let chosenPaper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
         let report = try HealthReport.build(vault: context.vault, profile: context.profile, time: context.time, days: days)

@@ -88,6 +88,8 @@ struct ShareCommand: ParsableCommand {
     }
 
     func run() throws {
+        try vault.refuseOutput(out, option: "--out")
+        try vault.refuseOutput(fhir, option: "--fhir")
         var request = try request()
         // The password file is read before the vault is unlocked, so a mistake in it costs no passphrase prompt.
         request.password = try passwordFile.map(SharePasswordFile.read)

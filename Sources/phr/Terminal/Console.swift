@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PHRCore
+import CPHRSystem
 
 /// The one place phr writes to the terminal: data to stdout, messages to stderr.
 ///
@@ -17,13 +18,88 @@ enum Console {
 
     /// A line of data on stdout.
     static func out(_ line: String = "") {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        writeOut(Data(((stdoutIsTTY ? forTerminal(line) : line) + "\n").utf8))
     }
 
     /// A message on stderr.
     static func message(_ line: String) {
         Progress.clearLine()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        writeErr(Data(((stderrIsTTY ? forTerminal(line) : line) + "\n").utf8))
+    }
+
+    // MARK: Text bound for a terminal
+
+    /// The colour and weight sequences phr itself writes (Console.bold, styled, the calendar's
+    /// reverse video, chart bars, search highlights). Only these pass `forTerminal`.
+    static let ownSequences: Set<String> = ["\u{1b}[0m", "\u{1b}[1m", "\u{1b}[7m", "\u{1b}[32m", "\u{1b}[1;31m", "\u{1b}[1;33m",
+                                            "\u{1b}[1;36m", "\u{1b}[K"]
+
+    /// `text` made safe for a terminal (TerminalText.neutralized): no control character or
+    /// escape sequence from a record reaches it raw; phr's own colour sequences pass.
+    static func forTerminal(_ text: String) -> String {
+        TerminalText.neutralized(text, keeping: ownSequences)
+    }
+
+    // MARK: Output that can fail
+
+    /// The first failed write to stdout (its errno), or nil. After one failure stdout is left
+    /// alone: the command finishes its work, and `exitStatusAfterRun` turns success into exit 74.
+    nonisolated(unsafe) private(set) static var stdoutFailure: Int32?
+    /// Whether a write to stderr failed (nothing can be said about that, but the exit status can).
+    nonisolated(unsafe) private(set) static var stderrFailed = false
+
+    /// Bytes of data on stdout, with write(2) rather than FileHandle, whose `write(_:)` traps
+    /// on any error (a full disk, a closed pipe, /dev/full).
+    static func writeOut(_ data: Data) {
+        guard stdoutFailure == nil else { return }
+        if let code = writeAll(STDOUT_FILENO, data) {
+            stdoutFailure = code
+            error("cannot write to standard output: \(String(cString: strerror(code)).lowercased())",
+                  hint: "check the disk or pipe phr's output goes to; what phr saved in the vault is kept")
+        }
+    }
+
+    /// Bytes on stderr; a failure only marks the run as failed.
+    static func writeErr(_ data: Data) {
+        guard !stderrFailed else { return }
+        if writeAll(STDERR_FILENO, data) != nil { stderrFailed = true }
+    }
+
+    /// Writes all of `data` to `descriptor`; returns errno on failure.
+    private static func writeAll(_ descriptor: Int32, _ data: Data) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
+            guard var base = buffer.baseAddress else { return nil }
+            var left = buffer.count
+            while left > 0 {
+                let n = Glibc.write(descriptor, base, left)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                base += n
+                left -= n
+            }
+            return nil
+        }
+    }
+
+    /// The exit status of a command that ran to the end: 74 when its output could not be
+    /// written, else `status`.
+    static func exitStatusAfterRun(_ status: Int32 = 0) -> Int32 {
+        guard status == 0 else { return status }
+        return stdoutFailure != nil || stderrFailed ? ExitStatus.ioError.rawValue : 0
+    }
+
+    /// For output written through C stdio (ArgumentParser prints help, version and usage with
+    /// `print`): flush it at exit and, if that fails, say so and exit 74 instead.
+    static func checkStdioAtExit() {
+        atexit {
+            let code = phr_flush_stdout()
+            if code != 0 {
+                Console.error("cannot write to standard output: \(String(cString: strerror(code)).lowercased())")
+                _exit(ExitStatus.ioError.rawValue)
+            }
+        }
     }
 
     static func error(_ text: String, hint: String? = nil) {
@@ -53,7 +129,7 @@ enum Console {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        writeOut(data + Data("\n".utf8))
     }
 
     /// Human-readable byte counts (1000-based, like `ls -h --si`).

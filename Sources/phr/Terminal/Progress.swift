@@ -23,8 +23,8 @@ final class Progress {
         let fraction = min(1, Double(done) / Double(total))
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let text = "\r\(label) \(bar) \(Int(fraction * 100))% \(detail)"
-        FileHandle.standardError.write(Data((text + "\u{1b}[K").utf8))
+        let text = "\r" + Console.forTerminal("\(label) \(bar) \(Int(fraction * 100))% \(detail)")
+        Console.writeErr(Data((text + "\u{1b}[K").utf8))
         Progress.lineDirty = true
     }
 
@@ -35,6 +35,6 @@ final class Progress {
     static func clearLine() {
         guard lineDirty else { return }
         lineDirty = false
-        FileHandle.standardError.write(Data("\r\u{1b}[K".utf8))
+        Console.writeErr(Data("\r\u{1b}[K".utf8))
     }
 }

@@ -32,7 +32,7 @@ struct RecordContext {
             throw RecordError.invalidOption(option: "--yes", reason: "removing \(id) needs --yes when there is no terminal to confirm on",
                                             hint: "run it on a terminal to be asked, or add --yes")
         }
-        FileHandle.standardError.write(Data("Remove \(description)? [y/N] ".utf8))
+        Console.writeErr(Data("Remove \(description)? [y/N] ".utf8))
         guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
             Console.note("kept \(id)")
             return false

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+import Testing
+@testable import PHRCore
+
+/// Control characters: refused on the way in (one rule, at the record stores), neutralised on
+/// the way out to a terminal.
+@Suite struct ControlCharacterTests {
+    static let attacks = ["\u{1b}[2J", "\u{1b}]0;owned\u{07}", "\u{1b}]52;c;cGF5bG9hZA==\u{07}", "\u{9b}31m", "a\rb", "\u{08}\u{08}ok", "\u{7f}"]
+
+    /// Whether `body` fails with a RecordError (invalid field).
+    static func refused(_ body: () throws -> Void) -> Bool {
+        do { try body() } catch is PHRCore.RecordError { return true } catch { return false }
+        return false
+    }
+
+    @Test func everyControlCharacterIsShownVisiblyExceptNewlineAndTab() {
+        #expect(TerminalText.neutralized("Asthma\u{1b}[2J") == "Asthma^[[2J")
+        #expect(TerminalText.neutralized("t\u{1b}]0;owned\u{07}") == "t^[]0;owned^G")
+        #expect(TerminalText.neutralized("\u{9b}31m red") == "\u{FFFD}31m red")
+        #expect(TerminalText.neutralized("a\rb\u{7f}\u{0}") == "a^Mb^?^@")
+        #expect(TerminalText.neutralized("two\nlines\tand a tab") == "two\nlines\tand a tab")
+        #expect(TerminalText.neutralized("Lévothyrox 診断書") == "Lévothyrox 診断書")
+        for attack in Self.attacks {
+            let shown = TerminalText.neutralized("x" + attack + "y")
+            #expect(!shown.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(shown.debugDescription)")
+        }
+    }
+
+    @Test func onlyTheExactSequencesKeptPass() {
+        let own: Set<String> = ["\u{1b}[1m", "\u{1b}[0m"]
+        #expect(TerminalText.neutralized("\u{1b}[1mID\u{1b}[0m", keeping: own) == "\u{1b}[1mID\u{1b}[0m")
+        // A sequence that is not phr's own, even an SGR one (8 hides text), does not pass.
+        #expect(TerminalText.neutralized("\u{1b}[8mhidden\u{1b}[0m", keeping: own) == "^[[8mhidden\u{1b}[0m")
+        #expect(TerminalText.neutralized("\u{1b}[1;2H\u{1b}[1m", keeping: own) == "^[[1;2H\u{1b}[1m")
+    }
+
+    @Test func recordStoresRefuseControlCharactersInAnyStringField() throws {
+        let (vault, _, directory) = try TestSupport.makeVault("controls")
+        defer { TestSupport.remove(directory) }
+        let profile = try vault.database.read { db in try Profiles.resolve(db, name: nil) }
+        let store = ConditionStore(vault: vault, profile: profile, time: TimeContext(now: Date(), zone: TimeZone(identifier: "UTC")!))
+        for attack in Self.attacks {
+            var input = ConditionStore.Input()
+            input.name = "Asthma" + attack
+            let badName = input
+            #expect(Self.refused { _ = try store.add(badName) })
+            input.name = "Asthma"
+            input.notes = "note " + attack
+            let badNotes = input
+            #expect(Self.refused { _ = try store.add(badNotes) })
+        }
+        // A coding's display (as an importer would bring it) is checked where rows are written.
+        let condition = Condition(id: "abcd1234", uid: "u1", name: "Asthma", status: "active", since: nil, resolved: nil, notes: nil,
+                                  codes: [Coding(system: Coding.System.snomed, code: "195967001", display: "Asthma\u{1b}[2J")],
+                                  source: nil, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
+        #expect(throws: PHRCore.RecordError.invalidField(field: "codes[0].display", reason: "contains control characters (such as a terminal escape sequence)")) {
+            try vault.database.write { db -> Void in try ConditionStore.insert(db, condition, profileID: profile.id) }
+        }
+        #expect(Self.refused { try vault.database.write { db in _ = try Profiles.create(db, name: "Mia\u{1b}[2J", relation: .child) } })
+        // Newlines, tabs and CRLF line endings in notes stay allowed.
+        var fine = ConditionStore.Input()
+        fine.name = "Asthma"
+        fine.notes = "line one\r\nline two\n\tindented"
+        #expect(try store.add(fine).notes == "line one\r\nline two\n\tindented")
+        #expect(try store.list().count == 1)
+    }
+
+    @Test func textFromFilesHasControlCharactersReplaced() {
+        #expect(RecordFields.replacingControlCharacters("scan\u{1b}[2J.pdf") == "scan\u{FFFD}[2J.pdf")
+        #expect(RecordFields.replacingControlCharacters("plain name") == "plain name")
+    }
+}
