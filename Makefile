@@ -19,6 +19,13 @@ BENCH_PACKAGES := recoll hyperfine
 
 SWIFT_BUILD_FLAGS ?=
 
+# SwiftPM drops `-pthread` from pkg-config files (glib's, gmodule's, gthread's) and warns on every
+# build; with glibc 2.34 and later the flag changes nothing (libpthread is part of libc). The build
+# reads copies of just those .pc files without it (.build/pkgconfig, made by `deps`), so it prints
+# no warning at all and `make test` can insist on that.
+PKG_CONFIG_OVERRIDES := $(CURDIR)/.build/pkgconfig
+SWIFT_FLAGS = --pkg-config-path $(PKG_CONFIG_OVERRIDES) $(SWIFT_BUILD_FLAGS)
+
 .PHONY: all deps bench-deps build release test test-without-corpus demo bench samples clean man install uninstall install-check
 
 all: build
@@ -34,12 +41,20 @@ endef
 
 deps:
 	$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+	@mkdir -p $(PKG_CONFIG_OVERRIDES); \
+	for dir in $$(pkg-config --variable pc_path pkg-config | tr ':' ' '); do \
+		for pc in $$dir/*.pc; do \
+			[ -f "$$pc" ] && grep -qE '^(Cflags|Libs):.*-pthread' "$$pc" || continue; \
+			name=$$(basename "$$pc"); [ -f "$(PKG_CONFIG_OVERRIDES)/$$name" ] && continue; \
+			sed -E '/^(Cflags|Libs):/ s/ ?-pthread//g' "$$pc" > "$(PKG_CONFIG_OVERRIDES)/$$name"; \
+		done; \
+	done
 
 bench-deps: deps
 	$(call install_missing,$(BENCH_PACKAGES))
 
 build: deps
-	swift build $(SWIFT_BUILD_FLAGS)
+	swift build $(SWIFT_FLAGS)
 
 # Tests that read the third-party corpus ($$PHR_TEST_DATA, else ../shared/data) are skipped when it
 # is absent, each with the reason below; the last line says how many and how to run them.
@@ -47,9 +62,11 @@ build: deps
 CORPUS_SKIP_REASON := skipped: "needs the third-party corpus
 
 test: deps
-	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	@set -o pipefail; swift build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build/build-output.log
+	@warnings=$$(grep -cE '(^|: )warning:' .build/build-output.log); \
+	if [ "$$warnings" -gt 0 ]; then echo "make: the build printed $$warnings warnings (see above); phr builds without any"; exit 1; fi
 	@mkdir -p .build; set -o pipefail; \
-	swift test --skip-build $(SWIFT_BUILD_FLAGS) 2>&1 | tee .build/test-output.log; status=$$?; \
+	swift test --skip-build $(SWIFT_FLAGS) 2>&1 | tee .build/test-output.log; status=$$?; \
 	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-output.log); \
 	if [ "$$skipped" -gt 0 ]; then \
 		echo "make: $$skipped tests skipped: no third-party corpus at $${PHR_TEST_DATA:-../shared/data}; run them with PHR_TEST_DATA=/path/to/data make test"; \
@@ -63,7 +80,7 @@ test: deps
 test-without-corpus:
 	@mkdir -p .build; set -o pipefail; \
 	env -u PHR_REQUIRE_TEST_DATA PHR_TEST_DATA=/nonexistent/phr-test-data \
-		swift test --skip-build $(SWIFT_BUILD_FLAGS) > .build/test-without-corpus.log 2>&1; status=$$?; \
+		swift test --skip-build $(SWIFT_FLAGS) > .build/test-without-corpus.log 2>&1; status=$$?; \
 	grep -E '✘|Test run with' .build/test-without-corpus.log; \
 	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-without-corpus.log); \
 	echo "make: without the corpus, $$skipped tests skipped (full output in .build/test-without-corpus.log)"; \
@@ -71,12 +88,12 @@ test-without-corpus:
 	exit $$status
 
 demo: build
-	Scripts/demo.sh "$$(swift build $(SWIFT_BUILD_FLAGS) --show-bin-path)/phr"
+	Scripts/demo.sh "$$(swift build $(SWIFT_FLAGS) --show-bin-path)/phr"
 
 # A release build with the Swift runtime linked statically: phr starts in half the time, which is
 # most of what a whole `phr search` costs. phr-render (PDF reading and drawing) goes beside phr,
 # which starts it from its own directory. The benchmarks run phr from the same directory.
-RELEASE_FLAGS := -c release --static-swift-stdlib
+RELEASE_FLAGS = -c release --static-swift-stdlib --pkg-config-path $(PKG_CONFIG_OVERRIDES)
 
 release: deps
 	swift build $(RELEASE_FLAGS) --product phr
@@ -96,7 +113,7 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # --static-swift-stdlib and the next `make release` would rebuild everything. The page is the same:
 # it comes from the commands' help, which does not depend on the build configuration.
 man: deps
-	swift package plugin generate-manual --configuration debug
+	swift package --pkg-config-path $(PKG_CONFIG_OVERRIDES) plugin generate-manual --configuration debug
 	mkdir -p .build/man
 	cp .build/plugins/GenerateManual/outputs/phr/phr.1 .build/man/phr.1
 
