@@ -34,7 +34,7 @@ enum CorpusData {
     }()
 
     /// The reason printed for each skipped test; `make test` counts the lines that carry it.
-    static let skipReason: Comment = "needs the third-party corpus: set PHR_TEST_DATA=DIR or put it at ../shared/data"
+    static let skipReason: Comment = "needs the third-party corpus: set PHR_TEST_DATA=DIR, or put it in shared/data beside this package"
 
     /// A file or folder of the corpus, such as "pdfs/broken/qpdf__bad7.pdf".
     static func path(_ relative: String) -> String { "\(root)/\(relative)" }
