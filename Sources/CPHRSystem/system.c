@@ -133,6 +133,12 @@ void phr_cleanup_forget(int slot) {
 }
 
 int phr_tmpfile_open(const char *directory, unsigned mode) {
+    // Naming the file later goes through /proc/self/fd; without /proc (a chroot, some sandboxes)
+    // the caller falls back to a named temporary.
+    if (access("/proc/self/fd", F_OK) != 0) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
     return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
 }
 

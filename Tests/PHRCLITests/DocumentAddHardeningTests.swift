@@ -216,6 +216,26 @@ import Testing
         return peak
     }
 
+    /// A folder of many PDFs: each file's descriptor is closed when it is done, so a batch larger
+    /// than the open-file limit goes through (phr runs here with a limit of 64), and a folder
+    /// given through a symbolic link is walked.
+    @Test func largeBatchesStayWithinTheOpenFileLimitAndLinkedFoldersAreWalked() throws {
+        let cli = try CLI(label: "manyfiles")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let folder = "\(cli.directory)/many"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for index in 0..<90 {
+            _ = try TextHeavyPDF.write(pages: 1, to: "\(folder)/doc\(index).pdf", variant: 100 + index)
+        }
+        #expect(symlink(folder, "\(cli.directory)/linked") == 0)
+        let add = try cli.run(["--nofile=64:64", CLI.phr, "doc", "add", "\(cli.directory)/linked"], Self.env,
+                              executable: "/usr/bin/prlimit")
+        #expect(add.status == 0, "\(add.stderr.suffix(600))")
+        #expect(add.stdout.split(separator: "\n").filter { $0.hasPrefix("added ") }.count == 90)
+        #expect(try cli.run(["check"], Self.env).status == 0)
+    }
+
     /// Exit statuses as the README gives them: a damaged backup file is damage (80), a key file
     /// whose authenticated fields were altered is tampering (80), a wrong passphrase is 77.
     @Test func exitStatusesMatchTheReadme() throws {

@@ -147,6 +147,8 @@ import Testing
         close(lock)
         remove.process.waitUntilExit()
         #expect(remove.process.terminationStatus == 0)
+        let said = String(decoding: remove.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("its encrypted original stays in blobs/"), "doc rm says the original was left for later: \(said)")
         let second = try #require(((try JSONSerialization.jsonObject(with: Data(add.stdout.utf8)) as? [[String: Any]])?.first?["document"] as? [String: Any])?["id"] as? String)
         #expect(second != first)
         let exported = "\(cli.directory)/exported.pdf"
@@ -272,5 +274,29 @@ import Testing
         let repair = try cli.run(["check", "--repair"], Self.env)
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(Self.entries(cli.directory).filter { $0.hasPrefix(".phr-") }.isEmpty)
+    }
+
+    /// A large document's text staged in the database by a killed `doc add` is a leftover that
+    /// `phr check --repair` removes (the check opens the database for writing only then).
+    @Test func stagedTextOfAKilledAddIsRemovedByRepair() throws {
+        let cli = try CLI(label: "staged")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let large = try TextHeavyPDF.write(pages: 900, to: "\(cli.directory)/long.pdf", variant: 3)
+        let running = try Running(cli, ["doc", "add", large], Self.env.merging(["PHR_TEST_PAUSE": "text-staged"]) { $1 })
+        #expect(running.waitForPause().contains("paused at text-staged"))
+        running.stop(with: SIGKILL)
+        let check = try cli.run(["check", "--json"], Self.env)
+        #expect(check.status == 0, "\(check.stderr)")
+        let leftovers = try #require((try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])?["leftovers"] as? [String: Any])
+        #expect((leftovers["staged_pages"] as? Int ?? 0) > 100, "\(leftovers)")
+        let repair = try cli.run(["check", "--repair"], Self.env)
+        #expect(repair.status == 0, "\(repair.stderr)")
+        #expect(repair.stderr.contains("page(s) of text staged") && repair.stderr.contains("removed"), "\(repair.stderr)")
+        let after = try cli.run(["check"], Self.env)
+        #expect(after.status == 0 && after.stderr.isEmpty, "\(after.stderr)")
+        // The same file added again now is whole.
+        let add = try cli.run(["doc", "add", large], Self.env)
+        #expect(add.status == 0 && add.stdout.contains("900 pages"), "\(add.stdout)\(add.stderr)")
     }
 }

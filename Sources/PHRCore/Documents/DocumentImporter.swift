@@ -120,8 +120,12 @@ public final class DocumentImporter {
             // Depth-first, each directory's entries in byte order, with an explicit stack.
             var stack: [InputPath] = [path]
             var found: [InputFile] = []
+            var isRoot = true
             while let directory = stack.popLast() {
-                let fd = directory.open(O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+                // The directory named on the command line may be a link (~/Documents often is);
+                // links met inside it are not followed into (no loops, no escaping the tree).
+                let fd = directory.open(O_RDONLY | O_DIRECTORY | (isRoot ? 0 : O_NOFOLLOW))
+                isRoot = false
                 guard fd >= 0, let stream = fdopendir(fd) else {
                     let code = errno
                     if fd >= 0 { Glibc.close(fd) }
@@ -267,7 +271,11 @@ public final class DocumentImporter {
         // Blobs stored by this batch whose documents were not committed: removed at the end.
         var uncommitted = Set<String>()
         var stop: Error?
-        var pending: [Pending] = []
+        // Files handed to the workers, by job number, until their result is known: each holds an
+        // open descriptor and its text, released as soon as the file is finished.
+        var pending: [Int: Pending] = [:]
+        var jobCount = 0
+        var spoolFailures: [Int: Error] = [:]
         var blobsInBatch: [String: String] = [:]
         let writerLock = try vault.blobs.writerLock()
 
@@ -285,7 +293,8 @@ public final class DocumentImporter {
                         uncommitted.remove(item.blob.name)
                         continue
                     }
-                    pending.append(item)
+                    pending[jobCount] = item
+                    jobCount += 1
                     return ExtractionJob(.file(item.file), password: options.pdfPassword)
                 } catch {
                     guard Self.stopsTheBatch(error) else {
@@ -301,10 +310,25 @@ public final class DocumentImporter {
 
         do {
             try extractor.extractAll(jobs, onPage: { job, page in
-                try pending[job].pages.append(page)
+                guard let item = pending[job], spoolFailures[job] == nil else { return }
+                do {
+                    try item.pages.append(page)
+                } catch {
+                    // Staging text failed (a full disk): this document is not added, and if the
+                    // vault cannot be written the batch stops after the files in flight.
+                    spoolFailures[job] = error
+                    if Self.stopsTheBatch(error), stop == nil { stop = error }
+                }
             }, onFinish: { job, summary in
-                let item = pending[job]
-                defer { item.pages.discard() }
+                guard let item = pending.removeValue(forKey: job) else { return }
+                defer {
+                    item.pages.discard()
+                    try? item.file.close()
+                }
+                if let failure = spoolFailures.removeValue(forKey: job) {
+                    finish(item.index, FileResult(file: item.display, status: .failed, reason: "not added: \(Self.describe(failure))"))
+                    return
+                }
                 do {
                     var now = stat()
                     guard fstat(item.file.fd, &now) == 0, FileState(now) == item.opened else {
@@ -314,9 +338,18 @@ public final class DocumentImporter {
                     }
                     finish(item.index, try self.commit(item, summary: summary, options: options))
                     uncommitted.remove(item.blob.name)
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                    // Another phr command added the same file to this profile meanwhile.
+                    let existing = try? self.vault.database.read { db in
+                        try String.fetchOne(db, sql: "SELECT id FROM document WHERE blob_name = ? AND profile_id = ?",
+                                            arguments: [item.blob.name, self.profile.id])
+                    }
+                    guard let existing else { throw error }
+                    uncommitted.remove(item.blob.name)
+                    finish(item.index, FileResult(file: item.display, status: .duplicate, reason: "already in vault as \(existing)"))
                 } catch {
-                    guard Self.stopsTheBatch(error) else { throw error }
-                    if stop == nil { stop = error }
+                    if case VaultError.integrity = error { throw error }
+                    if Self.stopsTheBatch(error), stop == nil { stop = error }
                     finish(item.index, FileResult(file: item.display, status: .failed, reason: "not added: \(Self.describe(error))"))
                 }
             })
@@ -324,6 +357,7 @@ public final class DocumentImporter {
             // Extraction stopped (no worker could start, or the command was interrupted): the
             // blobs this batch stored for documents not yet committed go again, so the vault is
             // left as it was plus the documents already reported.
+            for item in pending.values { item.pages.discard() }
             writerLock.release()
             _ = try? vault.leftovers(among: Array(uncommitted), remove: true)
             throw error

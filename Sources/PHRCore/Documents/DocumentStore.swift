@@ -145,10 +145,15 @@ public struct DocumentStore {
 
     /// Removes a document: its row, tags and search entries in one transaction (secure_delete
     /// zeroes them inside the encrypted pages), then its blob file unless another document
-    /// shares it or a `doc add` of the same content registered it meanwhile. When another phr
-    /// process holds `blobs/` (a backup, an add), the file is left for the next command that
-    /// removes leftovers (`phr check --repair`, or the next `doc rm`/`doc add`).
+    /// shares it or a `doc add` of the same content registered it meanwhile.
     public func remove(_ prefix: String) throws -> Document {
+        try removeReporting(prefix).document
+    }
+
+    /// `remove`, saying whether the encrypted original is gone too. It stays when another phr
+    /// process holds `blobs/` (a backup, an add) or cannot be removed now; the removal itself is
+    /// committed either way, and `phr check --repair` removes the file later.
+    public func removeReporting(_ prefix: String) throws -> (document: Document, originalKept: Bool) {
         var orphaned: [String] = []
         let document = try vault.database.write { db in
             let document = try resolve(db, prefix)
@@ -163,8 +168,9 @@ public struct DocumentStore {
             return document
         }
         TestPause.here(.removalCommitted)
-        try vault.leftovers(among: orphaned, remove: true)
-        return document
+        guard !orphaned.isEmpty else { return (document, false) }
+        let removed = (try? vault.leftovers(among: orphaned, remove: true))?.removed ?? false
+        return (document, !removed)
     }
 
     // MARK: Exporting

@@ -51,6 +51,7 @@ final class PageSpool {
         stagedPages += pages.count
         held.removeAll()
         heldBytes = 0
+        TestPause.here(.textStaged)
     }
 
     /// Every text page in order (staged ones first, then those held), inside the caller's
@@ -68,6 +69,7 @@ final class PageSpool {
     /// Forgets everything, staged rows included (the document was not committed).
     func discard() {
         held.removeAll()
+        guessText = ""
         guard stagedPages > 0 else { return }
         let token = token
         _ = try? database.write { db in try db.execute(sql: "DELETE FROM document_page_staging WHERE token = ?", arguments: [token]) }

@@ -86,6 +86,9 @@ public struct InputPath: Sendable, Hashable, Comparable {
         if bytes.count < Int(PATH_MAX) {
             return withCString { lstat($0, &info) } == 0 ? info : nil
         }
+        var trimmed = bytes
+        while trimmed.count > 1 && trimmed.last == UInt8(ascii: "/") { trimmed.removeLast() }
+        guard trimmed.count == bytes.count else { return InputPath(bytes: trimmed).linkStatus() }
         let parentBytes = Array(bytes.dropLast(lastComponent.count))
         let parent = InputPath(bytes: parentBytes.isEmpty ? Array(".".utf8) : parentBytes).open(O_RDONLY | O_DIRECTORY)
         guard parent >= 0 else { return nil }

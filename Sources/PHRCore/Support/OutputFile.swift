@@ -133,7 +133,13 @@ public final class OutputFile {
         let directory = (destination as NSString).deletingLastPathComponent
         let name = "\(directory.isEmpty ? "." : directory)/\(Self.temporaryName(for: (destination as NSString).lastPathComponent))"
         let slot = phr_cleanup_remember(name)
-        defer { phr_cleanup_forget(slot) }
+        // A named, complete plaintext file exists until the rename: remembered for the next
+        // command too, in case a SIGKILL or a power cut falls in between.
+        let marker = try? UnfinishedOutputs.remember(name)
+        defer {
+            phr_cleanup_forget(slot)
+            marker?.forget()
+        }
         guard phr_tmpfile_link(file.fd, name) == 0 else { throw linkError(errno) }
         guard rename(name, destination) == 0 else {
             let code = errno
@@ -221,12 +227,22 @@ public enum UnfinishedOutputs {
         try FileSystem.makePrivateDirectories(directory)
         let absolute = temporary.hasPrefix("/") ? temporary : FileManager.default.currentDirectoryPath + "/" + temporary
         let path = "\(directory)/\(try SecureRandom.bytes(8).hex)"
-        let file = try FileDescriptor.createExclusive(path, mode: 0o600)
-        // Locked before anything is written: an empty marker is never mistaken for a dead one
-        // because sweeping takes the same lock first.
-        guard let lock = try FileLock.attempt(path: path, mode: .exclusive) else { return nil }
-        try file.write(Array(absolute.utf8))
-        try file.close()
+        // Written and locked under a name the sweep passes over, then renamed: a marker is never
+        // seen unlocked (the lock belongs to the inode, which the rename keeps).
+        let draft = path + ".new"
+        let file = try FileDescriptor.createExclusive(draft, mode: 0o600)
+        guard let lock = try FileLock.attempt(path: draft, mode: .exclusive) else {
+            unlink(draft)
+            return nil
+        }
+        do {
+            try file.write(Array(absolute.utf8))
+            try file.close()
+            guard rename(draft, path) == 0 else { throw POSIXIOError(operation: "rename", path: draft, code: errno) }
+        } catch {
+            unlink(draft)
+            throw error
+        }
         return Marker(path: path, lock: lock)
     }
 

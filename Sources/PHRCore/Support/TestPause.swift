@@ -20,6 +20,8 @@ public enum TestPause {
         case removalCommitted = "removal-committed"
         /// `init` or `restore` filled its staging directory and has not renamed it.
         case staged
+        /// `doc add` staged a document's text in the database and has not committed it.
+        case textStaged = "text-staged"
     }
 
     #if DEBUG

@@ -73,8 +73,10 @@ extension Vault {
         }
         defer { withExtendedLifetime(lock) {} }
         let (referenced, staged) = try database.read { db in
+            // A vault not yet migrated (checked read-only) has no staging table, and nothing staged.
             (Set(try String.fetchAll(db, sql: "SELECT name FROM blob")),
-             try Int.fetchOne(db, sql: "SELECT count(*) FROM document_page_staging") ?? 0)
+             try db.tableExists("document_page_staging")
+                ? try Int.fetchOne(db, sql: "SELECT count(*) FROM document_page_staging") ?? 0 : 0)
         }
         found.stagedPages = candidates == nil ? staged : 0
         let onDisk = Set(blobs.namesOnDisk())
@@ -86,6 +88,10 @@ extension Vault {
         let parent = (location.root as NSString).deletingLastPathComponent
         found.stagingDirectories = candidates == nil ? StagingDirectory.abandoned(in: parent, remove: remove) : []
         guard remove else { return found }
+        // The database first: if it cannot be written, nothing is removed and the error says why.
+        if found.stagedPages > 0 {
+            try database.write { db in try db.execute(sql: "DELETE FROM document_page_staging") }
+        }
         var shards = Set<String>()
         for name in orphans {
             let path = blobs.path(for: name)
@@ -94,9 +100,6 @@ extension Vault {
         }
         for name in unfinished { unlink("\(blobs.temporaryDirectory)/\(name)") }
         for shard in shards.sorted() { try FileSystem.syncDirectory(shard) }
-        if found.stagedPages > 0 {
-            try database.write { db in try db.execute(sql: "DELETE FROM document_page_staging") }
-        }
         found.removed = true
         return found
     }

@@ -420,7 +420,13 @@ public enum VaultBackup {
         }
 
         func copyBody(length: UInt64, to destination: String, progress: (Int64) -> Void) throws {
-            let out = try FileDescriptor.createExclusive(destination)
+            let out: FileDescriptor
+            do {
+                out = try FileDescriptor.createExclusive(destination)
+            } catch let error as POSIXIOError where error.code == EEXIST {
+                // Only an altered backup names the same file twice.
+                throw invalid("two records for the same file")
+            }
             try VaultBackup.copy(from: file, length: Int64(length)) { chunk in
                 try mac?.update(chunk)
                 try out.write(chunk)

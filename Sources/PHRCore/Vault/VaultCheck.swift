@@ -41,8 +41,9 @@ public struct VaultCheck {
         do {
             // Checking needs no write access: the database is opened read-only, so a vault on
             // read-only media, or one the user may only read, can be verified. Only a hot journal
-            // (a crash in the middle of a write) needs a writable database, to be rolled back.
-            vault = try Vault.open(at: location, keyFile: keyFile, keys: keys, readOnly: !hasHotJournal(location))
+            // (a crash in the middle of a write) needs a writable database, to be rolled back, and
+            // `repair`, which deletes staged text of interrupted commands.
+            vault = try Vault.open(at: location, keyFile: keyFile, keys: keys, readOnly: !repair && !hasHotJournal(location))
         } catch VaultError.integrity(let problems) {
             // SQLite cannot open it: authenticate the raw pages ourselves to say which are bad,
             // and still authenticate every blob.

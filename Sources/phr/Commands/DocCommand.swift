@@ -332,8 +332,11 @@ struct DocRemove: ParsableCommand {
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
         guard try RecordContext.confirmRemoval("\(document.id) \(document.summaryLine)", id: document.id, yes: yes) else { return }
-        let removed = try context.store.remove(document.id)
+        let (removed, originalKept) = try context.store.removeReporting(document.id)
         Console.out("removed \(removed.id) \(removed.summaryLine)")
+        if originalKept {
+            Console.note("its encrypted original stays in blobs/ while another phr command (a backup, an add) works; 'phr check --repair' removes it afterwards")
+        }
     }
 }
 
