@@ -23,7 +23,7 @@ public struct Contact: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         name = row["name"]
@@ -52,9 +52,20 @@ public struct Contact: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, name, phone, relation, email, emergency, notes, source?.key, JSONColumn.encode(source?.identifiers ?? []),
-         createdAt, updatedAt]
+    public static let databaseTableName = "contact"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["name"] = name
+        container["phone"] = phone
+        container["relation"] = relation
+        container["email"] = email
+        container["emergency"] = emergency
+        container["notes"] = notes
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -64,10 +75,7 @@ public struct ContactStore: EditableRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "contact"
     static let kind = "contact"
-    static let columns = ["id", "uid", "name", "phone", "relation", "email", "emergency", "notes", "source_key", "identifiers",
-                          "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// The SQL every record store shares: inserting and updating a row from its column list,
-/// resolving IDs within a profile, and the document links of medications and appointments.
+/// The SQL every record store shares: a profile's records in order, resolving IDs within a
+/// profile, and the document links of medications and appointments.
 enum RecordRows {
     static func insert(_ db: Database, table: String, columns: [String], values: [DatabaseValueConvertible?], profileID: Int64) throws {
         let names = (["profile_id"] + columns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
@@ -33,10 +33,22 @@ enum RecordRows {
                          arguments: [profileID])
     }
 
-    /// The row whose ID starts with `prefix`, in this profile only.
     static func resolve(_ db: Database, table: String, kind: String, prefix: String, profileID: Int64) throws -> Row {
         let id = try RecordID.resolve(db, table: table, kind: kind, prefix: prefix, profileID: profileID)
         return try fetch(db, table: table, id: id)!
+    }
+
+    /// Records of one profile, oldest first (the order of exports and plain listings).
+    static func all<Record: FetchableRecord & TableRecord>(_ db: Database, _ type: Record.Type, profileID: Int64,
+                                                           orderBy: [any SQLOrderingTerm] = [Column("created_at")]) throws -> [Record] {
+        try Record.filter(Column("profile_id") == profileID).order(orderBy + [Column.rowID]).fetchAll(db)
+    }
+
+    /// The record whose ID starts with `prefix`, in this profile only.
+    static func resolve<Record: FetchableRecord & TableRecord>(_ db: Database, _ type: Record.Type, kind: String, prefix: String,
+                                                               profileID: Int64) throws -> Record {
+        let id = try RecordID.resolve(db, table: Record.databaseTableName, kind: kind, prefix: prefix, profileID: profileID)
+        return try Record.find(db, key: id)
     }
 
     /// A new short ID and a new UUID for a record.
