@@ -157,7 +157,12 @@ public struct AllergyStore: EditableRecordStore {
 
     /// Active ones first, the most dangerous first, then by name.
     public func list() throws -> [Allergy] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order allergies are shown in, everywhere: active first, the most dangerous first, then by name.
+    static func ordered(_ allergies: [Allergy]) -> [Allergy] {
+        allergies.sorted {
             ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
                 < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
         }

@@ -127,11 +127,17 @@ public struct ConditionStore: EditableRecordStore {
 
     /// Current ones first, then by date (newest first) and name.
     public func list() throws -> [Condition] {
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order conditions are shown in, everywhere: current ones first, the most recent
+    /// onset first, then by name.
+    static func ordered(_ conditions: [Condition]) -> [Condition] {
         func key(_ c: Condition) -> (Int, String, String, String) {
             // Newest first: invert the date's order by sorting its text descending below.
             (c.isCurrent ? 0 : 1, c.since?.description ?? "", c.name.lowercased(), c.id)
         }
-        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted { a, b in
+        return conditions.sorted { a, b in
             let (ka, kb) = (key(a), key(b))
             if ka.0 != kb.0 { return ka.0 < kb.0 }
             if ka.1 != kb.1 { return ka.1 > kb.1 }

@@ -119,9 +119,12 @@ public struct ContactStore: EditableRecordStore {
 
     /// Emergency contacts first, then by name.
     public func list(emergencyOnly: Bool = false) throws -> [Contact] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }
-            .filter { !emergencyOnly || $0.emergency }
-            .sorted { ($0.emergency ? 0 : 1, $0.name.lowercased(), $0.id) < ($1.emergency ? 0 : 1, $1.name.lowercased(), $1.id) }
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) }.filter { !emergencyOnly || $0.emergency })
+    }
+
+    /// The order contacts are shown in, everywhere: emergency contacts first, then by name.
+    static func ordered(_ contacts: [Contact]) -> [Contact] {
+        contacts.sorted { ($0.emergency ? 0 : 1, $0.name.lowercased(), $0.id) < ($1.emergency ? 0 : 1, $1.name.lowercased(), $1.id) }
     }
 
     public func get(_ prefix: String) throws -> Contact {

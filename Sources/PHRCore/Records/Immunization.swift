@@ -126,9 +126,12 @@ public struct ImmunizationStore: EditableRecordStore {
 
     /// Newest first.
     public func list() throws -> [Immunization] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
-            ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
-        }
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order immunizations are shown in, everywhere: newest first, then by vaccine.
+    static func ordered(_ immunizations: [Immunization]) -> [Immunization] {
+        immunizations.sorted { ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id) }
     }
 
     public func get(_ prefix: String) throws -> Immunization {

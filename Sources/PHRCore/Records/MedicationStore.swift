@@ -90,9 +90,12 @@ public struct MedicationStore: ProfileRecordStore {
     /// Current medications (active or starting later) by name; with `all`, stopped and ended too.
     public func list(all: Bool = false) throws -> [Medication] {
         let today = time.today()
-        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }
-            .filter { all || $0.isCurrent(today: today) }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        return Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) }.filter { all || $0.isCurrent(today: today) })
+    }
+
+    /// The order medications are listed in, everywhere: by name.
+    static func ordered(_ medications: [Medication]) -> [Medication] {
+        medications.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
     }
 
     /// The dose log of one medication, oldest first.
