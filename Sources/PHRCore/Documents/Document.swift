@@ -18,7 +18,7 @@ public struct Document: Codable, Sendable, Equatable {
     public var tags: [String]
     public var fileName: String
     public var mediaType: String
-    public var outcome: String
+    public var outcome: ExtractionOutcome
     /// Why text is missing or partial, in one line; nil when fully indexed.
     public var outcomeDetail: String?
     public var pageCount: Int
@@ -65,7 +65,7 @@ public struct Document: Codable, Sendable, Equatable {
         tags = try c.decode([String].self, forKey: .tags)
         fileName = try c.decode(String.self, forKey: .fileName)
         mediaType = try c.decode(String.self, forKey: .mediaType)
-        outcome = try c.decode(String.self, forKey: .outcome)
+        outcome = try c.decode(ExtractionOutcome.self, forKey: .outcome)
         outcomeDetail = try c.decodeIfPresent(String.self, forKey: .outcomeDetail)
         pageCount = try c.decode(Int.self, forKey: .pageCount)
         textPages = try c.decode(Int.self, forKey: .textPages)
@@ -90,7 +90,8 @@ public struct Document: Codable, Sendable, Equatable {
         self.tags = tags
         fileName = row["file_name"]
         mediaType = row["media_type"]
-        outcome = row["outcome"]
+        // The CHECK constraint allows only known outcomes.
+        outcome = ExtractionOutcome(rawValue: row["outcome"]) ?? .unreadable
         outcomeDetail = row["outcome_detail"]
         pageCount = row["page_count"]
         textPages = row["text_pages"]
@@ -105,13 +106,15 @@ public struct Document: Codable, Sendable, Equatable {
     /// What a person reads for the outcome: "indexed", "no text (needs OCR)", ...
     public var outcomeDescription: String {
         switch outcome {
-        case "indexed": return "indexed"
-        case "partial": return "partially indexed"
-        case "no_text": return "no text (needs OCR)"
-        case "junk_text": return "unreadable text (not indexed)"
-        case "unreadable": return "unreadable"
-        case "password_required": return "password required"
-        default: return outcome
+        case .indexed: return "indexed"
+        case .partial: return "partially indexed"
+        case .noText: return "no text (needs OCR)"
+        case .junkText: return "unreadable text (not indexed)"
+        case .unreadable: return "unreadable"
+        case .passwordRequired: return "password required"
         }
     }
 }
+
+/// Stored as its raw value, the same spelling as in the JSON output.
+extension ExtractionOutcome: DatabaseValueConvertible {}

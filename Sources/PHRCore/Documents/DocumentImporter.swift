@@ -71,7 +71,7 @@ public final class DocumentImporter {
             switch status {
             case .failed: return true
             case .duplicate, .skipped: return false
-            case .added: return document?.outcome == "unreadable" || document?.outcome == "password_required"
+            case .added: return document?.outcome == .unreadable || document?.outcome == .passwordRequired
             }
         }
     }
@@ -600,7 +600,7 @@ public final class DocumentImporter {
             document.date = date
             document.dateSource = source
         }
-        document.outcome = summary.outcome.rawValue
+        document.outcome = summary.outcome
         document.outcomeDetail = summary.reason
         document.pageCount = summary.pageCount
         document.textPages = summary.textPages

@@ -110,9 +110,9 @@ public struct MeasurementSeries: Sendable {
             return Day(day: day, readings: row["readings"], mean: row["mean"], min: row["lo"], max: row["hi"], diastolicMean: row["dmean"],
                        diastolicMin: row["dlo"], diastolicMax: row["dhi"], pulseMean: row["pulse"])
         }
-        let latest = try Row.fetchOne(db, sql: """
+        let latest = try LogEntry.fetchOne(db, sql: """
             SELECT * FROM log_entry WHERE profile_id = ? AND metric = ? AND day <= ? ORDER BY at DESC, rowid DESC LIMIT 1
-            """, arguments: [profileID, metric.rawValue, to.description]).map(LogEntry.init(row:))
+            """, arguments: [profileID, metric.rawValue, to.description])
         return MeasurementSeries(metric: metric, days: days, latest: latest)
     }
 }

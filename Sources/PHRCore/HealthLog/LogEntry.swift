@@ -81,7 +81,7 @@ public struct LogEntry: Codable, Sendable, Equatable {
     /// The day an entry at `instant` in `zone` counts for.
     public static func day(of instant: Date, in zone: TimeZone) -> CalendarDate { CalendarDate(instant, in: zone) }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         metric = LogMetric(rawValue: row["metric"]) ?? .water
@@ -100,10 +100,25 @@ public struct LogEntry: Codable, Sendable, Equatable {
         updatedAt = row["updated_at"]
     }
 
-    /// Column values in the order of `LogStore.columns`.
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, metric.rawValue, at, start, timeZone, day.description, value, diastolic, pulse, unit.rawValue, kind, factor, note,
-         createdAt, updatedAt]
+    public static let databaseTableName = "log_entry"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["metric"] = metric.rawValue
+        container["at"] = at
+        container["start_at"] = start
+        container["time_zone"] = timeZone
+        container["day"] = day.description
+        container["value"] = value
+        container["diastolic"] = diastolic
+        container["pulse"] = pulse
+        container["unit"] = unit.rawValue
+        container["kind"] = kind
+        container["factor"] = factor
+        container["note"] = note
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 

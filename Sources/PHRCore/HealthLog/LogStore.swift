@@ -8,11 +8,9 @@ public struct LogStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "log_entry"
+    static let table = LogEntry.databaseTableName
     /// The record kind in IDs, errors and the search index (`phr search kind:log`).
     static let kind = "log"
-    static let columns = ["id", "uid", "metric", "at", "start_at", "time_zone", "day", "value", "diastolic", "pulse", "unit", "kind",
-                          "factor", "note", "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -59,7 +57,7 @@ public struct LogStore {
             arguments += [limit]
         }
         let query = sql
-        return try vault.database.read { db in try Row.fetchAll(db, sql: query, arguments: arguments).map(LogEntry.init(row:)) }
+        return try vault.database.read { db in try LogEntry.fetchAll(db, sql: query, arguments: arguments) }
     }
 
     public func get(_ prefix: String) throws -> LogEntry {
@@ -67,7 +65,7 @@ public struct LogStore {
     }
 
     func resolve(_ db: Database, _ prefix: String) throws -> LogEntry {
-        LogEntry(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try RecordRows.resolve(db, LogEntry.self, kind: Self.kind, prefix: prefix, profileID: profile.id)
     }
 
     /// The newest weight entry, for BMI and the calorie suggestion.
@@ -76,13 +74,13 @@ public struct LogStore {
     }
 
     static func latest(_ db: Database, metric: LogMetric, profileID: Int64) throws -> LogEntry? {
-        try Row.fetchOne(db, sql: "SELECT * FROM log_entry WHERE profile_id = ? AND metric = ? ORDER BY at DESC, rowid DESC LIMIT 1",
-                         arguments: [profileID, metric.rawValue]).map(LogEntry.init(row:))
+        try LogEntry.fetchOne(db, sql: "SELECT * FROM log_entry WHERE profile_id = ? AND metric = ? ORDER BY at DESC, rowid DESC LIMIT 1",
+                              arguments: [profileID, metric.rawValue])
     }
 
     /// Every entry of a profile, oldest first (the order of exports).
     static func all(_ db: Database, profileID: Int64) throws -> [LogEntry] {
-        try RecordRows.all(db, table: table, profileID: profileID, orderBy: "at, created_at, rowid").map(LogEntry.init(row:))
+        try RecordRows.all(db, LogEntry.self, profileID: profileID, orderBy: [Column("at"), Column("created_at")])
     }
 
     // MARK: A day at a glance
@@ -149,13 +147,13 @@ public struct LogStore {
 
     static func insert(_ db: Database, _ entry: LogEntry, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: entry)
-        try RecordRows.insert(db, table: table, columns: columns, values: entry.columnValues, profileID: profileID)
+        try ProfileRow(record: entry, profileID: profileID).insert(db)
         try index(db, entry, profileID: profileID)
     }
 
     static func update(_ db: Database, _ entry: LogEntry, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: entry)
-        try RecordRows.update(db, table: table, columns: columns, values: entry.columnValues, id: entry.id)
+        try entry.update(db)
         try index(db, entry, profileID: profileID)
     }
 
@@ -173,7 +171,7 @@ public struct LogStore {
     }
 }
 
-extension LogEntry: StoredRecord {
+extension LogEntry: StoredRecord, RowBacked {
     static var table: String { LogStore.table }
     var source: RecordSource? { nil }
     static func insertRow(_ db: Database, _ record: LogEntry, profileID: Int64) throws { try LogStore.insert(db, record, profileID: profileID) }

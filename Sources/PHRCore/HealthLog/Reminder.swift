@@ -113,7 +113,7 @@ public struct Reminder: Codable, Sendable, Equatable {
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         kind = Kind(rawValue: row["kind"]) ?? .water
@@ -128,10 +128,21 @@ public struct Reminder: Codable, Sendable, Equatable {
         updatedAt = row["updated_at"]
     }
 
-    /// Column values in the order of `ReminderStore.columns`.
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, kind.rawValue, mode?.rawValue, windowStart?.description, windowEnd?.description, medicationID, beforeMinutes, paused,
-         createdAt, updatedAt]
+    public static let databaseTableName = "reminder"
+
+    /// `medication_uid` is read from a join (ReminderStore) and never written.
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["kind"] = kind.rawValue
+        container["mode"] = mode?.rawValue
+        container["window_start"] = windowStart?.description
+        container["window_end"] = windowEnd?.description
+        container["medication_id"] = medicationID
+        container["before_minutes"] = beforeMinutes
+        container["paused"] = paused
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 
     /// "water, 4 a day 08:00–22:00", "medications (all scheduled)", "appointments, 24h before".
@@ -148,15 +159,15 @@ public struct Reminder: Codable, Sendable, Equatable {
     }
 }
 
-extension Reminder: StoredRecord {
-    static var table: String { ReminderStore.table }
+extension Reminder: StoredRecord, RowBacked {
+    static var table: String { databaseTableName }
     var source: RecordSource? { nil }
     static func insertRow(_ db: Database, _ record: Reminder, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: record)
-        try RecordRows.insert(db, table: table, columns: ReminderStore.columns, values: record.columnValues, profileID: profileID)
+        try ProfileRow(record: record, profileID: profileID).insert(db)
     }
     static func updateRow(_ db: Database, _ record: Reminder, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: record)
-        try RecordRows.update(db, table: table, columns: ReminderStore.columns, values: record.columnValues, id: record.id)
+        try record.update(db)
     }
 }

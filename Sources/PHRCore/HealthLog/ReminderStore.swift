@@ -10,10 +10,8 @@ public struct ReminderStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "reminder"
+    static let table = Reminder.databaseTableName
     static let kind = "reminder"
-    static let columns = ["id", "uid", "kind", "mode", "window_start", "window_end", "medication_id", "before_minutes", "paused",
-                          "created_at", "updated_at"]
     public static let defaultWindow = (LocalTime(hour: 8, minute: 0)!, LocalTime(hour: 22, minute: 0)!)
     public static let defaultBeforeMinutes = 24 * 60
 
@@ -133,10 +131,10 @@ public struct ReminderStore {
 
     /// A profile's reminders, oldest first, with the uid of the medication each names.
     static func all(_ db: Database, profileID: Int64) throws -> [Reminder] {
-        try Row.fetchAll(db, sql: """
+        try Reminder.fetchAll(db, sql: """
             SELECT r.*, m.uid AS medication_uid FROM reminder r LEFT JOIN medication m ON m.id = r.medication_id
             WHERE r.profile_id = ? ORDER BY r.created_at, r.rowid
-            """, arguments: [profileID]).map(Reminder.init(row:))
+            """, arguments: [profileID])
     }
 
     static func kind(_ text: String) throws -> Reminder.Kind {

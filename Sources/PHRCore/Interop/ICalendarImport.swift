@@ -147,7 +147,7 @@ struct ICalendarImport {
         }
 
         if let existingID = try RecordRows.existing(db, table: AppointmentStore.table, profileID: profileID, uid: uid, sourceKey: nil) {
-            let existing = Appointment(row: try RecordRows.fetch(db, table: AppointmentStore.table, id: existingID)!)
+            let existing = try Appointment.find(db, key: existingID)
             guard appointment.sequence > existing.sequence || (cancelled && existing.status != .cancelled) else {
                 report.count(.unchanged, "appointments")
                 return

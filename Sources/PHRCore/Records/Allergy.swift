@@ -36,7 +36,7 @@ public struct Allergy: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         substance = row["substance"]
@@ -72,9 +72,23 @@ public struct Allergy: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, substance, reaction, severity?.rawValue, criticality, category, status, since?.description, notes,
-         JSONColumn.encode(codes), source?.key, JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    public static let databaseTableName = "allergy"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["substance"] = substance
+        container["reaction"] = reaction
+        container["severity"] = severity?.rawValue
+        container["criticality"] = criticality
+        container["category"] = category
+        container["status"] = status
+        container["since"] = since?.description
+        container["notes"] = notes
+        container["codes"] = JSONColumn.encode(codes)
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 
     /// For ordering by danger: severe (or high criticality) first.
@@ -92,10 +106,7 @@ public struct AllergyStore: EditableRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "allergy"
     static let kind = "allergy"
-    static let columns = ["id", "uid", "substance", "reaction", "severity", "criticality", "category", "status", "since", "notes",
-                          "codes", "source_key", "identifiers", "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -146,7 +157,12 @@ public struct AllergyStore: EditableRecordStore {
 
     /// Active ones first, the most dangerous first, then by name.
     public func list() throws -> [Allergy] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order allergies are shown in, everywhere: active first, the most dangerous first, then by name.
+    static func ordered(_ allergies: [Allergy]) -> [Allergy] {
+        allergies.sorted {
             ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
                 < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
         }

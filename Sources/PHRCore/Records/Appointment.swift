@@ -125,7 +125,7 @@ public struct Appointment: Codable, Sendable, Equatable {
     /// "Dr. Lee: annual check-up".
     public var summary: String { reason.map { "\(with): \($0)" } ?? with }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         with = row["with_name"]
@@ -148,9 +148,27 @@ public struct Appointment: Codable, Sendable, Equatable {
         updatedAt = row["updated_at"]
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, with, start.description, timeZone, Timestamp.string(startInstant), durationMinutes, allDay, location, reason, notes,
-         documentID, status.rawValue, remindMinutes, sequence, source?.key, JSONColumn.encode(source?.identifiers ?? []),
-         createdAt, updatedAt]
+    public static let databaseTableName = "appointment"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["with_name"] = with
+        container["start_local"] = start.description
+        container["time_zone"] = timeZone
+        // Derived, for ordering and ranges in SQL.
+        container["start_utc"] = Timestamp.string(startInstant)
+        container["duration_minutes"] = durationMinutes
+        container["all_day"] = allDay
+        container["location"] = location
+        container["reason"] = reason
+        container["notes"] = notes
+        container["document_id"] = documentID
+        container["status"] = status.rawValue
+        container["remind_minutes"] = remindMinutes
+        container["sequence"] = sequence
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }

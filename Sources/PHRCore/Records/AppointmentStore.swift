@@ -8,11 +8,7 @@ public struct AppointmentStore: ProfileRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "appointment"
     static let kind = "appt"
-    static let columns = ["id", "uid", "with_name", "start_local", "time_zone", "start_utc", "duration_minutes", "all_day",
-                          "location", "reason", "notes", "document_id", "status", "remind_minutes", "sequence", "source_key",
-                          "identifiers", "created_at", "updated_at"]
     /// Without --duration an appointment lasts half an hour (a whole day when it has no time).
     public static let defaultDurationMinutes = 30
 
@@ -72,7 +68,7 @@ public struct AppointmentStore: ProfileRecordStore {
 
     /// Every appointment of the profile, earliest start first.
     static func allByStart(_ db: Database, profileID: Int64) throws -> [Appointment] {
-        try RecordRows.all(db, table: table, profileID: profileID, orderBy: "start_utc, rowid").map(Appointment.init(row:))
+        try RecordRows.all(db, Appointment.self, profileID: profileID, orderBy: [Column("start_utc")])
     }
 
     // MARK: Changing

@@ -27,7 +27,7 @@ public struct Condition: Codable, Sendable, Equatable {
     /// Still a concern (what the emergency card lists).
     public var isCurrent: Bool { ["active", "recurrence", "relapse"].contains(status) }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         name = row["name"]
@@ -56,9 +56,20 @@ public struct Condition: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, name, status, since?.description, resolved?.description, notes, JSONColumn.encode(codes), source?.key,
-         JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    public static let databaseTableName = "condition"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["name"] = name
+        container["status"] = status
+        container["since"] = since?.description
+        container["resolved"] = resolved?.description
+        container["notes"] = notes
+        container["codes"] = JSONColumn.encode(codes)
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -68,10 +79,7 @@ public struct ConditionStore: EditableRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "condition"
     static let kind = "condition"
-    static let columns = ["id", "uid", "name", "status", "since", "resolved", "notes", "codes", "source_key", "identifiers",
-                          "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -119,11 +127,17 @@ public struct ConditionStore: EditableRecordStore {
 
     /// Current ones first, then by date (newest first) and name.
     public func list() throws -> [Condition] {
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order conditions are shown in, everywhere: current ones first, the most recent
+    /// onset first, then by name.
+    static func ordered(_ conditions: [Condition]) -> [Condition] {
         func key(_ c: Condition) -> (Int, String, String, String) {
             // Newest first: invert the date's order by sorting its text descending below.
             (c.isCurrent ? 0 : 1, c.since?.description ?? "", c.name.lowercased(), c.id)
         }
-        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted { a, b in
+        return conditions.sorted { a, b in
             let (ka, kb) = (key(a), key(b))
             if ka.0 != kb.0 { return ka.0 < kb.0 }
             if ka.1 != kb.1 { return ka.1 > kb.1 }

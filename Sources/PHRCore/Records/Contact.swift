@@ -23,7 +23,7 @@ public struct Contact: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         name = row["name"]
@@ -52,9 +52,20 @@ public struct Contact: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, name, phone, relation, email, emergency, notes, source?.key, JSONColumn.encode(source?.identifiers ?? []),
-         createdAt, updatedAt]
+    public static let databaseTableName = "contact"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["name"] = name
+        container["phone"] = phone
+        container["relation"] = relation
+        container["email"] = email
+        container["emergency"] = emergency
+        container["notes"] = notes
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -64,10 +75,7 @@ public struct ContactStore: EditableRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "contact"
     static let kind = "contact"
-    static let columns = ["id", "uid", "name", "phone", "relation", "email", "emergency", "notes", "source_key", "identifiers",
-                          "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -111,9 +119,12 @@ public struct ContactStore: EditableRecordStore {
 
     /// Emergency contacts first, then by name.
     public func list(emergencyOnly: Bool = false) throws -> [Contact] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }
-            .filter { !emergencyOnly || $0.emergency }
-            .sorted { ($0.emergency ? 0 : 1, $0.name.lowercased(), $0.id) < ($1.emergency ? 0 : 1, $1.name.lowercased(), $1.id) }
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) }.filter { !emergencyOnly || $0.emergency })
+    }
+
+    /// The order contacts are shown in, everywhere: emergency contacts first, then by name.
+    static func ordered(_ contacts: [Contact]) -> [Contact] {
+        contacts.sorted { ($0.emergency ? 0 : 1, $0.name.lowercased(), $0.id) < ($1.emergency ? 0 : 1, $1.name.lowercased(), $1.id) }
     }
 
     public func get(_ prefix: String) throws -> Contact {

@@ -81,7 +81,7 @@ public struct Dose: Codable, Sendable, Equatable {
         try c.encode(createdAt, forKey: .createdAt)
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         status = Status(rawValue: row["status"]) ?? .taken
@@ -96,15 +96,41 @@ public struct Dose: Codable, Sendable, Equatable {
 
     /// The log of one medication, oldest first.
     static func all(_ db: Database, medicationID: String) throws -> [Dose] {
-        try Row.fetchAll(db, sql: "SELECT * FROM dose WHERE medication_id = ? ORDER BY at, rowid", arguments: [medicationID]).map(Dose.init(row:))
+        try Dose.filter(Column("medication_id") == medicationID).order(Column("at"), Column.rowID).fetchAll(db)
     }
 
     func insert(_ db: Database, medicationID: String) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: self)
-        try db.execute(sql: """
-            INSERT INTO dose (id, uid, medication_id, status, at, time_zone, scheduled_for, forced, note, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [id, uid, medicationID, status.rawValue, at, timeZone, scheduledFor?.description,
-                             forced?.joined(separator: ","), note, createdAt])
+        try Logged(dose: self, medicationID: medicationID).insert(db)
+    }
+}
+
+/// `medication_id` is not a property: a dose never moves to another medication, so only its
+/// insert (`Logged`) names it.
+extension Dose: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "dose"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["status"] = status.rawValue
+        container["at"] = at
+        container["time_zone"] = timeZone
+        container["scheduled_for"] = scheduledFor?.description
+        container["forced"] = forced?.joined(separator: ",")
+        container["note"] = note
+        container["created_at"] = createdAt
+    }
+
+    /// A dose with the medication it is logged for.
+    private struct Logged: PersistableRecord {
+        static var databaseTableName: String { Dose.databaseTableName }
+        var dose: Dose
+        var medicationID: String
+
+        func encode(to container: inout PersistenceContainer) {
+            dose.encode(to: &container)
+            container["medication_id"] = medicationID
+        }
     }
 }

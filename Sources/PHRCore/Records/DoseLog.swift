@@ -104,7 +104,7 @@ public struct DoseLog {
                 throw RecordError.ambiguous(kind: "dose", prefix: dosePrefix, matches: rows.map { $0["id"] })
             }
             let dose = Dose(row: row)
-            let medication = Medication(row: try RecordRows.fetch(db, table: MedicationStore.table, id: row["medication"])!)
+            let medication = try Medication.find(db, key: row["medication"] as String)
             try db.execute(sql: "DELETE FROM dose WHERE id = ?", arguments: [dose.id])
             return (medication, dose)
         }

@@ -24,7 +24,7 @@ public struct Immunization: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         vaccine = row["vaccine"]
@@ -53,9 +53,20 @@ public struct Immunization: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, vaccine, date.description, doseNumber, lot, notes, JSONColumn.encode(codes), source?.key,
-         JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    public static let databaseTableName = "immunization"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["vaccine"] = vaccine
+        container["date"] = date.description
+        container["dose_number"] = doseNumber
+        container["lot"] = lot
+        container["notes"] = notes
+        container["codes"] = JSONColumn.encode(codes)
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -65,10 +76,7 @@ public struct ImmunizationStore: EditableRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "immunization"
     static let kind = "immunization"
-    static let columns = ["id", "uid", "vaccine", "date", "dose_number", "lot", "notes", "codes", "source_key", "identifiers",
-                          "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -118,9 +126,12 @@ public struct ImmunizationStore: EditableRecordStore {
 
     /// Newest first.
     public func list() throws -> [Immunization] {
-        try vault.database.read { db in try Self.all(db, profileID: profile.id) }.sorted {
-            ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
-        }
+        Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) })
+    }
+
+    /// The order immunizations are shown in, everywhere: newest first, then by vaccine.
+    static func ordered(_ immunizations: [Immunization]) -> [Immunization] {
+        immunizations.sorted { ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id) }
     }
 
     public func get(_ prefix: String) throws -> Immunization {

@@ -79,7 +79,7 @@ public struct MedicalID: Codable, Sendable, Equatable {
             && weightKg == nil && notes == nil && identifiers.isEmpty
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         name = row["name"]
         dateOfBirth = (row["date_of_birth"] as String?).flatMap(CalendarDate.init)
         sex = (row["sex"] as String?).flatMap(Sex.init(rawValue:))
@@ -90,6 +90,24 @@ public struct MedicalID: Codable, Sendable, Equatable {
         notes = row["notes"]
         identifiers = JSONColumn.decode([SourceIdentifier].self, from: row["identifiers"], fallback: [])
         updatedAt = row["updated_at"]
+    }
+}
+
+/// One row per profile, keyed by `profile_id` (added by `ProfileRow`).
+extension MedicalID: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "medical_id"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["name"] = name
+        container["date_of_birth"] = dateOfBirth?.description
+        container["sex"] = sex?.rawValue
+        container["blood_type"] = bloodType
+        container["organ_donor"] = organDonor
+        container["height_cm"] = heightCm
+        container["weight_kg"] = weightKg
+        container["notes"] = notes
+        container["identifiers"] = JSONColumn.encode(identifiers)
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -157,21 +175,12 @@ public struct MedicalIDStore {
     }
 
     static func fetch(_ db: Database, profileID: Int64) throws -> MedicalID? {
-        try Row.fetchOne(db, sql: "SELECT * FROM medical_id WHERE profile_id = ?", arguments: [profileID]).map(MedicalID.init(row:))
+        try MedicalID.fetchOne(db, key: profileID)
     }
 
     static func save(_ db: Database, _ id: MedicalID, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: id)
-        try db.execute(sql: """
-            INSERT INTO medical_id (profile_id, name, date_of_birth, sex, blood_type, organ_donor, height_cm, weight_kg, notes,
-                identifiers, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (profile_id) DO UPDATE SET name = excluded.name, date_of_birth = excluded.date_of_birth,
-                sex = excluded.sex, blood_type = excluded.blood_type, organ_donor = excluded.organ_donor,
-                height_cm = excluded.height_cm, weight_kg = excluded.weight_kg, notes = excluded.notes,
-                identifiers = excluded.identifiers, updated_at = excluded.updated_at
-            """, arguments: [profileID, id.name, id.dateOfBirth?.description, id.sex?.rawValue, id.bloodType, id.organDonor,
-                             id.heightCm, id.weightKg, id.notes, JSONColumn.encode(id.identifiers), id.updatedAt])
+        try ProfileRow(record: id, profileID: profileID).upsert(db)
         // Medical notes are searchable ("pacemaker", "epilepsy"); the rest is not text worth finding.
         // The entry is the profile's ("kind:profile"), one per profile, keyed by its number.
         let body = [id.notes].compactMap { $0 }.joined(separator: "\n")

@@ -104,7 +104,7 @@ public struct Medication: Codable, Sendable, Equatable {
 }
 
 extension Medication {
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         name = row["name"]
@@ -130,12 +130,34 @@ extension Medication {
         updatedAt = row["updated_at"]
     }
 
-    /// Column values in the order of `MedicationStore.columns`.
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, name, dose, form, schedule.kind, schedule.timesColumn, schedule.everyMinutesColumn, timeZone,
-         minIntervalMinutes, maxPerDay, start?.description, end?.description, status.rawValue, stoppedOn?.description,
-         prescriber, pharmacy, refills, documentID, instructions, notes, JSONColumn.encode(codes), source?.key,
-         JSONColumn.encode(source?.identifiers ?? []), createdAt, updatedAt]
+    public static let databaseTableName = "medication"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["name"] = name
+        container["dose"] = dose
+        container["form"] = form
+        container["schedule"] = schedule.kind
+        container["times"] = schedule.timesColumn
+        container["every_minutes"] = schedule.everyMinutesColumn
+        container["time_zone"] = timeZone
+        container["min_interval_minutes"] = minIntervalMinutes
+        container["max_per_day"] = maxPerDay
+        container["start_date"] = start?.description
+        container["end_date"] = end?.description
+        container["status"] = status.rawValue
+        container["stopped_on"] = stoppedOn?.description
+        container["prescriber"] = prescriber
+        container["pharmacy"] = pharmacy
+        container["refills"] = refills
+        container["document_id"] = documentID
+        container["instructions"] = instructions
+        container["notes"] = notes
+        container["codes"] = JSONColumn.encode(codes)
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -144,5 +166,10 @@ enum RecordSourceColumns {
     static func read(_ row: Row) -> RecordSource? {
         guard let key: String = row["source_key"] else { return nil }
         return RecordSource(key: key, identifiers: JSONColumn.decode([SourceIdentifier].self, from: row["identifiers"], fallback: []))
+    }
+
+    static func write(_ source: RecordSource?, to container: inout PersistenceContainer) {
+        container["source_key"] = source?.key
+        container["identifiers"] = JSONColumn.encode(source?.identifiers ?? [])
     }
 }

@@ -8,13 +8,8 @@ public struct MedicationStore: ProfileRecordStore {
     public let profile: Profile
     public let time: TimeContext
 
-    static let table = "medication"
     /// The record kind in IDs, errors and the search index.
     static let kind = "med"
-    static let columns = ["id", "uid", "name", "dose", "form", "schedule", "times", "every_minutes", "time_zone",
-                          "min_interval_minutes", "max_per_day", "start_date", "end_date", "status", "stopped_on",
-                          "prescriber", "pharmacy", "refills", "document_id", "instructions", "notes", "codes",
-                          "source_key", "identifiers", "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile, time: TimeContext) {
         self.vault = vault
@@ -74,7 +69,7 @@ public struct MedicationStore: ProfileRecordStore {
     /// name, the one current today is meant.
     func resolve(_ db: Database, _ reference: String) throws -> Medication {
         do {
-            return Medication(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: reference, profileID: profile.id))
+            return try RecordRows.resolve(db, Medication.self, kind: Self.kind, prefix: reference, profileID: profile.id)
         } catch RecordError.notFound {
             let name = reference.trimmingCharacters(in: .whitespaces).lowercased()
             guard !name.isEmpty else { throw RecordError.notFound(kind: Self.kind, id: reference) }
@@ -95,9 +90,12 @@ public struct MedicationStore: ProfileRecordStore {
     /// Current medications (active or starting later) by name; with `all`, stopped and ended too.
     public func list(all: Bool = false) throws -> [Medication] {
         let today = time.today()
-        return try vault.database.read { db in try Self.all(db, profileID: profile.id) }
-            .filter { all || $0.isCurrent(today: today) }
-            .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+        return Self.ordered(try vault.database.read { db in try Self.all(db, profileID: profile.id) }.filter { all || $0.isCurrent(today: today) })
+    }
+
+    /// The order medications are listed in, everywhere: by name.
+    static func ordered(_ medications: [Medication]) -> [Medication] {
+        medications.sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
     }
 
     /// The dose log of one medication, oldest first.

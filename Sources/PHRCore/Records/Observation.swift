@@ -91,7 +91,7 @@ public struct Observation: Codable, Sendable, Equatable {
         return text
     }
 
-    init(row: Row) {
+    public init(row: Row) {
         id = row["id"]
         uid = row["uid"]
         name = row["name"]
@@ -131,10 +131,25 @@ public struct Observation: Codable, Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
-    var columnValues: [DatabaseValueConvertible?] {
-        [id, uid, name, category, status, effective, valueNumber, valueUnit, valueText, valueCodes.map(JSONColumn.encode),
-         JSONColumn.encode(components), notes, JSONColumn.encode(codes), source?.key, JSONColumn.encode(source?.identifiers ?? []),
-         createdAt, updatedAt]
+    public static let databaseTableName = "observation"
+
+    public func encode(to container: inout PersistenceContainer) {
+        container["id"] = id
+        container["uid"] = uid
+        container["name"] = name
+        container["category"] = category
+        container["status"] = status
+        container["effective"] = effective
+        container["value_number"] = valueNumber
+        container["value_unit"] = valueUnit
+        container["value_text"] = valueText
+        container["value_codes"] = valueCodes.map(JSONColumn.encode)
+        container["components"] = JSONColumn.encode(components)
+        container["notes"] = notes
+        container["codes"] = JSONColumn.encode(codes)
+        RecordSourceColumns.write(source, to: &container)
+        container["created_at"] = createdAt
+        container["updated_at"] = updatedAt
     }
 }
 
@@ -143,10 +158,7 @@ public struct ObservationStore: ProfileRecordStore {
     public let vault: Vault
     public let profile: Profile
 
-    static let table = "observation"
     static let kind = "observation"
-    static let columns = ["id", "uid", "name", "category", "status", "effective", "value_number", "value_unit", "value_text",
-                          "value_codes", "components", "notes", "codes", "source_key", "identifiers", "created_at", "updated_at"]
 
     public init(vault: Vault, profile: Profile) {
         self.vault = vault

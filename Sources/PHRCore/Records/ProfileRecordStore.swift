@@ -1,11 +1,23 @@
 import GRDB
 
-/// A record as its table row: read from a row, written as the values of its store's columns.
-protocol RowBacked {
-    init(row: Row)
+/// A record as its table row, mapped by GRDB: `init(row:)` reads it and `encode(to:)` writes it,
+/// each column named once beside the property it holds. `profile_id` is not a property: a record
+/// never moves between profiles, so inserts add it (`ProfileRow`) and updates leave it alone.
+protocol RowBacked: FetchableRecord, PersistableRecord {
     var id: String { get }
     var updatedAt: String { get set }
-    var columnValues: [DatabaseValueConvertible?] { get }
+}
+
+/// A record with the profile it is inserted into: its own columns plus `profile_id`.
+struct ProfileRow<Record: PersistableRecord>: PersistableRecord {
+    static var databaseTableName: String { Record.databaseTableName }
+    var record: Record
+    var profileID: Int64
+
+    func encode(to container: inout PersistenceContainer) throws {
+        try record.encode(to: &container)
+        container["profile_id"] = profileID
+    }
 }
 
 /// The rows of one kind of record in one profile. A store says what is its own (table, columns,
@@ -13,10 +25,8 @@ protocol RowBacked {
 /// are written once, here.
 protocol ProfileRecordStore {
     associatedtype Record: RowBacked
-    static var table: String { get }
     /// The record kind in IDs, errors and the search index.
     static var kind: String { get }
-    static var columns: [String] { get }
     var vault: Vault { get }
     var profile: Profile { get }
     /// The record whose ID starts with `prefix`, in this profile (a requirement, so a store
@@ -27,8 +37,10 @@ protocol ProfileRecordStore {
 }
 
 extension ProfileRecordStore {
+    static var table: String { Record.databaseTableName }
+
     func resolve(_ db: Database, _ prefix: String) throws -> Record {
-        Record(row: try RecordRows.resolve(db, table: Self.table, kind: Self.kind, prefix: prefix, profileID: profile.id))
+        try RecordRows.resolve(db, Record.self, kind: Self.kind, prefix: prefix, profileID: profile.id)
     }
 
     func record(_ prefix: String) throws -> Record {
@@ -46,18 +58,18 @@ extension ProfileRecordStore {
 
     /// Every record of the profile, oldest first.
     static func all(_ db: Database, profileID: Int64) throws -> [Record] {
-        try RecordRows.all(db, table: table, profileID: profileID).map(Record.init(row:))
+        try RecordRows.all(db, Record.self, profileID: profileID)
     }
 
     static func insert(_ db: Database, _ record: Record, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: record)
-        try RecordRows.insert(db, table: table, columns: columns, values: record.columnValues, profileID: profileID)
+        try ProfileRow(record: record, profileID: profileID).insert(db)
         try index(db, record, profileID: profileID)
     }
 
     static func update(_ db: Database, _ record: Record, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: record)
-        try RecordRows.update(db, table: table, columns: columns, values: record.columnValues, id: record.id)
+        try record.update(db)
         try index(db, record, profileID: profileID)
     }
 }

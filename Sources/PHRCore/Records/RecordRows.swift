@@ -1,42 +1,20 @@
 import Foundation
 import GRDB
 
-/// The SQL every record store shares: inserting and updating a row from its column list,
-/// resolving IDs within a profile, and the document links of medications and appointments.
+/// The SQL every record store shares: a profile's records in order, resolving IDs within a
+/// profile, and the document links of medications and appointments.
 enum RecordRows {
-    static func insert(_ db: Database, table: String, columns: [String], values: [DatabaseValueConvertible?], profileID: Int64) throws {
-        let names = (["profile_id"] + columns).map(\.quotedDatabaseIdentifier).joined(separator: ", ")
-        let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
-        try db.execute(sql: "INSERT INTO \(table.quotedDatabaseIdentifier) (\(names)) VALUES (\(marks))",
-                       arguments: StatementArguments([profileID] + values))
+    /// Records of one profile, oldest first (the order of exports and plain listings).
+    static func all<Record: FetchableRecord & TableRecord>(_ db: Database, _ type: Record.Type, profileID: Int64,
+                                                           orderBy: [any SQLOrderingTerm] = [Column("created_at")]) throws -> [Record] {
+        try Record.filter(Column("profile_id") == profileID).order(orderBy + [Column.rowID]).fetchAll(db)
     }
 
-    /// Rewrites every column but `id` of the row with `id`.
-    static func update(_ db: Database, table: String, columns: [String], values: [DatabaseValueConvertible?], id: String) throws {
-        var assignments: [String] = []
-        var arguments: [DatabaseValueConvertible?] = []
-        for (column, value) in zip(columns, values) where column != "id" {
-            assignments.append("\(column.quotedDatabaseIdentifier) = ?")
-            arguments.append(value)
-        }
-        try db.execute(sql: "UPDATE \(table.quotedDatabaseIdentifier) SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-                       arguments: StatementArguments(arguments + [id]))
-    }
-
-    static func fetch(_ db: Database, table: String, id: String) throws -> Row? {
-        try Row.fetchOne(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE id = ?", arguments: [id])
-    }
-
-    /// Rows of one profile, oldest first (the order of exports and plain listings).
-    static func all(_ db: Database, table: String, profileID: Int64, orderBy: String = "created_at, rowid") throws -> [Row] {
-        try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? ORDER BY \(orderBy)",
-                         arguments: [profileID])
-    }
-
-    /// The row whose ID starts with `prefix`, in this profile only.
-    static func resolve(_ db: Database, table: String, kind: String, prefix: String, profileID: Int64) throws -> Row {
-        let id = try RecordID.resolve(db, table: table, kind: kind, prefix: prefix, profileID: profileID)
-        return try fetch(db, table: table, id: id)!
+    /// The record whose ID starts with `prefix`, in this profile only.
+    static func resolve<Record: FetchableRecord & TableRecord>(_ db: Database, _ type: Record.Type, kind: String, prefix: String,
+                                                               profileID: Int64) throws -> Record {
+        let id = try RecordID.resolve(db, table: Record.databaseTableName, kind: kind, prefix: prefix, profileID: profileID)
+        return try Record.find(db, key: id)
     }
 
     /// A new short ID and a new UUID for a record.

@@ -55,8 +55,7 @@ package struct ShareContent: Codable {
         return try vault.database.read { db in
             let id = profile.id
             let medications = try MedicationStore.all(db, profileID: id)
-            let current = medications.filter { $0.isCurrent(today: today) }
-                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            let current = MedicationStore.ordered(medications.filter { $0.isCurrent(today: today) })
             let stopped = medications.filter { !$0.isCurrent(today: today) }
                 .compactMap { medication -> (Medication, CalendarDate)? in
                     guard let last = lastDay(of: medication), last >= yearAgo else { return nil }
@@ -64,23 +63,13 @@ package struct ShareContent: Codable {
                 }
                 .sorted { ($0.1, $1.0.name.lowercased()) > ($1.1, $0.0.name.lowercased()) }
                 .map(\.0)
-            let allergies = try AllergyStore.all(db, profileID: id).sorted {
-                ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
-                    < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
-            }
-            let conditions = try ConditionStore.all(db, profileID: id).sorted { a, b in
-                if a.isCurrent != b.isCurrent { return a.isCurrent }
-                let (sa, sb) = (a.since?.description ?? "", b.since?.description ?? "")
-                if sa != sb { return sa > sb }
-                return (a.name.lowercased(), a.id) < (b.name.lowercased(), b.id)
-            }
-            let immunizations = try ImmunizationStore.all(db, profileID: id).sorted {
-                ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id)
-            }
+            // The same orders as `phr allergy list` and the other listings.
+            let allergies = AllergyStore.ordered(try AllergyStore.all(db, profileID: id))
+            let conditions = ConditionStore.ordered(try ConditionStore.all(db, profileID: id))
+            let immunizations = ImmunizationStore.ordered(try ImmunizationStore.all(db, profileID: id))
             let appointments = try AppointmentStore.allByStart(db, profileID: id)
                 .filter { $0.endInstant > time.now && $0.status != .cancelled }
-            let contacts = try ContactStore.all(db, profileID: id).filter(\.emergency)
-                .sorted { ($0.name.lowercased(), $0.id) < ($1.name.lowercased(), $1.id) }
+            let contacts = ContactStore.ordered(try ContactStore.all(db, profileID: id).filter(\.emergency))
             let selection = try ShareDocumentSelection.select(db, store: store, request: request, today: today)
             return ShareContent(
                 profile: profile, medicalID: try MedicalIDStore.fetch(db, profileID: id),

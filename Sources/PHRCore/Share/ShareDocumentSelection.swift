@@ -67,9 +67,9 @@ enum ShareDocumentSelection {
     /// Why the original cannot be drawn into a bundle, from what extraction found when it was added.
     static func unembeddableReason(_ document: Document) -> String? {
         switch document.outcome {
-        case "password_required": return "its original is a password-protected PDF"
-        case "unreadable": return "its original could not be read when it was added"
-        default: return nil
+        case .passwordRequired: return "its original is a password-protected PDF"
+        case .unreadable: return "its original could not be read when it was added"
+        case .indexed, .partial, .noText, .junkText: return nil
         }
     }
 

@@ -29,7 +29,7 @@ extension Document {
     /// `lab "Laboratory report" 2 pages, no text (needs OCR)`
     var summaryLine: String {
         var line = "\(type) \"\(title)\" \(pageCount) page\(pageCount == 1 ? "" : "s")"
-        if outcome != "indexed" { line += ", \(outcomeDescription)" }
+        if outcome != .indexed { line += ", \(outcomeDescription)" }
         return line
     }
 }
@@ -184,7 +184,7 @@ struct DocList: ParsableCommand {
         }
         let rows = documents.map { document in
             [document.id, document.date ?? "—", document.type, "\(document.pageCount)", document.title
-                + (document.outcome == "indexed" ? "" : "  (\(document.outcomeDescription))")]
+                + (document.outcome == .indexed ? "" : "  (\(document.outcomeDescription))")]
         }
         Table.print(header: ["ID", "DATE", "TYPE", "PAGES", "TITLE"], rows: rows)
     }
