@@ -5,6 +5,8 @@ import Foundation
 ///
 /// http://hl7.org/fhir/R4/bundle.html, http://hl7.org/fhir/R4/references.html
 struct FHIRBundle {
+    /// The release it was written in; STU3 bundles arrive here already upgraded (FHIRVersion).
+    var version = FHIRVersion.r4
     /// Bundle types whose entries are resources to take in. Responses and histories are not.
     static let importableTypes = ["transaction", "batch", "collection", "document", "searchset", "message"]
 

@@ -37,7 +37,7 @@ public enum RecordImport {
                     try PHRImporter(export: export, path: path, profileID: profile.id, time: time).run(db, report: &report)
                 case .fhir(let bundle):
                     let profile = try Profiles.resolve(db, name: profileName)
-                    report = ImportReport(format: "FHIR R4 Bundle (\(bundle.type))", profile: profile.name)
+                    report = ImportReport(format: "FHIR \(bundle.version.rawValue) Bundle (\(bundle.type))", profile: profile.name)
                     try FHIRImporter(bundle: bundle, path: path, profileID: profile.id, time: time).run(db, report: &report)
                 case .iCalendar(let text):
                     let profile = try Profiles.resolve(db, name: profileName)
@@ -92,6 +92,7 @@ public enum RecordImport {
         }
         let start = text.drop { $0.isWhitespace }
         if start.prefix(15).uppercased() == "BEGIN:VCALENDAR" { return .iCalendar(String(start)) }
+        if start.first == "<" { throw InteropError.unrecognized(path: path, reason: xmlKind(String(start.prefix(4096)))) }
         guard start.first == "{" else {
             throw InteropError.unrecognized(path: path, reason: "neither JSON nor iCalendar")
         }
@@ -108,7 +109,16 @@ public enum RecordImport {
             guard type == "Bundle" else {
                 throw InteropError.unrecognized(path: path, reason: "a FHIR \(type), not a Bundle; phr imports Bundles (transaction, collection, document)")
             }
-            return .fhir(try FHIRBundle(json: json, path: path))
+            switch FHIRVersion.detect(json) {
+            case .r4:
+                return .fhir(try FHIRBundle(json: json, path: path))
+            case .stu3:
+                var bundle = try FHIRBundle(json: FHIRVersion.upgradedFromSTU3(json), path: path)
+                bundle.version = .stu3
+                return .fhir(bundle)
+            case .dstu2:
+                throw InteropError.unrecognized(path: path, reason: "this is a FHIR DSTU2 bundle; phr reads R4 (and STU3)")
+            }
         }
         if json["format"]?.string == PHRExport.formatName {
             guard let version = json["version"]?.number, version == version.rounded() else {
@@ -125,6 +135,17 @@ public enum RecordImport {
             }
         }
         throw InteropError.unrecognized(path: path, reason: "JSON, but neither a phr export nor a FHIR Bundle")
+    }
+
+    /// What an XML file is, for the refusal: FHIR XML, C-CDA, or something else.
+    static func xmlKind(_ head: String) -> String {
+        if head.contains("http://hl7.org/fhir") {
+            return "a FHIR XML file; phr reads FHIR JSON: ask for the JSON export, or convert it (the HL7 FHIR validator can)"
+        }
+        if head.contains("ClinicalDocument") || head.contains("urn:hl7-org:v3") {
+            return "a C-CDA document (HL7 CDA XML); phr does not read C-CDA yet: ask the portal for a FHIR (JSON) export"
+        }
+        return "an XML file; phr reads its own exports (phr export), FHIR R4 Bundles (JSON) and iCalendar (.ics) files"
     }
 
     /// Where a decoding error is ("medications[2].schedule.times") and what is wrong.
