@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    /// What the default left out, and a missing name, are said to the user on stderr, never to
+    /// the clinician in the bundle.
+    @Test func theUserIsToldWhatTheDefaultLeftOutAndThatTheNameIsMissing() throws {
+        let cli = try CLI(label: "share-notes")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        #expect(try cli.run(["doc", "add", "\(Self.samples)/vaccination-record.pdf"], Self.env).status == 0)
+        // A year later, the January 2025 document is outside the default 12 months.
+        let later = Self.env.merging(["PHR_TEST_NOW": "2026-06-15T09:00:00Z"]) { $1 }
+        let share = try cli.run(["share", "--for", "Dr. Lee", "--out", "\(cli.directory)/b.pdf"], later)
+        #expect(share.status == 0, "\(share.stderr)")
+        #expect(share.stderr.contains("phr: 1 older document was left out (by default a bundle holds the last 12 months); include them with --since DATE"))
+        #expect(share.stderr.contains("phr: warning: the medical ID has no name, so the bundle says \"Name not recorded\""))
+        let text = try Self.tool("pdftotext", ["\(cli.directory)/b.pdf", "-"]).stdout
+        #expect(text.contains("Name not recorded") && !text.contains("--since") && !text.contains("documents at the end"))
+        #expect(try cli.run(["id", "set", "--name", "Alex Example"], later).status == 0)
+        let named = try cli.run(["share", "--for", "Dr. Lee", "--out", "\(cli.directory)/c.pdf", "--since", "2020-01-01"], later)
+        #expect(named.status == 0 && !named.stderr.contains("left out") && !named.stderr.contains("no name"), "\(named.stderr)")
+    }
+
     @Test func jsonReportsPagesDocumentsAndHashes() throws {
         let cli = try Self.prepared("share-json")
         defer { cli.cleanUp() }

@@ -71,10 +71,18 @@ public enum ShareBundle {
                                                 pages: next - drawn.firstPages[index], firstPage: drawn.firstPages[index],
                                                 sha256: document.sha256)
         }
-        return ShareResult(path: request.output, recipient: recipient, pages: drawn.pages, summaryPages: drawn.summaryPages,
-                           sections: options.sections.map(\.rawValue), documents: included, skipped: content.skippedDocuments,
-                           encrypted: password != nil, paper: request.paper.rawValue, bytes: FileSystem.fileSize(request.output) ?? 0,
-                           fhir: fhirPath)
+        var result = ShareResult(path: request.output, recipient: recipient, pages: drawn.pages, summaryPages: drawn.summaryPages,
+                                 sections: options.sections.map(\.rawValue), documents: included, skipped: content.skippedDocuments,
+                                 encrypted: password != nil, paper: request.paper.rawValue, bytes: FileSystem.fileSize(request.output) ?? 0,
+                                 fhir: fhirPath)
+        if options.defaultDocumentWindow && options.sections.contains(.documents) {
+            let all = try vault.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE profile_id = ?", arguments: [profile.id]) ?? 0
+            }
+            result.documentsLeftOut = max(0, all - included.count - content.skippedDocuments.count)
+        }
+        result.nameNotRecorded = !content.hasName
+        return result
     }
 
     /// Decrypts `document`'s blob into a new memory file (no path, never on a disk) for the

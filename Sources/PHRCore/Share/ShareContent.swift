@@ -46,7 +46,20 @@ package struct ShareContent: Codable {
     }
 
     /// The name printed for the patient: the medical ID's, else the profile's.
-    package var patientName: String { medicalID?.name ?? profile.name }
+    ///
+    /// A clinician must never read "me" (the name `phr init` gives the first profile) as the
+    /// patient's name: without a name in the medical ID, that profile is "Name not recorded".
+    package var patientName: String {
+        if let name = medicalID?.name { return name }
+        return hasName ? profile.name : Self.nameNotRecorded
+    }
+
+    /// Whether the patient's name is known (the medical ID's, or a profile named by the user).
+    package var hasName: Bool {
+        medicalID?.name != nil || profile.name.caseInsensitiveCompare(Profiles.initialName) != .orderedSame
+    }
+
+    package static let nameNotRecorded = "Name not recorded"
 
     package static func load(vault: Vault, profile: Profile, request: ShareRequest, time: TimeContext) throws -> ShareContent {
         let today = time.today()
@@ -143,10 +156,17 @@ public struct ShareResult: Codable, Sendable, Equatable {
     public var paper: String
     public var bytes: Int64
     public var fhir: String?
+    /// Documents of the profile the default choice (the last 12 months) left out; 0 when the
+    /// user chose documents.
+    public var documentsLeftOut = 0
+    /// The bundle says "Name not recorded": the medical ID has no name.
+    public var nameNotRecorded = false
 
     package enum CodingKeys: String, CodingKey {
         case path, recipient, pages
         case summaryPages = "summary_pages"
         case sections, documents, skipped, encrypted, paper, bytes, fhir
+        case documentsLeftOut = "documents_left_out"
+        case nameNotRecorded = "name_not_recorded"
     }
 }

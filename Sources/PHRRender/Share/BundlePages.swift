@@ -9,6 +9,8 @@ struct BundleFooter {
     let recipient: String
     /// "2026-11-22".
     let generatedOn: String
+    /// Whether documents follow the summary (the footer says they are copies only then).
+    var hasDocuments = true
 
     func draw(_ page: PageInfo, on canvas: PDFCanvas) {
         let frame = page.frame
@@ -21,7 +23,7 @@ struct BundleFooter {
 
         let markup = "<b>CONFIDENTIAL</b> · health information of \(escapeMarkup(patient)), prepared for <b>\(escapeMarkup(recipient))</b>\n"
             + "<span foreground=\"\(Color.muted.markupValue)\">Compiled by the patient with phr on \(escapeMarkup(generatedOn)) · "
-            + "not an official medical record; the documents at the end are copies of the originals</span>"
+            + "not an official medical record" + (hasDocuments ? "; the documents at the end are copies of the originals" : "") + "</span>"
         let width = right - left - 80
         // Everything must stay above the paper's unprintable edge: shrink a long name or
         // recipient to a smaller size, and as a last resort keep the lines that fit.

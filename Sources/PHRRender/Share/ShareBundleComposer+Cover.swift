@@ -37,8 +37,9 @@ extension ShareBundleComposer {
             <b>Confidential.</b> This document holds personal health information about \(escapeMarkup(content.patientName)), \
             shared with \(escapeMarkup(footer.recipient)) for their care. Keep it confidential; if it reached you by mistake, \
             please destroy it and tell the sender. The summary pages were compiled by the patient or a caregiver from their own \
-            records with phr; they are not an export of a clinical record system. The documents at the end are complete \
-            copies of the originals, with their SHA-256 fingerprints in the manifest.
+            records with phr; they are not an export of a clinical record system.\(documents.isEmpty ? "" : """
+             The documents at the end are complete copies of the originals, with their SHA-256 fingerprints in the manifest.
+            """)
             """), style: BundleStyle.small.sized(8).colored(.ink).spaced(1.1), after: 18)
 
         drawContents(flow)

@@ -5,9 +5,10 @@ import PHRTypesetting
 extension ShareBundleComposer {
     func drawManifest(_ flow: DocumentFlow) {
         if documents.isEmpty {
+            // Said to the clinician: what is (not) here, never how to run phr (phr share tells the user).
             noneRecorded(flow, options.defaultDocumentWindow
-                         ? "No documents dated in the last 12 months; choose others with --doc, --doc-type or --since."
-                         : "No documents matched the choice.")
+                         ? "No documents are included (none dated in the last 12 months)."
+                         : "No documents are included.")
         } else {
             let rows: [Table.Row] = documents.enumerated().map { index, bundled in
                 let document = bundled.document

@@ -26,7 +26,8 @@ final class ShareBundleComposer {
         self.time = time
         self.documents = documents
         sections = ShareSection.allCases.filter { options.sections.contains($0) }
-        footer = BundleFooter(patient: Self.patientLine(content), recipient: options.recipient, generatedOn: time.today().description)
+        footer = BundleFooter(patient: Self.patientLine(content), recipient: options.recipient, generatedOn: time.today().description,
+                              hasDocuments: !documents.isEmpty)
     }
 
     var today: CalendarDate { time.today() }

@@ -98,6 +98,12 @@ struct ShareCommand: ParsableCommand {
         for skipped in result.skipped {
             Console.warning("left out document \(skipped.id): \(skipped.reason)")
         }
+        if result.documentsLeftOut > 0 {
+            Console.note("\(result.documentsLeftOut) older \(result.documentsLeftOut == 1 ? "document was" : "documents were") left out (by default a bundle holds the last 12 months); include them with --since DATE, --doc-type TYPE or --doc ID")
+        }
+        if result.nameNotRecorded {
+            Console.warning("the medical ID has no name, so the bundle says \"Name not recorded\"; set it with 'phr id set --name \"...\"'")
+        }
         if output.json { return try Console.json(result) }
         let documentPages = result.documents.reduce(0) { $0 + $1.pages }
         var parts = ["\(result.pages) \(result.pages == 1 ? "page" : "pages")", "\(result.summaryPages) of cover and summary"]

@@ -194,7 +194,10 @@ import Testing
         let text = try PDFTools.text(result.path)
         #expect(text.contains("No medical ID recorded"))
         #expect(text.contains("No allergies or intolerances recorded."))
-        #expect(text.contains("No documents dated in the last 12 months"))
+        #expect(text.contains("No documents are included (none dated in the last 12 months)."))
+        // Nothing promises documents that are not there, and no command-line flag reaches the clinician.
+        #expect(!text.contains("documents at the end") && !text.contains("--"))
+        #expect(!text.contains(" me ") && text.contains("Name not recorded"), "the default profile's name is not the patient's")
         #expect(result.pages == 2 && result.summaryPages == 2)
     }
 }
