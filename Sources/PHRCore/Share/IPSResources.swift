@@ -43,7 +43,12 @@ enum IPSResources {
             ("resourceType", .string("Patient")),
             ("id", .string(id)),
             ("identifier", identifiers(medicalID?.identifiers ?? [])),
-            ("name", .array([.object([("text", .string(content.patientName))])])),
+            // IPS requires a name; an unknown one says so (data-absent-reason), as the birth date does.
+            ("name", .array([content.hasName ? .object([("text", .string(content.patientName))])
+                             : .object([("extension", .array([.object([
+                                 ("url", .string("http://hl7.org/fhir/StructureDefinition/data-absent-reason")),
+                                 ("valueCode", .string("unknown")),
+                             ])]))])])),
             ("gender", medicalID?.sex.map { .string($0.rawValue) }),
         ]
         // IPS requires a birth date; an unknown one says so instead of being left out.
