@@ -31,6 +31,13 @@ struct FHIRImporter {
         }
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
+        // Records imported by earlier versions carry the identifier alone as key; it names this
+        // resource only when no other resource in the bundle has the same identifier.
+        let identifierKeys = bundle.resources.compactMap(mapper.identifierKey)
+        let sharedKeys = Set(Dictionary(grouping: identifierKeys, by: { $0 }).filter { $0.value.count > 1 }.keys)
+        func formerKey(_ resource: FHIRResource, suffix: String = "") -> String? {
+            mapper.identifierKey(resource).flatMap { sharedKeys.contains($0) ? nil : $0 + suffix }
+        }
         for (entry, reason) in bundle.unreadable {
             report.reject(entry, type: "entry", reason)
         }
@@ -40,30 +47,31 @@ struct FHIRImporter {
                 case "Patient":
                     let patient = try mapper.patient(resource)
                     facts = patient
-                    for (location, mapped) in patient.contacts {
-                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts", check: RecordValidation.check, db, &report)
+                    for (index, (location, mapped)) in patient.contacts.enumerated() {
+                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts",
+                                 formerKey: formerKey(resource, suffix: "#contact[\(index)]"), check: RecordValidation.check, db, &report)
                     }
                 case "MedicationRequest", "MedicationStatement":
                     try take(try mapper.medication(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "medications",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "AllergyIntolerance":
                     try take(try mapper.allergy(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "allergies",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Condition":
                     try take(try mapper.condition(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "conditions",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Immunization":
                     try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Observation":
                     let mapped = try mapper.observation(resource)
                     if let observation = try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations",
-                                                  check: RecordValidation.check, db, &report) {
+                                                  formerKey: formerKey(resource), check: RecordValidation.check, db, &report) {
                         measured.note(observation)
                     }
                 case "Appointment":
                     try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Medication":
                     report.skip("entry[\(resource.index)]", type: resource.type, "a drug definition, read with the entries that refer to it")
                 case "Composition":
@@ -84,7 +92,7 @@ struct FHIRImporter {
     /// refused and reported. Returns the record stored (or found already there).
     @discardableResult
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
-                                       check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
+                                       formerKey: String?, check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         switch mapped {
         case .skip(let reason):
             report.skip(location, type: type, reason)
@@ -92,7 +100,7 @@ struct FHIRImporter {
         case .record(var record):
             do {
                 try check(&record)
-                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
+                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false, formerKey: formerKey)
                 report.count(outcome, kind)
             } catch RecordError.invalidField(let field, let reason) {
                 // The importer's limits and the record stores' checks (control characters):

@@ -49,6 +49,9 @@ extension FHIRMapper {
             }
         }
         if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        // A stopped or completed one was last taken on its end day: from the next day on, no
+        // doses are due, and summaries list it among those stopped.
+        let stoppedOn = stopped ? end.map { $0.lastDay.adding(days: 1) } : nil
         var refills: Int?
         refills = try FHIRElements.wholeNumber(resource["dispenseRequest"]?["numberOfRepeatsAllowed"],
                                                field: "dispenseRequest.numberOfRepeatsAllowed", range: 0...99)
@@ -56,7 +59,7 @@ extension FHIRMapper {
         let medication = Medication(
             id: "", uid: "", name: name, dose: dosage.dose, form: form, schedule: dosage.schedule, timeZone: nil,
             minIntervalMinutes: nil, maxPerDay: nil, start: start, end: end, status: stopped ? .stopped : .active,
-            stoppedOn: nil, prescriber: prescriber, pharmacy: nil, refills: refills, documentID: nil,
+            stoppedOn: stoppedOn, prescriber: prescriber, pharmacy: nil, refills: refills, documentID: nil,
             instructions: dosage.instructions, notes: try FHIRElements.notes(resource["note"], field: "note"),
             codes: concept.codings, source: source(resource), createdAt: now, updatedAt: now)
         return .record(medication)

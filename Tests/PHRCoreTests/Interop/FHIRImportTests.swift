@@ -261,4 +261,63 @@ import Testing
         #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
         #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0)
     }
+
+    /// One vendor gave its order number to every medication of the order: each is its own record,
+    /// and only the very same resource is "already there".
+    @Test func resourcesSharingAnIdentifierAreEachImported() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        func request(_ id: String, _ rxnorm: String, _ name: String, authored: String) -> String {
+            """
+            {"resource": {"resourceType": "MedicationRequest", "id": "\(id)", "status": "active", "intent": "order",
+              "identifier": [{"system": "urn:oid:2.16.840.1.113883.3.999", "value": "ORDER-4711"}],
+              "medicationCodeableConcept": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm",
+                "code": "\(rxnorm)", "display": "\(name)"}]}, "authoredOn": "\(authored)"}}
+            """
+        }
+        let lisinopril = request("m1", "314076", "lisinopril 10 MG Oral Tablet", authored: "2026-03-02")
+        let entries = [lisinopril,
+                       request("m2", "197361", "amlodipine 5 MG Oral Tablet", authored: "2026-03-02"),
+                       request("m3", "314076", "lisinopril 10 MG Oral Tablet", authored: "2025-09-14"),
+                       lisinopril]
+        let path = "\(directory)/order.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [\(entries.joined(separator: ",\n"))]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medications": 3], "same order number, different drugs or dates: three prescriptions")
+        #expect(report.unchanged == ["medications": 1], "the entry repeated word for word is the same prescription")
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
+        #expect(medications.map { "\($0.name) \($0.start?.description ?? "")" }.sorted()
+                == ["amlodipine 5 MG Oral Tablet 2026-03-02", "lisinopril 10 MG Oral Tablet 2025-09-14", "lisinopril 10 MG Oral Tablet 2026-03-02"])
+        #expect(medications.allSatisfy { $0.source?.identifiers.map(\.value) == ["ORDER-4711"] }, "the order number is kept on each")
+
+        let before = try Self.fingerprint(vault)
+        let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(again.added.isEmpty && again.unchanged == ["medications": 4])
+        #expect(try Self.fingerprint(vault) == before, "a second import changes nothing")
+    }
+
+    /// A record imported before identity took in the resource's code and dates carries the
+    /// identifier alone as its key: importing the same resource again finds it.
+    @Test func recordsKeyedByIdentifierAloneAreRecognised() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        var earlier = F.medication("", .unscheduled)
+        earlier.name = "Metformin 500 mg"
+        earlier.source = RecordSource(key: "fhir:MedicationStatement:identifier:urn:oid:1.2.3|MS-9",
+                                      identifiers: [SourceIdentifier(system: "urn:oid:1.2.3", value: "MS-9")])
+        try vault.database.write { db in _ = try RecordMerge.merge(db, earlier, profileID: profile.id, replaceIfNewer: false) }
+        let path = "\(directory)/statement.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"resource": {"resourceType": "MedicationStatement", "status": "active",
+                "identifier": [{"system": "urn:oid:1.2.3", "value": "MS-9"}],
+                "medicationCodeableConcept": {"text": "Metformin 500 mg"}, "effectiveDateTime": "2024-01-15"}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added.isEmpty && report.unchanged == ["medications": 1])
+        #expect(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).count == 1)
+    }
 }

@@ -152,4 +152,45 @@ import Testing
         #expect(codes("Observation", "code").contains("http://loinc.org|8302-2"))
         #expect(Self.sections(bundle)["30954-2"] != nil)
     }
+
+    /// A medication a FHIR import brings in as completed or stopped, last month, is listed as
+    /// stopped in the PDF summary and in the IPS, with the day it ended.
+    @Test func medicationsCompletedInAnImportAreListedAsStopped() throws {
+        let fixture = try ShareFixture(label: "ips-stopped", documents: [], records: false)
+        defer { fixture.remove() }
+        let path = "\(fixture.directory)/stopped.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "urn:uuid:p", "resource": {"resourceType": "Patient", "name": [{"text": "Alex Example"}]}},
+              {"fullUrl": "urn:uuid:s", "resource": {"resourceType": "MedicationStatement", "status": "completed",
+                "medicationCodeableConcept": {"text": "Prednisolone 5 mg"}, "subject": {"reference": "urn:uuid:p"},
+                "effectivePeriod": {"start": "2025-05-02", "end": "2025-05-16"}}},
+              {"fullUrl": "urn:uuid:r", "resource": {"resourceType": "MedicationRequest", "status": "stopped", "intent": "order",
+                "medicationCodeableConcept": {"text": "Omeprazole 20 mg"}, "subject": {"reference": "urn:uuid:p"},
+                "authoredOn": "2025-03-01", "dispenseRequest": {"validityPeriod": {"start": "2025-03-01", "end": "2025-05-28"}}}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: fixture.vault, profileName: nil, time: fixture.time)
+        #expect(report.added["medications"] == 2)
+
+        var request = fixture.request()
+        request.sections = [.summary, .medications]
+        request.fhirOutput = "\(fixture.directory)/ips.json"
+        let result = try fixture.write(request)
+        let bundle = try Self.json("\(fixture.directory)/ips.json")
+        try Self.checkStructure(bundle)
+        let medications = Self.resources(bundle).map(\.resource).filter { $0["resourceType"] as? String == "MedicationStatement" }
+        let ended = medications.map { resource -> String in
+            let name = (resource["medicationCodeableConcept"] as? [String: Any])?["text"] as? String ?? ""
+            let end = (resource["effectivePeriod"] as? [String: Any])?["end"] as? String ?? ""
+            return "\(name) \(resource["status"] as? String ?? "") \(end)"
+        }
+        #expect(ended.sorted() == ["Omeprazole 20 mg stopped 2025-05-28", "Prednisolone 5 mg stopped 2025-05-16"])
+        #expect(Self.sections(bundle)["10160-0"]?["emptyReason"] == nil)
+
+        let text = try PDFTools.text(result.path)
+        #expect(!text.contains("No current medications recorded"))
+        #expect(text.contains("No current medications; stopped in the last 12 months"))
+        #expect(text.contains("Prednisolone 5 mg") && text.contains("until 2025-05-16"))
+        #expect(text.contains("Omeprazole 20 mg") && text.contains("until 2025-05-28"))
+    }
 }
