@@ -25,10 +25,7 @@ struct FHIRImporter {
 
     func run(_ db: Database, report: inout ImportReport) throws {
         let mapper = FHIRMapper(bundle: bundle, time: time)
-        let patients = bundle.resources.filter { $0.type == "Patient" }
-        if Set(patients.map(mapper.sourceKey)).count > 1 {
-            throw InteropError.severalPatients(path: path, entries: patients.map { "entry[\($0.index)]" })
-        }
+        let subject = try subjectPatient(mapper)
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
         // Records imported by earlier versions carry the identifier alone as key; it names this
@@ -43,6 +40,10 @@ struct FHIRImporter {
         }
         for resource in bundle.resources {
             do {
+                if let reason = try aboutAnotherPatient(resource, subject: subject, mapper) {
+                    report.skip("entry[\(resource.index)]", type: resource.type, reason)
+                    continue
+                }
                 switch resource.type {
                 case "Patient":
                     let patient = try mapper.patient(resource)
@@ -86,6 +87,57 @@ struct FHIRImporter {
             }
         }
         try fillMedicalID(db, facts: facts, measured: measured, report: &report)
+    }
+
+    /// The patient the bundle is about: its only Patient (entries repeating it are the same
+    /// patient), or with several, the one the Composition names as subject (an IPS or other
+    /// document may list relatives or a donor as Patients too). Several and no Composition to
+    /// choose: the bundle is refused.
+    private func subjectPatient(_ mapper: FHIRMapper) throws -> FHIRResource? {
+        let patients = bundle.resources.filter { $0.type == "Patient" }
+        guard Set(patients.map(mapper.sourceKey)).count > 1 else { return patients.first }
+        for composition in bundle.resources where composition.type == "Composition" {
+            let reference = try? FHIRElements.reference(composition["subject"], field: "subject")
+            if let target = bundle.resolve(reference, from: composition), target.type == "Patient" { return target }
+        }
+        throw InteropError.severalPatients(path: path, entries: patients.map { "entry[\($0.index)]" })
+    }
+
+    /// Why a resource is not taken into this profile: it is another Patient than the subject, or
+    /// its `subject` or `patient` (an Appointment: a participant) is one. A reference that names
+    /// no entry of the bundle is another patient when it is `Patient/<id>` and the subject has a
+    /// different id; a reference phr cannot place (an identifier, a display) is taken as the
+    /// subject's.
+    private func aboutAnotherPatient(_ resource: FHIRResource, subject: FHIRResource?, _ mapper: FHIRMapper) throws -> String? {
+        guard let subject else { return nil }
+        let subjectKey = mapper.sourceKey(subject)
+        if resource.type == "Patient" {
+            return mapper.sourceKey(resource) == subjectKey ? nil
+                : "another patient than the bundle's subject (entry[\(subject.index)], named by the Composition)"
+        }
+        var references: [(field: String, value: StrictJSON)] = []
+        for field in ["subject", "patient"] {
+            if let value = resource[field] { references.append((field, value)) }
+        }
+        if resource.type == "Appointment" {
+            for (index, participant) in (resource["participant"]?.elements ?? []).enumerated() {
+                if let actor = participant["actor"] { references.append(("participant[\(index)].actor", actor)) }
+            }
+        }
+        for (field, value) in references {
+            guard let reference = try FHIRElements.reference(value, field: field) else { continue }
+            if let target = bundle.resolve(reference, from: resource) {
+                if target.type == "Patient", mapper.sourceKey(target) != subjectKey {
+                    return "about another patient (\(field) is entry[\(target.index)], not the bundle's subject entry[\(subject.index)])"
+                }
+                continue
+            }
+            let parts = reference.split(separator: "/").map(String.init)
+            if let at = parts.lastIndex(of: "Patient"), at + 1 < parts.count, let id = subject.id, parts[at + 1] != id {
+                return "about another patient (\(field) is \(reference), not the bundle's subject Patient/\(id))"
+            }
+        }
+        return nil
     }
 
     /// Stores a mapped record after the checks typed input gets; a record that fails them is

@@ -320,4 +320,42 @@ import Testing
         #expect(report.added.isEmpty && report.unchanged == ["medications": 1])
         #expect(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).count == 1)
     }
+
+    /// Only the subject's records go in: with several Patients, the Composition says who the
+    /// document is about, and entries about anyone else are skipped with the reason.
+    @Test func recordsOfAnotherPatientAreSkippedAndTheCompositionNamesTheSubject() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let path = "\(directory)/document.json"
+        try """
+            {"resourceType": "Bundle", "type": "document", "entry": [
+              {"fullUrl": "urn:uuid:c", "resource": {"resourceType": "Composition", "status": "final", "title": "Summary",
+                "subject": {"reference": "urn:uuid:alex"}}},
+              {"fullUrl": "urn:uuid:alex", "resource": {"resourceType": "Patient", "id": "alex", "name": [{"text": "Alex Example"}],
+                "contact": [{"name": {"text": "Sam Example"}, "telecom": [{"system": "phone", "value": "555-0101"}]}]}},
+              {"fullUrl": "urn:uuid:robin", "resource": {"resourceType": "Patient", "id": "robin", "name": [{"text": "Robin Donor"}],
+                "contact": [{"name": {"text": "Kim Donor"}, "telecom": [{"system": "phone", "value": "555-0199"}]}]}},
+              {"fullUrl": "urn:uuid:a1", "resource": {"resourceType": "AllergyIntolerance", "code": {"text": "Penicillin"},
+                "patient": {"reference": "urn:uuid:alex"}}},
+              {"fullUrl": "urn:uuid:a2", "resource": {"resourceType": "AllergyIntolerance", "code": {"text": "Peanut"},
+                "patient": {"reference": "urn:uuid:robin"}}},
+              {"fullUrl": "urn:uuid:c1", "resource": {"resourceType": "Condition", "code": {"text": "Asthma"},
+                "subject": {"reference": "Patient/someone-else"}}},
+              {"fullUrl": "urn:uuid:c2", "resource": {"resourceType": "Condition", "code": {"text": "Hypertension"},
+                "subject": {"reference": "Patient/alex"}}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medical_id": 1, "contacts": 1, "allergies": 1, "conditions": 1])
+        #expect(report.rejectedCount == 0)
+        let skipped = report.skipped.filter { $0.type != "Composition" }.map { "\($0.entry) \($0.type): \($0.reason)" }
+        #expect(skipped == [
+            "entry[2] Patient: another patient than the bundle's subject (entry[1], named by the Composition)",
+            "entry[4] AllergyIntolerance: about another patient (patient is entry[2], not the bundle's subject entry[1])",
+            "entry[5] Condition: about another patient (subject is Patient/someone-else, not the bundle's subject Patient/alex)",
+        ])
+        #expect(try AllergyStore(vault: vault, profile: profile, time: Self.time).list().map(\.substance) == ["Penicillin"])
+        #expect(try ConditionStore(vault: vault, profile: profile, time: Self.time).list().map(\.name) == ["Hypertension"])
+        #expect(try ContactStore(vault: vault, profile: profile, time: Self.time).list().map(\.name) == ["Sam Example"])
+        #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
+    }
 }
