@@ -25,45 +25,54 @@ struct FHIRImporter {
 
     func run(_ db: Database, report: inout ImportReport) throws {
         let mapper = FHIRMapper(bundle: bundle, time: time)
-        let patients = bundle.resources.filter { $0.type == "Patient" }
-        if Set(patients.map(mapper.sourceKey)).count > 1 {
-            throw InteropError.severalPatients(path: path, entries: patients.map { "entry[\($0.index)]" })
-        }
+        let subject = try subjectPatient(mapper)
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
+        // Records imported by earlier versions carry the identifier alone as key; it names this
+        // resource only when no other resource in the bundle has the same identifier.
+        let identifierKeys = bundle.resources.compactMap(mapper.identifierKey)
+        let sharedKeys = Set(Dictionary(grouping: identifierKeys, by: { $0 }).filter { $0.value.count > 1 }.keys)
+        func formerKey(_ resource: FHIRResource, suffix: String = "") -> String? {
+            mapper.identifierKey(resource).flatMap { sharedKeys.contains($0) ? nil : $0 + suffix }
+        }
         for (entry, reason) in bundle.unreadable {
             report.reject(entry, type: "entry", reason)
         }
         for resource in bundle.resources {
             do {
+                if let reason = try aboutAnotherPatient(resource, subject: subject, mapper) {
+                    report.skip("entry[\(resource.index)]", type: resource.type, reason)
+                    continue
+                }
                 switch resource.type {
                 case "Patient":
                     let patient = try mapper.patient(resource)
                     facts = patient
-                    for (location, mapped) in patient.contacts {
-                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts", check: RecordValidation.check, db, &report)
+                    for (index, (location, mapped)) in patient.contacts.enumerated() {
+                        try take(mapped, location: location, type: "Patient.contact", kind: "contacts",
+                                 formerKey: formerKey(resource, suffix: "#contact[\(index)]"), check: RecordValidation.check, db, &report)
                     }
                 case "MedicationRequest", "MedicationStatement":
                     try take(try mapper.medication(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "medications",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "AllergyIntolerance":
                     try take(try mapper.allergy(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "allergies",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Condition":
                     try take(try mapper.condition(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "conditions",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Immunization":
                     try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Observation":
                     let mapped = try mapper.observation(resource)
                     if let observation = try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations",
-                                                  check: RecordValidation.check, db, &report) {
+                                                  formerKey: formerKey(resource), check: RecordValidation.check, db, &report) {
                         measured.note(observation)
                     }
                 case "Appointment":
                     try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments",
-                             check: RecordValidation.check, db, &report)
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "Medication":
                     report.skip("entry[\(resource.index)]", type: resource.type, "a drug definition, read with the entries that refer to it")
                 case "Composition":
@@ -80,11 +89,62 @@ struct FHIRImporter {
         try fillMedicalID(db, facts: facts, measured: measured, report: &report)
     }
 
+    /// The patient the bundle is about: its only Patient (entries repeating it are the same
+    /// patient), or with several, the one the Composition names as subject (an IPS or other
+    /// document may list relatives or a donor as Patients too). Several and no Composition to
+    /// choose: the bundle is refused.
+    private func subjectPatient(_ mapper: FHIRMapper) throws -> FHIRResource? {
+        let patients = bundle.resources.filter { $0.type == "Patient" }
+        guard Set(patients.map(mapper.sourceKey)).count > 1 else { return patients.first }
+        for composition in bundle.resources where composition.type == "Composition" {
+            let reference = try? FHIRElements.reference(composition["subject"], field: "subject")
+            if let target = bundle.resolve(reference, from: composition), target.type == "Patient" { return target }
+        }
+        throw InteropError.severalPatients(path: path, entries: patients.map { "entry[\($0.index)]" })
+    }
+
+    /// Why a resource is not taken into this profile: it is another Patient than the subject, or
+    /// its `subject` or `patient` (an Appointment: a participant) is one. A reference that names
+    /// no entry of the bundle is another patient when it is `Patient/<id>` and the subject has a
+    /// different id; a reference phr cannot place (an identifier, a display) is taken as the
+    /// subject's.
+    private func aboutAnotherPatient(_ resource: FHIRResource, subject: FHIRResource?, _ mapper: FHIRMapper) throws -> String? {
+        guard let subject else { return nil }
+        let subjectKey = mapper.sourceKey(subject)
+        if resource.type == "Patient" {
+            return mapper.sourceKey(resource) == subjectKey ? nil
+                : "another patient than the bundle's subject (entry[\(subject.index)], named by the Composition)"
+        }
+        var references: [(field: String, value: StrictJSON)] = []
+        for field in ["subject", "patient"] {
+            if let value = resource[field] { references.append((field, value)) }
+        }
+        if resource.type == "Appointment" {
+            for (index, participant) in (resource["participant"]?.elements ?? []).enumerated() {
+                if let actor = participant["actor"] { references.append(("participant[\(index)].actor", actor)) }
+            }
+        }
+        for (field, value) in references {
+            guard let reference = try FHIRElements.reference(value, field: field) else { continue }
+            if let target = bundle.resolve(reference, from: resource) {
+                if target.type == "Patient", mapper.sourceKey(target) != subjectKey {
+                    return "about another patient (\(field) is entry[\(target.index)], not the bundle's subject entry[\(subject.index)])"
+                }
+                continue
+            }
+            let parts = reference.split(separator: "/").map(String.init)
+            if let at = parts.lastIndex(of: "Patient"), at + 1 < parts.count, let id = subject.id, parts[at + 1] != id {
+                return "about another patient (\(field) is \(reference), not the bundle's subject Patient/\(id))"
+            }
+        }
+        return nil
+    }
+
     /// Stores a mapped record after the checks typed input gets; a record that fails them is
     /// refused and reported. Returns the record stored (or found already there).
     @discardableResult
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
-                                       check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
+                                       formerKey: String?, check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         switch mapped {
         case .skip(let reason):
             report.skip(location, type: type, reason)
@@ -92,7 +152,7 @@ struct FHIRImporter {
         case .record(var record):
             do {
                 try check(&record)
-                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false)
+                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false, formerKey: formerKey)
                 report.count(outcome, kind)
             } catch RecordError.invalidField(let field, let reason) {
                 // The importer's limits and the record stores' checks (control characters):

@@ -26,13 +26,25 @@ extension FHIRMapper {
                 return .skip("its Medication is not in the bundle")
             }
         }
-        guard let concept, let name = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
+        guard let concept, var name = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
             throw FHIRFieldError(field: "medication[x]", reason: "missing; a \(resource.type) names its medication")
         }
 
         // How: the first dosage (R4 calls it dosageInstruction on requests, dosage on statements).
         let dosageField = isRequest ? "dosageInstruction" : "dosage"
         let dosage = try self.dosage(resource[dosageField]?[0], field: "\(dosageField)[0]")
+        // phr's summaries name a medication with its dose and form ("Ferrous sulfate 325 mg
+        // tablet", `Medication.displayName`): the dose is its own field, so the name is what
+        // comes before it, and a last word after it is the form.
+        if let dose = dosage.dose, let range = name.range(of: " \(dose)", options: .backwards), range.lowerBound > name.startIndex {
+            let rest = name[range.upperBound...]
+            if rest.isEmpty {
+                name = String(name[..<range.lowerBound])
+            } else if form == nil, rest.hasPrefix(" "), !rest.dropFirst().isEmpty, !rest.dropFirst().contains(" ") {
+                form = String(rest.dropFirst())
+                name = String(name[..<range.lowerBound])
+            }
+        }
 
         var start: PartialDate?
         var end: PartialDate?
@@ -49,6 +61,9 @@ extension FHIRMapper {
             }
         }
         if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        // A stopped or completed one was last taken on its end day: from the next day on, no
+        // doses are due, and summaries list it among those stopped.
+        let stoppedOn = stopped ? end.map { $0.lastDay.adding(days: 1) } : nil
         var refills: Int?
         refills = try FHIRElements.wholeNumber(resource["dispenseRequest"]?["numberOfRepeatsAllowed"],
                                                field: "dispenseRequest.numberOfRepeatsAllowed", range: 0...99)
@@ -56,7 +71,7 @@ extension FHIRMapper {
         let medication = Medication(
             id: "", uid: "", name: name, dose: dosage.dose, form: form, schedule: dosage.schedule, timeZone: nil,
             minIntervalMinutes: nil, maxPerDay: nil, start: start, end: end, status: stopped ? .stopped : .active,
-            stoppedOn: nil, prescriber: prescriber, pharmacy: nil, refills: refills, documentID: nil,
+            stoppedOn: stoppedOn, prescriber: prescriber, pharmacy: nil, refills: refills, documentID: nil,
             instructions: dosage.instructions, notes: try FHIRElements.notes(resource["note"], field: "note"),
             codes: concept.codings, source: source(resource), createdAt: now, updatedAt: now)
         return .record(medication)
@@ -75,8 +90,8 @@ extension FHIRMapper {
         guard let value else { return result }
         guard value.object != nil else { throw FHIRFieldError(field: field, reason: "expected a Dosage object, got \(value.typeName)") }
         var texts: [String] = []
-        if let text = try FHIRElements.string(value["text"], field: "\(field).text") { texts.append(text) }
-        if let text = try FHIRElements.string(value["patientInstruction"], field: "\(field).patientInstruction") { texts.append(text) }
+        let text = try FHIRElements.string(value["text"], field: "\(field).text")
+        let patientInstruction = try FHIRElements.string(value["patientInstruction"], field: "\(field).patientInstruction")
         if let quantity = try FHIRElements.quantity(value["doseAndRate"]?[0]?["doseQuantity"], field: "\(field).doseAndRate[0].doseQuantity") {
             result.dose = FHIRElements.doseText(quantity)
         }
@@ -117,7 +132,30 @@ extension FHIRMapper {
             // A quantity of medicine, not a count of doses: kept as words, not as the guard's maximum.
             texts.append("at most \(FHIRElements.doseText(numerator)) per \(FHIRElements.doseText(denominator))")
         }
+        var words = patientInstruction.map { [$0] } ?? []
+        if let text, !restates(text, &result, patientInstruction: patientInstruction) {
+            // A text that already holds the patient instruction is not followed by it again.
+            words = patientInstruction.map { text.contains($0) } == true ? [text] : [text] + words
+        }
+        texts = words + texts
         result.instructions = texts.isEmpty ? nil : texts.joined(separator: "; ")
         return result
+    }
+
+    /// Whether a Dosage's text only says what its fields say, in the words phr's summaries use
+    /// ("500 mg, as needed; with food": `IPSResources.dosageText`). Kept as instructions, it would
+    /// grow by a copy of itself on every trip through a summary. A dose that is no quantity
+    /// ("1-2 tablets") is only in that text: it is read back from there.
+    private func restates(_ text: String, _ dosage: inout Dosage, patientInstruction: String?) -> Bool {
+        if text == IPSResources.dosageText(dose: dosage.dose, schedule: dosage.schedule, instructions: patientInstruction) { return true }
+        guard dosage.dose == nil,
+              let rest = IPSResources.dosageText(dose: nil, schedule: dosage.schedule, instructions: patientInstruction) else { return false }
+        let separator = dosage.schedule == .unscheduled ? "; " : ", "
+        guard text.hasSuffix(separator + rest) else { return false }
+        let dose = String(text.dropLast(separator.count + rest.count))
+        guard !dose.isEmpty, !dose.contains(";"), dose.count <= RecordFields.maximumLabelLength,
+              IPSResources.dosageText(dose: dose, schedule: dosage.schedule, instructions: patientInstruction) == text else { return false }
+        dosage.dose = dose
+        return true
     }
 }

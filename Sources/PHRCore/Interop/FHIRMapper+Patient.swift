@@ -41,7 +41,10 @@ extension FHIRMapper {
             let codings = codes.flatMap(\.codings)
             // v2-0131 C (emergency contact) and N (next of kin) are who to call in an emergency.
             let emergency = codings.contains { $0.system == "http://terminology.hl7.org/CodeSystem/v2-0131" && ["C", "N"].contains($0.code) }
-            let relation = codes.lazy.compactMap { concept in concept.text ?? concept.codings.lazy.compactMap(Self.relationName).first }.first
+            // The relation in words wins over a role code: phr's summaries write "spouse" beside
+            // the v2-0131 "emergency contact" code, and the contact is both.
+            let relation = codes.lazy.compactMap(\.text).first
+                ?? codes.lazy.compactMap { concept in concept.codings.lazy.compactMap(Self.relationName).first }.first
             let email = (contact["telecom"]?.elements ?? []).first { $0["system"]?.string == "email" }?["value"]?.string
             contacts.append((location, .record(Contact(
                 id: "", uid: "", name: name, phone: checked, relation: relation,

@@ -15,12 +15,16 @@ struct FHIRMapper {
         case skip(String)
     }
 
-    /// The key that recognises a resource on a second import: its first business identifier,
-    /// else a globally unique fullUrl (urn:uuid:, urn:oid:, an absolute URL), else Type/id,
-    /// else a hash of its content.
+    /// The key that recognises a resource on a second import: its first business identifier
+    /// together with what the resource is (`identity`), else a globally unique fullUrl
+    /// (urn:uuid:, urn:oid:, an absolute URL), else Type/id, else a hash of its content.
+    ///
+    /// A business identifier alone is not enough: vendors give one prescription or order number
+    /// to several resources (three medications of one order), and each is its own record.
     func sourceKey(_ resource: FHIRResource) -> String {
-        if let identifier = FHIRElements.identifiers(resource["identifier"]).first(where: { $0.system != nil }) {
-            return "fhir:\(resource.type):identifier:\(identifier.system!)|\(identifier.value)"
+        if let identifier = identifierKey(resource) {
+            let digest = (try? SHA256Hasher.hash(Array(identity(resource).utf8)).hex) ?? ""
+            return "\(identifier)#\(digest.prefix(16))"
         }
         if let fullUrl = resource.fullUrl, fullUrl.hasPrefix("urn:uuid:") || fullUrl.hasPrefix("urn:oid:") || fullUrl.contains("://") {
             return "fhir:\(fullUrl)"
@@ -28,6 +32,40 @@ struct FHIRMapper {
         if let id = resource.id { return "fhir:\(resource.type)/\(id)" }
         let digest = (try? SHA256Hasher.hash(Array(resource.json.canonical.utf8)).hex) ?? UUID().uuidString
         return "fhir:\(resource.type):sha256:\(digest)"
+    }
+
+    /// The key earlier versions of phr gave a resource with a business identifier (the identifier
+    /// alone), which records they imported still carry.
+    func identifierKey(_ resource: FHIRResource) -> String? {
+        guard let identifier = FHIRElements.identifiers(resource["identifier"]).first(where: { $0.system != nil }) else { return nil }
+        return "fhir:\(resource.type):identifier:\(identifier.system!)|\(identifier.value)"
+    }
+
+    /// Fields that say what a resource is, as opposed to how it stands now (a status, an end
+    /// date, a note change when the record is updated).
+    static let identityCodeFields = ["code", "medicationCodeableConcept", "vaccineCode"]
+    static let identityDateFields = ["authoredOn", "effectiveDateTime", "effectiveInstant", "onsetDateTime", "occurrenceDateTime",
+                                     "recordedDate", "start"]
+    static let identityPeriodFields = ["effectivePeriod", "onsetPeriod"]
+
+    /// What the resource is: its type, its code (for a medication by reference, the code of the
+    /// Medication it points to) and the dates it starts or happened on, in canonical JSON.
+    func identity(_ resource: FHIRResource) -> String {
+        var parts = [resource.type]
+        for field in Self.identityCodeFields {
+            if let value = resource[field] { parts.append("\(field)=\(value.canonical)") }
+        }
+        if let reference = resource["medicationReference"] {
+            let target = bundle.resolve(reference["reference"]?.string, from: resource)
+            parts.append("medication=\((target?["code"] ?? reference).canonical)")
+        }
+        for field in Self.identityDateFields {
+            if let value = resource[field] { parts.append("\(field)=\(value.canonical)") }
+        }
+        for field in Self.identityPeriodFields {
+            if let value = resource[field]?["start"] { parts.append("\(field).start=\(value.canonical)") }
+        }
+        return parts.joined(separator: "\n")
     }
 
     func source(_ resource: FHIRResource) -> RecordSource {

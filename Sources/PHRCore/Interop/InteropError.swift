@@ -45,7 +45,8 @@ public enum InteropError: PHRError, Equatable {
         case .malformed: return "nothing was imported; fix or remove that entry and import again"
         case .unsupportedVersion: return "upgrade phr to import this file"
         case .exists: return "choose another name, remove the file, or add --force"
-        case .severalPatients: return "import one patient's bundle per profile (phr profile add NAME, then --profile NAME)"
+        case .severalPatients:
+            return "import one patient's bundle per profile (phr profile add NAME, then --profile NAME), or a document bundle whose Composition names its subject"
         case .partlyImported: return "the report lists each refused entry and why; fix them and import the file again (what is in stays as it is)"
         }
     }

@@ -9,12 +9,15 @@ import Foundation
 /// (48765-2) and medications (10160-0); past illnesses (11348-0), immunizations (11369-6) and
 /// results (30954-2) appear when there is something to put in them. Every reference is a
 /// `urn:uuid:` that is the fullUrl of an entry in the same Bundle. Records keep their own UUID
-/// as resource id, so summaries made at different times name the same record the same way.
+/// as resource id, and the Patient the profile's (`IPSPatientID`), so summaries made at different
+/// times name the same record the same way.
 /// http://hl7.org/fhir/uv/ips/StructureDefinition-Bundle-uv-ips.html
 struct IPSDocumentBuilder {
     let content: ShareContent
     let time: TimeContext
     let generator: String
+    /// The Patient's id, the same in every summary of the profile (`IPSPatientID`).
+    let patientID: String
 
     static let loinc = "http://loinc.org"
     static let emptyReasonSystem = "http://terminology.hl7.org/CodeSystem/list-empty-reason"
@@ -32,7 +35,7 @@ struct IPSDocumentBuilder {
     func build() -> OrderedJSON {
         let timestamp = Timestamp.string(time.now)
         let today = time.today()
-        let patientURL = Self.newURN()
+        let patientURL = "urn:uuid:\(patientID)"
         var resources: [(String, OrderedJSON)] = [(patientURL, IPSResources.patient(id: Self.id(of: patientURL), content: content))]
         func add(_ uid: String, _ make: (String) -> OrderedJSON) -> String {
             let url = Self.urn(for: uid)

@@ -39,10 +39,12 @@ enum IPSResources {
 
     static func patient(id: String, content: ShareContent) -> OrderedJSON {
         let medicalID = content.medicalID
+        let kept = medicalID?.identifiers ?? []
         var members: [(String, OrderedJSON?)] = [
             ("resourceType", .string("Patient")),
             ("id", .string(id)),
-            ("identifier", identifiers(medicalID?.identifiers ?? [])),
+            // The id as an identifier too: an import keeps it, and summaries shared from there name the same patient.
+            ("identifier", identifiers(kept + (kept.contains(IPSPatientID.identifier(id)) ? [] : [IPSPatientID.identifier(id)]))),
             // IPS requires a name; an unknown one says so (data-absent-reason), as the birth date does.
             ("name", .array([content.hasName ? .object([("text", .string(content.patientName))])
                              : .object([("extension", .array([.object([
@@ -138,16 +140,54 @@ enum IPSResources {
             // IPS requires effective[x]; the day it started is not recorded.
             members.append(("_effectiveDateTime", absent()))
         }
-        var dosageText = [medication.dose, medication.schedule == .unscheduled ? nil : medication.schedule.summary].compactMap { $0 }
-            .joined(separator: ", ")
-        if let instructions = medication.instructions { dosageText += dosageText.isEmpty ? instructions : "; \(instructions)" }
         let dosage: OrderedJSON = .members([
-            ("text", dosageText.isEmpty ? nil : .string(dosageText)),
+            ("text", dosageText(dose: medication.dose, schedule: medication.schedule, instructions: medication.instructions)
+                .map(OrderedJSON.string)),
+            ("patientInstruction", medication.instructions.map(OrderedJSON.string)),
+            ("timing", timing(medication.schedule)),
             ("asNeededBoolean", medication.schedule == .asNeeded ? .bool(true) : nil),
+            ("doseAndRate", doseQuantity(medication.dose).map { .array([.object([("doseQuantity", $0)])]) }),
         ])
         if case .object(let parts) = dosage, !parts.isEmpty { members.append(("dosage", .array([dosage]))) }
         members.append(("note", notes(medication.notes)))
         return .members(members)
+    }
+
+    /// A Dosage's text as phr writes it: "500 mg, daily at 08:00; with food". The importer
+    /// recognises this text and does not keep it as instructions beside the fields it repeats.
+    static func dosageText(dose: String?, schedule: MedicationSchedule, instructions: String?) -> String? {
+        var text = [dose, schedule == .unscheduled ? nil : schedule.summary].compactMap { $0 }.joined(separator: ", ")
+        if let instructions { text += text.isEmpty ? instructions : "; \(instructions)" }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Times of day, or an interval, as a Timing.
+    static func timing(_ schedule: MedicationSchedule) -> OrderedJSON? {
+        switch schedule {
+        case .times(let times):
+            return .object([("repeat", .object([("timeOfDay", .array(times.map { .string("\($0.description):00") }))]))])
+        case .interval(let minutes):
+            let (period, unit) = minutes % 60 == 0 ? (minutes / 60, "h") : (minutes, "min")
+            return .object([("repeat", .object([("frequency", .integer(1)), ("period", .integer(period)), ("periodUnit", .string(unit))]))])
+        case .asNeeded, .unscheduled:
+            return nil
+        }
+    }
+
+    /// A dose such as "500 mg" as a Quantity, when it is a number and a unit that read back the
+    /// same; "1-2 tablets" stays in the text only.
+    static func doseQuantity(_ dose: String?) -> OrderedJSON? {
+        guard let dose, let space = dose.firstIndex(of: " "), let value = Double(dose[..<space]), value.isFinite else { return nil }
+        let unit = String(dose[dose.index(after: space)...])
+        guard !unit.isEmpty, FHIRElements.doseText((value, unit)) == dose else { return nil }
+        return quantity(value, unit: unit)
+    }
+
+    /// A Quantity with its UCUM code when phr knows the unit's.
+    static func quantity(_ value: Double, unit: String?) -> OrderedJSON {
+        let code = unit.flatMap { UCUM.code(for: $0) }
+        return .members([("value", .number(value)), ("unit", unit.map(OrderedJSON.string)),
+                         ("system", code == nil ? nil : .string(UCUM.system)), ("code", code.map(OrderedJSON.string))])
     }
 
     static func immunization(_ immunization: Immunization, id: String, patient: String) -> OrderedJSON {
@@ -193,7 +233,7 @@ enum IPSResources {
     /// value[x]: a quantity, a coded value, or text, whichever the record has.
     private static func value(number: Double?, unit: String?, text: String?, codes: [Coding]?) -> [(String, OrderedJSON?)] {
         if let number {
-            return [("valueQuantity", .members([("value", .number(number)), ("unit", unit.map(OrderedJSON.string))]))]
+            return [("valueQuantity", quantity(number, unit: unit))]
         }
         if let codes, !codes.isEmpty { return [("valueCodeableConcept", concept(codes, text: text))] }
         if let text { return [("valueString", .string(text))] }

@@ -58,7 +58,8 @@ public enum ShareBundle {
 
         var fhirPath: String?
         if let fhir = request.fhirOutput {
-            let bundle = IPSDocumentBuilder(content: content, time: time, generator: request.generator).build()
+            let patientID = try IPSPatientID.id(keys: vault.keys, profileID: profile.id, medicalID: content.medicalID)
+            let bundle = IPSDocumentBuilder(content: content, time: time, generator: request.generator, patientID: patientID).build()
             try OutputFile.write(bundle.serialized(), to: fhir, replace: request.force, exists: { ShareError.exists(path: $0) })
             fhirPath = fhir
         }

@@ -94,9 +94,9 @@ package struct ShareContent: Codable {
     }
 
     /// The day a medication that is no longer taken was last taken: when it was stopped, else
-    /// when its course ended.
+    /// when its course ended (a stopped one imported without a stop day: its end).
     package static func lastDay(of medication: Medication) -> CalendarDate? {
-        if medication.status == .stopped { return medication.stoppedOn?.adding(days: -1) }
+        if medication.status == .stopped { return medication.stoppedOn?.adding(days: -1) ?? medication.end?.lastDay }
         return medication.end?.lastDay
     }
 

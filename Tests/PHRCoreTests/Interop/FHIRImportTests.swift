@@ -261,4 +261,101 @@ import Testing
         #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
         #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0)
     }
+
+    /// One vendor gave its order number to every medication of the order: each is its own record,
+    /// and only the very same resource is "already there".
+    @Test func resourcesSharingAnIdentifierAreEachImported() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        func request(_ id: String, _ rxnorm: String, _ name: String, authored: String) -> String {
+            """
+            {"resource": {"resourceType": "MedicationRequest", "id": "\(id)", "status": "active", "intent": "order",
+              "identifier": [{"system": "urn:oid:2.16.840.1.113883.3.999", "value": "ORDER-4711"}],
+              "medicationCodeableConcept": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm",
+                "code": "\(rxnorm)", "display": "\(name)"}]}, "authoredOn": "\(authored)"}}
+            """
+        }
+        let lisinopril = request("m1", "314076", "lisinopril 10 MG Oral Tablet", authored: "2026-03-02")
+        let entries = [lisinopril,
+                       request("m2", "197361", "amlodipine 5 MG Oral Tablet", authored: "2026-03-02"),
+                       request("m3", "314076", "lisinopril 10 MG Oral Tablet", authored: "2025-09-14"),
+                       lisinopril]
+        let path = "\(directory)/order.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [\(entries.joined(separator: ",\n"))]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medications": 3], "same order number, different drugs or dates: three prescriptions")
+        #expect(report.unchanged == ["medications": 1], "the entry repeated word for word is the same prescription")
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
+        #expect(medications.map { "\($0.name) \($0.start?.description ?? "")" }.sorted()
+                == ["amlodipine 5 MG Oral Tablet 2026-03-02", "lisinopril 10 MG Oral Tablet 2025-09-14", "lisinopril 10 MG Oral Tablet 2026-03-02"])
+        #expect(medications.allSatisfy { $0.source?.identifiers.map(\.value) == ["ORDER-4711"] }, "the order number is kept on each")
+
+        let before = try Self.fingerprint(vault)
+        let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(again.added.isEmpty && again.unchanged == ["medications": 4])
+        #expect(try Self.fingerprint(vault) == before, "a second import changes nothing")
+    }
+
+    /// A record imported before identity took in the resource's code and dates carries the
+    /// identifier alone as its key: importing the same resource again finds it.
+    @Test func recordsKeyedByIdentifierAloneAreRecognised() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        var earlier = F.medication("", .unscheduled)
+        earlier.name = "Metformin 500 mg"
+        earlier.source = RecordSource(key: "fhir:MedicationStatement:identifier:urn:oid:1.2.3|MS-9",
+                                      identifiers: [SourceIdentifier(system: "urn:oid:1.2.3", value: "MS-9")])
+        try vault.database.write { db in _ = try RecordMerge.merge(db, earlier, profileID: profile.id, replaceIfNewer: false) }
+        let path = "\(directory)/statement.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"resource": {"resourceType": "MedicationStatement", "status": "active",
+                "identifier": [{"system": "urn:oid:1.2.3", "value": "MS-9"}],
+                "medicationCodeableConcept": {"text": "Metformin 500 mg"}, "effectiveDateTime": "2024-01-15"}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added.isEmpty && report.unchanged == ["medications": 1])
+        #expect(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).count == 1)
+    }
+
+    /// Only the subject's records go in: with several Patients, the Composition says who the
+    /// document is about, and entries about anyone else are skipped with the reason.
+    @Test func recordsOfAnotherPatientAreSkippedAndTheCompositionNamesTheSubject() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let path = "\(directory)/document.json"
+        try """
+            {"resourceType": "Bundle", "type": "document", "entry": [
+              {"fullUrl": "urn:uuid:c", "resource": {"resourceType": "Composition", "status": "final", "title": "Summary",
+                "subject": {"reference": "urn:uuid:alex"}}},
+              {"fullUrl": "urn:uuid:alex", "resource": {"resourceType": "Patient", "id": "alex", "name": [{"text": "Alex Example"}],
+                "contact": [{"name": {"text": "Sam Example"}, "telecom": [{"system": "phone", "value": "555-0101"}]}]}},
+              {"fullUrl": "urn:uuid:robin", "resource": {"resourceType": "Patient", "id": "robin", "name": [{"text": "Robin Donor"}],
+                "contact": [{"name": {"text": "Kim Donor"}, "telecom": [{"system": "phone", "value": "555-0199"}]}]}},
+              {"fullUrl": "urn:uuid:a1", "resource": {"resourceType": "AllergyIntolerance", "code": {"text": "Penicillin"},
+                "patient": {"reference": "urn:uuid:alex"}}},
+              {"fullUrl": "urn:uuid:a2", "resource": {"resourceType": "AllergyIntolerance", "code": {"text": "Peanut"},
+                "patient": {"reference": "urn:uuid:robin"}}},
+              {"fullUrl": "urn:uuid:c1", "resource": {"resourceType": "Condition", "code": {"text": "Asthma"},
+                "subject": {"reference": "Patient/someone-else"}}},
+              {"fullUrl": "urn:uuid:c2", "resource": {"resourceType": "Condition", "code": {"text": "Hypertension"},
+                "subject": {"reference": "Patient/alex"}}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medical_id": 1, "contacts": 1, "allergies": 1, "conditions": 1])
+        #expect(report.rejectedCount == 0)
+        let skipped = report.skipped.filter { $0.type != "Composition" }.map { "\($0.entry) \($0.type): \($0.reason)" }
+        #expect(skipped == [
+            "entry[2] Patient: another patient than the bundle's subject (entry[1], named by the Composition)",
+            "entry[4] AllergyIntolerance: about another patient (patient is entry[2], not the bundle's subject entry[1])",
+            "entry[5] Condition: about another patient (subject is Patient/someone-else, not the bundle's subject Patient/alex)",
+        ])
+        #expect(try AllergyStore(vault: vault, profile: profile, time: Self.time).list().map(\.substance) == ["Penicillin"])
+        #expect(try ConditionStore(vault: vault, profile: profile, time: Self.time).list().map(\.name) == ["Hypertension"])
+        #expect(try ContactStore(vault: vault, profile: profile, time: Self.time).list().map(\.name) == ["Sam Example"])
+        #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
+    }
 }

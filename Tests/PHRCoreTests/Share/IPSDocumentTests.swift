@@ -152,4 +152,114 @@ import Testing
         #expect(codes("Observation", "code").contains("http://loinc.org|8302-2"))
         #expect(Self.sections(bundle)["30954-2"] != nil)
     }
+
+    /// A medication a FHIR import brings in as completed or stopped, last month, is listed as
+    /// stopped in the PDF summary and in the IPS, with the day it ended.
+    @Test func medicationsCompletedInAnImportAreListedAsStopped() throws {
+        let fixture = try ShareFixture(label: "ips-stopped", documents: [], records: false)
+        defer { fixture.remove() }
+        let path = "\(fixture.directory)/stopped.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "urn:uuid:p", "resource": {"resourceType": "Patient", "name": [{"text": "Alex Example"}]}},
+              {"fullUrl": "urn:uuid:s", "resource": {"resourceType": "MedicationStatement", "status": "completed",
+                "medicationCodeableConcept": {"text": "Prednisolone 5 mg"}, "subject": {"reference": "urn:uuid:p"},
+                "effectivePeriod": {"start": "2025-05-02", "end": "2025-05-16"}}},
+              {"fullUrl": "urn:uuid:r", "resource": {"resourceType": "MedicationRequest", "status": "stopped", "intent": "order",
+                "medicationCodeableConcept": {"text": "Omeprazole 20 mg"}, "subject": {"reference": "urn:uuid:p"},
+                "authoredOn": "2025-03-01", "dispenseRequest": {"validityPeriod": {"start": "2025-03-01", "end": "2025-05-28"}}}}]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: fixture.vault, profileName: nil, time: fixture.time)
+        #expect(report.added["medications"] == 2)
+
+        var request = fixture.request()
+        request.sections = [.summary, .medications]
+        request.fhirOutput = "\(fixture.directory)/ips.json"
+        let result = try fixture.write(request)
+        let bundle = try Self.json("\(fixture.directory)/ips.json")
+        try Self.checkStructure(bundle)
+        let medications = Self.resources(bundle).map(\.resource).filter { $0["resourceType"] as? String == "MedicationStatement" }
+        let ended = medications.map { resource -> String in
+            let name = (resource["medicationCodeableConcept"] as? [String: Any])?["text"] as? String ?? ""
+            let end = (resource["effectivePeriod"] as? [String: Any])?["end"] as? String ?? ""
+            return "\(name) \(resource["status"] as? String ?? "") \(end)"
+        }
+        #expect(ended.sorted() == ["Omeprazole 20 mg stopped 2025-05-28", "Prednisolone 5 mg stopped 2025-05-16"])
+        #expect(Self.sections(bundle)["10160-0"]?["emptyReason"] == nil)
+
+        let text = try PDFTools.text(result.path)
+        #expect(!text.contains("No current medications recorded"))
+        #expect(text.contains("No current medications; stopped in the last 12 months"))
+        #expect(text.contains("Prednisolone 5 mg") && text.contains("until 2025-05-16"))
+        #expect(text.contains("Omeprazole 20 mg") && text.contains("until 2025-05-28"))
+    }
+
+    /// A summary imported into another vault and shared again says the same: dosages (their text
+    /// not doubled), a contact's relation, units with their UCUM codes, and the same Patient id.
+    @Test func aSummaryImportedAndSharedAgainKeepsItsMeaning() throws {
+        let first = try ShareFixture(label: "ips-trip", documents: [], records: true)
+        defer { first.remove() }
+        var dose = MedicationStore.Input()
+        dose.name = "Ibuprofen"
+        dose.dose = "1-2 tablets"
+        dose.asNeeded = true
+        dose.instructions = "with food"
+        try MedicationStore(vault: first.vault, profile: first.profile, time: first.time).add(dose)
+        let measured = "\(first.directory)/measured.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "urn:uuid:o1", "resource": {"resourceType": "Observation", "status": "final",
+                "code": {"coding": [{"system": "http://loinc.org", "code": "8480-6", "display": "Systolic blood pressure"}]},
+                "effectiveDateTime": "2025-06-01", "valueQuantity": {"value": 128, "unit": "mmHg", "system": "http://unitsofmeasure.org", "code": "mm[Hg]"}}},
+              {"fullUrl": "urn:uuid:o2", "resource": {"resourceType": "Observation", "status": "final",
+                "code": {"coding": [{"system": "http://loinc.org", "code": "2345-7", "display": "Glucose"}]},
+                "effectiveDateTime": "2025-06-01", "valueQuantity": {"value": 5.4, "unit": "mmol/L", "system": "http://unitsofmeasure.org", "code": "mmol/L"}}}]}
+            """.write(toFile: measured, atomically: true, encoding: .utf8)
+        _ = try RecordImport.run(path: measured, vault: first.vault, profileName: nil, time: first.time)
+
+        /// What must not change: per medication its dosage, the contacts, the quantities, the Patient id.
+        func meaning(_ bundle: [String: Any]) throws -> [String] {
+            let resources = Self.resources(bundle).map(\.resource)
+            func json(_ value: Any?) throws -> String {
+                guard let value else { return "-" }
+                return String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes]), as: UTF8.self)
+            }
+            var lines: [String] = []
+            for resource in resources {
+                switch resource["resourceType"] as? String {
+                case "Patient":
+                    lines.append("Patient \(resource["id"] as? String ?? "") \(try json(resource["contact"]))")
+                case "MedicationStatement":
+                    let name = (resource["medicationCodeableConcept"] as? [String: Any])?["text"] as? String ?? ""
+                    lines.append("\(name): \(try json(resource["dosage"]))")
+                case "Observation":
+                    lines.append("\(try json(resource["code"])): \(try json(resource["valueQuantity"]))")
+                default: break
+                }
+            }
+            return lines.sorted()
+        }
+        var bundle = try Self.ips(first)
+        let expected = try meaning(bundle)
+        #expect(expected.contains { $0.contains(#""text":"partner""#) }, "\(expected)")
+        #expect(expected.contains { $0.contains(#""code":"mm[Hg]","system":"http://unitsofmeasure.org","unit":"mmHg""#) })
+        #expect(expected.contains { $0.hasPrefix("Ibuprofen 1-2 tablets:") && $0.contains(#""text":"1-2 tablets, as needed; with food""#) })
+        var path = "\(first.directory)/ips.json"
+        for trip in 1...2 {
+            let next = try ShareFixture(label: "ips-trip-\(trip)", documents: [], records: false)
+            defer { next.remove() }
+            let report = try RecordImport.run(path: path, vault: next.vault, profileName: nil, time: next.time)
+            #expect(report.rejectedCount == 0)
+            bundle = try Self.ips(next)
+            #expect(try meaning(bundle) == expected, "trip \(trip)")
+            let medications = try MedicationStore(vault: next.vault, profile: next.profile, time: next.time).list(all: true)
+            let ibuprofen = try #require(medications.first { $0.name == "Ibuprofen" })
+            #expect(ibuprofen.dose == "1-2 tablets" && ibuprofen.schedule == .asNeeded && ibuprofen.instructions == "with food")
+            let iron = try #require(medications.first { $0.name == "Ferrous sulfate" })
+            #expect(iron.dose == "325 mg" && iron.schedule == .times([LocalTime("08:00")!]) && iron.instructions == "with water or juice, not with tea")
+            #expect(try ContactStore(vault: next.vault, profile: next.profile, time: next.time).list().map(\.relation) == ["partner"])
+            path = "\(first.directory)/ips-\(trip).json"
+            try FileManager.default.copyItem(atPath: "\(next.directory)/ips.json", toPath: path)
+        }
+    }
 }
