@@ -84,9 +84,16 @@ final class PopplerReader {
             text = String(cString: raw)
             g_free(raw)
         }
+        // On a page poppler reads as mainly right-to-left (an Arabic paragraph among shorter
+        // Spanish or Japanese lines), the glyph selection behind poppler_page_get_text leaves
+        // out whole lines; selecting the page by lines keeps them, as pdftotext does. The
+        // glyph boxes then belong to the shorter text, so no column tabs are placed.
+        let byLines = linesText(page)
+        let lostLines = Self.visibleCount(byLines) > Self.visibleCount(text)
+        if lostLines { text = byLines }
         var rectangles: UnsafeMutablePointer<PopplerRectangle>?
         var count: guint = 0
-        if !text.isEmpty, poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles {
+        if !text.isEmpty, !lostLines, poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles {
             let boxes = UnsafeBufferPointer(start: rectangles, count: Int(count)).map {
                 PageTextColumns.Box(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2)
             }
@@ -107,6 +114,24 @@ final class PopplerReader {
             }
         }
         return (text, hasImages)
+    }
+
+    /// The whole page's text selected line by line.
+    private func linesText(_ page: OpaquePointer) -> String {
+        var width = 0.0
+        var height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        var area = PopplerRectangle(x1: 0, y1: 0, x2: width, y2: height)
+        guard let raw = poppler_page_get_selected_text(page, POPPLER_SELECTION_LINE, &area) else { return "" }
+        defer { g_free(raw) }
+        return String(cString: raw)
+    }
+
+    /// Characters that show: not spaces, and not the bidi controls poppler wraps runs in.
+    static func visibleCount(_ text: String) -> Int {
+        text.unicodeScalars.filter { scalar in
+            !scalar.properties.isWhitespace && !(0x202A...0x202E).contains(scalar.value) && !(0x2066...0x2069).contains(scalar.value)
+        }.count
     }
 
     /// The values of filled-in text fields and selected choices on the page.
