@@ -96,6 +96,10 @@ import Testing
         #expect(badVault.status == 64)
         #expect(badVault.stderr.contains("not valid UTF-8"))
         #expect(try cli.run(["check"], Self.env).status == 0)
+        // An empty folder says so instead of printing nothing.
+        try FileManager.default.createDirectory(atPath: "\(cli.directory)/empty", withIntermediateDirectories: true)
+        let empty = try cli.run(["doc", "add", "\(cli.directory)/empty"], Self.env)
+        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr == "phr: nothing to add: no files in \(cli.directory)/empty\n")
     }
 
     /// The same file belongs to two people: one blob, one document per profile, and neither

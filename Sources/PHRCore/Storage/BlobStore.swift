@@ -95,12 +95,6 @@ public final class BlobStore: @unchecked Sendable {
         }
     }
 
-    /// Stores the file at `path`.
-    public func store(fileAt path: String) throws -> StoredBlob {
-        let input = try FileDescriptor.openForReading(path)
-        return try store { try input.readFully(into: $0) }
-    }
-
     /// Stores in-memory bytes (small blobs and tests).
     public func store(bytes: [UInt8]) throws -> StoredBlob {
         var offset = 0

@@ -250,7 +250,8 @@ public enum UnfinishedOutputs {
     /// removed. Cheap when there are none (one failed opendir).
     @discardableResult
     public static func sweep() -> [String] {
-        guard let directory else { return [] }
+        // Every phr command runs this at start-up: one stat when there is nothing to sweep.
+        guard let directory, FileSystem.isDirectory(directory) else { return [] }
         var removed: [String] = []
         for name in FileSystem.contents(of: directory) where name.count == 16 {
             let path = "\(directory)/\(name)"

@@ -115,6 +115,10 @@ struct DocAdd: ParsableCommand {
         bar.finish()
         results = expansion.problems + results
         let skipped = results.filter { $0.status == .skipped }.count
+        if results.isEmpty {
+            // An empty folder: say so rather than print nothing.
+            Console.note("nothing to add: no files in " + RawArguments.paths(self.files).map(\.display).joined(separator: ", "))
+        }
         results.removeAll { $0.status == .skipped }
         if output.json {
             try Console.json(results)
