@@ -8,14 +8,18 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-# Build: system SQLite, OpenSSL, zlib, poppler-glib, cairo, pango and qpdf (system-library targets);
-# the system's CA certificates for HTTPS.
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificates libpoppler-glib-dev libcairo2-dev libpango1.0-dev libqpdf-dev
+# Build: system SQLite, OpenSSL, zlib, poppler-glib, cairo, pango, qpdf, Tesseract with leptonica,
+# libheif and libxml2 (system-library targets); the system's CA certificates for HTTPS; Tesseract's
+# English model and its orientation model (OSD). OCR_LANGS="deu fra" adds tesseract-ocr-deu, -fra.
+OCR_LANGS ?=
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificates libpoppler-glib-dev libcairo2-dev libpango1.0-dev libqpdf-dev \
+	libtesseract-dev libleptonica-dev libheif-dev libxml2-dev tesseract-ocr-eng tesseract-ocr-osd \
+	$(foreach lang,$(OCR_LANGS),tesseract-ocr-$(lang))
 # Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers.
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
 	python3 python3-jsonschema python3-icalendar
 # Benchmarks only: the peers phr is measured against.
-BENCH_PACKAGES := recoll hyperfine
+BENCH_PACKAGES := recoll hyperfine tesseract-ocr ocrmypdf libxml2-utils
 
 SWIFT_BUILD_FLAGS ?=
 

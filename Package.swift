@@ -47,6 +47,18 @@ let package = Package(
             pkgConfig: "libqpdf",
             providers: [.apt(["libqpdf-dev"])]
         ),
+        // Tesseract 5 (C API), leptonica and libheif: OCR of scans and photos, in phr-render only.
+        .systemLibrary(
+            name: "CPHRTesseract",
+            pkgConfig: "tesseract lept libheif",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libheif-dev"])]
+        ),
+        // libxml2: C-CDA and Apple Health exports, parsed in phr-render only.
+        .systemLibrary(
+            name: "CPHRXML",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // PDF typesetting over cairo, pango and poppler: canvas, text, flowing pages, tables,
         // outlines, embedded PDF pages and images. Used by share bundles and phr-samples.
         .target(name: "PHRTypesetting", dependencies: ["CPHRPoppler"], swiftSettings: strict),
@@ -74,7 +86,7 @@ let package = Package(
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem"],
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -6,8 +6,9 @@ import Testing
 @Suite struct VaultCommandTests {
     static let passphrase = "correct horse battery staple"
 
-    /// The process that holds the keys never maps poppler, cairo, pango or qpdf (nor does it pay
-    /// for loading them at every start): only phr-render, beside it, links them.
+    /// The process that holds the keys never maps poppler, cairo, pango, qpdf, Tesseract,
+    /// leptonica, libheif, libxml2 or the libcurl Tesseract brings (nor does it pay for loading
+    /// them at every start): only phr-render, beside it, links them.
     @Test func theKeyHoldingProgramLinksNoPDFLibrary() throws {
         func libraries(_ program: String) throws -> String {
             let process = Process()
@@ -23,11 +24,13 @@ import Testing
         }
         let phr = try libraries(CLI.phr)
         #expect(phr.contains("libsqlite3") && phr.contains("libcrypto"))
-        for library in ["libpoppler", "libcairo", "libpango", "libqpdf", "libglib", "libfreetype"] {
+        for library in ["libpoppler", "libcairo", "libpango", "libqpdf", "libglib", "libfreetype",
+                        "libtesseract", "liblept", "libheif", "libxml2", "libcurl", "libjpeg", "libpng"] {
             #expect(!phr.contains(library), "phr links \(library)")
         }
         let render = try libraries("\(CLI.binDirectory)/phr-render")
-        for library in ["libpoppler-glib", "libcairo", "libpangocairo", "libqpdf"] {
+        for library in ["libpoppler-glib", "libcairo", "libpangocairo", "libqpdf", "libtesseract", "liblept",
+                        "libheif", "libxml2"] {
             #expect(render.contains(library), "phr-render links \(library)")
         }
     }
