@@ -460,12 +460,24 @@ public struct CCDASampleDocument: Sendable {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd"
+        // C-CDA shows every entry in the section's narrative too: one table row per result.
+        var rows: [String] = []
         for index in 0..<extraPanels {
             let hemoglobin = String(format: "%.1f", 12.0 + Double(index % 30) / 10)
-            entries.append(bloodCount("X\(index)", time: formatter.string(from: day) + "0800-0500", hemoglobin: hemoglobin))
+            let date = formatter.string(from: day)
+            entries.append(bloodCount("X\(index)", time: date + "0800-0500", hemoglobin: hemoglobin))
+            for (test, value, range) in [("Hemoglobin", "\(hemoglobin) g/dL", "12.0-16.0 g/dL"), ("Leukocytes", "11.8 10*3/uL (H)", "4.5-11.0 10*3/uL"),
+                                         ("Platelets", "250 10*3/uL", "150-400 10*3/uL"), ("Glucose", "142 mg/dL (H)", "70-99 mg/dL fasting"),
+                                         ("Potassium", "4.1 mmol/L", "3.5-5.1 mmol/L"), ("Hemoglobin A1c", "7.1 % (H)", "")] {
+                rows.append("<tr ID=\"res-X\(index)-\(test.prefix(3))\"><td>\(test)</td><td>\(value)</td><td>\(range)</td><td>\(date)</td><td>Final</td></tr>")
+            }
             day = day.addingTimeInterval(86_400)
         }
-        return section("2.16.840.1.113883.10.20.22.2.3.1", "30954-2", "Relevant diagnostic tests/laboratory data", "Results", entries)
+        var results = section("2.16.840.1.113883.10.20.22.2.3.1", "30954-2", "Relevant diagnostic tests/laboratory data", "Results", entries)
+        if !rows.isEmpty, let end = results.range(of: "</tbody></table></text>") {
+            results.insert(contentsOf: rows.joined(separator: "\n"), at: end.lowerBound)
+        }
+        return results
     }
 
     private var vitalSigns: String {
