@@ -70,13 +70,25 @@ final class OCREngine {
         if steps.orientation {
             // Text Tesseract found turned (a page scanned sideways): turn the page and read again,
             // so the words' boxes are upright for the lab-results reader.
-            if best.orientation != 0 {
-                let quarters = best.orientation
-                let turned = try prepared.rotated(quarters: quarters)
-                let again = try pass(turned, engine: engine, deadline: deadline, budget: seconds)
-                if again.score >= best.score * 0.9 {
-                    best = again
-                    note = "turned \(90 * quarters) degrees"
+            if best.orientation != 0 || best.isSideways {
+                // Text read sideways (a page scanned turned): Tesseract reads the words, but
+                // with their boxes on end. Turn the page upright, the way OSD says or, when it
+                // cannot tell, whichever quarter turn reads best, and read it again.
+                var candidates: [Int] = []
+                if best.orientation != 0 { candidates.append(best.orientation) }
+                if let detected = detectOrientation(prepared), detected % 2 == 1, !candidates.contains(detected) {
+                    candidates.append(detected)
+                }
+                for quarters in [1, 3] where !candidates.contains(quarters) { candidates.append(quarters) }
+                let sideways = best
+                for quarters in candidates where Monotonic.now() < deadline {
+                    let turned = try prepared.rotated(quarters: quarters)
+                    let again = try pass(turned, engine: engine, deadline: deadline, budget: seconds)
+                    if !again.isSideways, again.score >= sideways.score * 0.8, again.score > (best === sideways ? 0 : best.score) {
+                        best = again
+                        note = "turned \(90 * quarters) degrees"
+                        if !again.looksBad { break }
+                    }
                 }
             } else if best.looksBad, Monotonic.now() < deadline {
                 // Upside down reads as nonsense: ask OSD, and when it is unsure try half a turn.
@@ -115,13 +127,20 @@ final class OCREngine {
 
     // MARK: - One reading
 
-    private struct Pass {
+    private final class Pass {
         var image: GreyImage
         /// Words in pixels of `image`.
         var words: [PageWord]
         var meanConfidence: Double
         /// Quarter turns clockwise that would make the text Tesseract found upright.
         var orientation: Int
+
+        init(image: GreyImage, words: [PageWord], meanConfidence: Double, orientation: Int) {
+            self.image = image
+            self.words = words
+            self.meanConfidence = meanConfidence
+            self.orientation = orientation
+        }
 
         /// Confident characters: a reading of the right way up scores far above nonsense.
         var score: Double {
@@ -134,6 +153,14 @@ final class OCREngine {
         var characters: Int { words.reduce(0) { $0 + $1.text.count } }
 
         var looksBad: Bool { meanConfidence < 70 || characters < 20 }
+
+        /// Most words of three or more letters stand on end: the text runs up or down the image.
+        var isSideways: Bool {
+            let long = words.filter { $0.text.count >= 3 }
+            guard long.count >= 5 else { return false }
+            let upright = long.filter { ($0.y1 - $0.y0) > ($0.x1 - $0.x0) * 1.2 }.count
+            return upright * 2 > long.count
+        }
     }
 
     private func pass(_ image: GreyImage, engine: OpaquePointer, deadline: Double, budget: Double) throws -> Pass {
