@@ -45,6 +45,11 @@ struct DocumentAssembly {
         return pagesReceived < opened.pageCount ? pagesReceived + 1 : nil
     }
 
+    /// Records a text-layer `page` message.
+    mutating func page(number: Int, flags: WorkerPageFlags, text: String) throws -> ExtractedPage {
+        try page(WorkerPage(number: number, flags: flags, text: text))
+    }
+
     /// Records a `page` message and returns the page to hand to the caller.
     mutating func page(_ page: WorkerPage) throws -> ExtractedPage {
         let number = page.number
@@ -162,6 +167,9 @@ struct DocumentAssembly {
         }
         if junk > 0 { return (.junkText, "the text layer is unusable (fonts without character maps); needs OCR") }
         if failed == pageCount {
+            if lostPages.count == 1 && pageCount == 1 {
+                return (.unreadable, "\(lostPageReasons.first ?? "the reader failed") on page 1 of 1")
+            }
             if !lostPages.isEmpty { return (.unreadable, "no page could be read: \(lostPageReasons.first ?? "the reader failed")") }
             return (.unreadable, "no page could be read")
         }

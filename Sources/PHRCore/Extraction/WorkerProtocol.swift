@@ -53,6 +53,11 @@ package enum WorkerMessage: Equatable {
         case ready = 0x01, opened = 0x02, page = 0x03, done = 0x04
     }
 
+    /// A text-layer page without word boxes.
+    package static func page(number: Int, flags: WorkerPageFlags, text: String) -> WorkerMessage {
+        .page(WorkerPage(number: number, flags: flags, text: text))
+    }
+
     /// The frame for this message.
     package func encoded() -> [UInt8] {
         var payload = ByteWriter()
