@@ -114,7 +114,7 @@ public struct Document: Codable, Sendable, Equatable {
         case .indexed: return "indexed"
         case .ocr: return "indexed by OCR"
         case .partial: return "partially indexed"
-        case .noText: return "no text (needs OCR)"
+        case .noText: return ocr == .done ? "no text" : "no text (needs OCR)"
         case .junkText: return "unreadable text (not indexed)"
         case .unreadable: return "unreadable"
         case .passwordRequired: return "password required"

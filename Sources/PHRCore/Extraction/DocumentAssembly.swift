@@ -69,7 +69,10 @@ struct DocumentAssembly {
         }
         counts[quality, default: 0] += 1
         if page.source == .ocr && quality != .text { ocrEmptyPages += 1 }
-        if page.flags.contains(.ocrFailed), ocrFailureReason == nil, let note { ocrFailureReason = "OCR failed: \(note)" }
+        if page.flags.contains(.ocrFailed), ocrFailureReason == nil, let note {
+            ocrFailureReason = "OCR failed: \(note)"
+            if page.flags.contains(.failed) { imageFailure = note }
+        }
         let text = quality == .text ? PageTextCleaner.clean(page.text) : ""
         var confidence: Double?
         if page.source == .ocr, quality == .text {
@@ -159,7 +162,7 @@ struct DocumentAssembly {
             }
             if junk > 0 { parts.append("\(junk) of \(pageCount) pages hold unusable text") }
             if images > 0 {
-                parts.append(ocrFailed > 0 || !ocrConfidences.isEmpty
+                parts.append(attemptedOCR
                     ? "\(images) of \(pageCount) pages are images where OCR found no text"
                     : "\(images) of \(pageCount) pages are images without text (need OCR)")
             }
@@ -167,6 +170,8 @@ struct DocumentAssembly {
         }
         if junk > 0 { return (.junkText, "the text layer is unusable (fonts without character maps); needs OCR") }
         if failed == pageCount {
+            // An image that cannot be read at all (too large, damaged) says why.
+            if let imageFailure { return (.unreadable, imageFailure) }
             if lostPages.count == 1 && pageCount == 1 {
                 return (.unreadable, "\(lostPageReasons.first ?? "the reader failed") on page 1 of 1")
             }
@@ -183,6 +188,7 @@ struct DocumentAssembly {
     private var attemptedOCR: Bool { !ocrConfidences.isEmpty || !ocrFailures.isEmpty || ocrEmptyPages > 0 }
     private var ocrEmptyPages = 0
     private var ocrFailureReason: String?
+    private var imageFailure: String?
 
     private func metadata(encrypted: Bool = false) -> DocumentMetadata {
         guard let opened else { return DocumentMetadata(isEncrypted: encrypted) }
