@@ -52,6 +52,65 @@ struct ImageDecoder {
         return try Self.workingSize(image)
     }
 
+    /// Page `index` in colour as PNG bytes, for drawing into a share bundle (cairo reads PNG
+    /// and JPEG only). Upright, and no larger than the working size.
+    func embeddablePNG(_ index: Int) throws -> [UInt8] {
+        var colour: UnsafeMutablePointer<PIX>?
+        if kind == .heic {
+            colour = try decodeHEIFColour()
+        } else {
+            _ = try checkHeader()
+            colour = bytes.withUnsafeBufferPointer { buffer in
+                kind == .tiff ? pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(index)) : pixReadMem(buffer.baseAddress, buffer.count)
+            }
+        }
+        guard let pix = colour else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
+        let owned = try Owned(pix)
+        try Self.checkSize(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
+        let megapixels = Double(pixGetWidth(pix)) * Double(pixGetHeight(pix)) / 1_000_000
+        let scaled = megapixels > Self.workingMegapixels
+            ? try Owned(pixScale(owned.pix, Float((Self.workingMegapixels / megapixels).squareRoot()), Float((Self.workingMegapixels / megapixels).squareRoot())))
+            : owned
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemPng(&data, &size, scaled.pix, 0) == 0, let data else { throw OCRFailure.outOfMemory }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    private func decodeHEIFColour() throws -> UnsafeMutablePointer<PIX> {
+        guard let context = heif_context_alloc() else { throw OCRFailure.outOfMemory }
+        defer { heif_context_free(context) }
+        heif_context_set_maximum_image_size_limit(context, 32_768)
+        let read = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        guard read.code == heif_error_Ok else { throw OCRFailure.undecodable("the HEIF image cannot be read (\(Self.message(read)))") }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else {
+            throw OCRFailure.undecodable("the HEIF file holds no image")
+        }
+        defer { heif_image_handle_release(handle) }
+        try Self.checkSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        var image: OpaquePointer?
+        guard heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).code == heif_error_Ok,
+              let image else { throw OCRFailure.undecodable("the HEIF image cannot be decoded") }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              let pix = pixCreate(Int32(width), Int32(height), 32) else { throw OCRFailure.outOfMemory }
+        let wordsPerLine = Int(pixGetWpl(pix))
+        let target = pixGetData(pix)!
+        for y in 0..<height {
+            let row = plane + y * Int(stride)
+            for x in 0..<width {
+                let r = UInt32(row[3 * x]), g = UInt32(row[3 * x + 1]), b = UInt32(row[3 * x + 2])
+                target[y * wordsPerLine + x] = r << 24 | g << 16 | b << 8 | 0xFF
+            }
+        }
+        return pix
+    }
+
     // MARK: - Formats
 
     private func checkHeader() throws -> (width: Int, height: Int) {
@@ -109,45 +168,11 @@ struct ImageDecoder {
         return image
     }
 
+    /// HEIC photos through libheif, which applies the file's rotation and mirroring; decoded to
+    /// RGB (libheif 1.15 converts HEVC's YCbCr to RGB, not to monochrome) and then to grey.
     private func decodeHEIF() throws -> GreyImage {
-        guard let context = heif_context_alloc() else { throw OCRFailure.outOfMemory }
-        defer { heif_context_free(context) }
-        // libheif's own limit on width and height, as a second guard after ours.
-        heif_context_set_maximum_image_size_limit(context, 32_768)
-        let read = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
-        guard read.code == heif_error_Ok else { throw OCRFailure.undecodable("the HEIF image cannot be read (\(Self.message(read)))") }
-        var handle: OpaquePointer?
-        let primary = heif_context_get_primary_image_handle(context, &handle)
-        guard primary.code == heif_error_Ok, let handle else {
-            throw OCRFailure.undecodable("the HEIF file holds no image (\(Self.message(primary)))")
-        }
-        defer { heif_image_handle_release(handle) }
-        try Self.checkSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
-        var image: OpaquePointer?
-        // Luma only: OCR needs no colour, and libheif applies the file's rotation and mirroring.
-        let decoded = heif_decode_image(handle, &image, heif_colorspace_monochrome, heif_chroma_monochrome, nil)
-        guard decoded.code == heif_error_Ok, let image else {
-            throw OCRFailure.undecodable("the HEIF image cannot be decoded (\(Self.message(decoded)))")
-        }
-        defer { heif_image_release(image) }
-        let width = Int(heif_image_get_width(image, heif_channel_Y))
-        let height = Int(heif_image_get_height(image, heif_channel_Y))
-        var stride: Int32 = 0
-        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_Y, &stride) else {
-            throw OCRFailure.undecodable("the HEIF image has no picture")
-        }
-        guard let pix = pixCreate(Int32(width), Int32(height), 8) else { throw OCRFailure.outOfMemory }
-        let wordsPerLine = Int(pixGetWpl(pix))
-        let target = pixGetData(pix)!
-        for y in 0..<height {
-            let row = plane + y * Int(stride)
-            let line = target + y * wordsPerLine
-            for x in 0..<width {
-                let shift = UInt32(24 - 8 * (x & 3))
-                line[x >> 2] = (line[x >> 2] & ~(0xFF << shift)) | (UInt32(row[x]) << shift)
-            }
-        }
-        return try GreyImage(taking: pix, resolution: Self.estimatedResolution(width: width, height: height))
+        let pix = try decodeHEIFColour()
+        return try GreyImage(taking: pix, resolution: Self.estimatedResolution(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix))))
     }
 
     private static func message(_ error: heif_error) -> String {
