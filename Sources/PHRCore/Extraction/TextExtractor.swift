@@ -92,12 +92,12 @@ public final class TextExtractor {
     /// a crash report is slow and could print memory.
     /// OMP_THREAD_LIMIT=1: Tesseract's OpenMP threads on two workers at once made OCR twenty
     /// times slower; phr parallelises across pages instead. TESSDATA_PREFIX is passed on so a
-    /// user's own language data is found.
+    /// user's own language data is found. Neither holds anything secret.
     var workerEnvironment: [String] {
         var environment = ["SWIFT_BACKTRACE=enable=no", "OMP_THREAD_LIMIT=1"]
-        if let prefix = getenv("TESSDATA_PREFIX").map({ String(cString: $0) }), !prefix.isEmpty,
-           !prefix.contains("\0") {
-            environment.append("TESSDATA_PREFIX=\(prefix)")
+        // TESSDATA_PREFIX, and the benchmark's PHR_OCR_STEPS (which preprocessing steps run).
+        for name in ["TESSDATA_PREFIX", "PHR_OCR_STEPS"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { environment.append("\(name)=\(value)") }
         }
         #if DEBUG
         environment += testFaults.map { "\($0.key)=\($0.value)" }.sorted()

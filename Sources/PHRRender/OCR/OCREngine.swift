@@ -247,10 +247,10 @@ final class OCREngine {
         defer { TessBaseAPIClear(osd) }
         var degrees: Int32 = 0
         var confidence: Float = 0
-        var script: UnsafePointer<CChar>?
         var scriptConfidence: Float = 0
-        guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
-        if let script { TessDeleteText(script) }
+        // No script name asked for: Tesseract 5 returns a pointer into its own character set
+        // there, and freeing it as capi.h's comment says corrupts the heap.
+        guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, nil, &scriptConfidence) != 0 else { return nil }
         // orient_deg is how far the page is turned clockwise; turning it back is the rest of a turn.
         return ((4 - Int(degrees) / 90) % 4 + 4) % 4
     }
