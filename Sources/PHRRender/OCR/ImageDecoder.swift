@@ -184,10 +184,15 @@ struct ImageDecoder {
 
     /// The resolution the file states, if plausible for a scan; else one estimated from the size,
     /// taking the page for a sheet of paper (phone photos and receipts rarely state one).
+    ///
+    /// A stated resolution is believed only if it makes the picture a sheet of paper (the shorter
+    /// side at most 12 inches): cameras and image libraries write 72 or 96 "DPI" into photos of
+    /// thousands of pixels, which would make a letter four feet wide and its text huge.
     static func resolution(of pix: UnsafeMutablePointer<PIX>) -> Int {
         let stated = Int(pixGetXRes(pix))
-        if (70...1200).contains(stated) { return stated }
-        return estimatedResolution(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        if (70...1200).contains(stated), Double(min(width, height)) / Double(stated) <= 12 { return stated }
+        return estimatedResolution(width: width, height: height)
     }
 
     /// Pixels per inch if the shorter side is a sheet of A4 or Letter paper (8.3 inches),
