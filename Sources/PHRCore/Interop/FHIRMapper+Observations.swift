@@ -2,14 +2,14 @@ import Foundation
 
 extension FHIRMapper {
     func observation(_ resource: FHIRResource) throws -> Mapped<Observation> {
-        let status = try self.status(resource) ?? "unknown"
-        switch status {
+        let text = try self.status(resource) ?? "unknown"
+        switch text {
         case "entered-in-error": return .skip("entered in error")
         case "cancelled": return .skip("cancelled")
-        default:
-            guard Observation.statuses.contains(status) else {
-                throw FHIRFieldError(field: "status", reason: "'\(status)' is not an Observation status")
-            }
+        default: break
+        }
+        guard let status = Observation.Status(rawValue: text) else {
+            throw FHIRFieldError(field: "status", reason: "'\(text)' is not an Observation status")
         }
         guard let concept = try FHIRElements.concept(resource["code"], field: "code"),
               let name = concept.name(preferring: [Coding.System.loinc, Coding.System.snomed]) else {

@@ -37,14 +37,16 @@ public struct Observation: Codable, Sendable, Equatable {
         }
     }
 
-    public static let statuses = ["registered", "preliminary", "final", "amended", "corrected", "unknown"]
+    public enum Status: String, RecordChoice {
+        case registered, preliminary, final, amended, corrected, unknown
+    }
 
     public var id: String
     public var uid: String
     public var name: String
     /// laboratory, vital-signs, social-history... (FHIR category code)
     public var category: String?
-    public var status: String
+    public var status: Status
     /// When, as the source gave it (a FHIR date or dateTime with its offset).
     public var effective: String?
     public var valueNumber: Double?
@@ -91,26 +93,13 @@ public struct Observation: Codable, Sendable, Equatable {
         return text
     }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        name = row["name"]
-        category = row["category"]
-        status = row["status"]
-        effective = row["effective"]
-        valueNumber = row["value_number"]
-        valueUnit = row["value_unit"]
-        valueText = row["value_text"]
-        valueCodes = (row["value_codes"] as String?).map { JSONColumn.decode([Coding].self, from: $0, fallback: []) }
-        components = JSONColumn.decode([Component].self, from: row["components"], fallback: [])
-        notes = row["notes"]
-        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
     }
 
-    public init(id: String, uid: String, name: String, category: String?, status: String, effective: String?, valueNumber: Double?,
+    public init(id: String, uid: String, name: String, category: String?, status: Status, effective: String?, valueNumber: Double?,
                 valueUnit: String?, valueText: String?, valueCodes: [Coding]?, components: [Component], notes: String?,
                 codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
         self.id = id

@@ -48,12 +48,12 @@ struct IPSDocumentBuilder {
         let medications = content.currentMedications + content.recentlyStoppedMedications
         var sections = [
             Section(title: "Active Problems", code: "11450-4", display: "Problem list - Reported",
-                    narrative: IPSNarrative.table(["Condition", "Status", "Since"], current.map { [$0.name, $0.status, $0.since?.description] }),
+                    narrative: IPSNarrative.table(["Condition", "Status", "Since"], current.map { [$0.name, $0.status.rawValue, $0.since?.description] }),
                     entries: current.map { condition in add(condition.uid) { IPSResources.condition(condition, id: $0, patient: patientURL) } },
                     emptyText: "No current problems are recorded in phr."),
             Section(title: "Allergies and Intolerances", code: "48765-2", display: "Allergies and adverse reactions Document",
                     narrative: IPSNarrative.table(["Substance", "Reaction", "Severity", "Status"],
-                                                  content.allergies.map { [$0.substance, $0.reaction, $0.severity?.rawValue, $0.status] }),
+                                                  content.allergies.map { [$0.substance, $0.reaction, $0.severity?.rawValue, $0.status.rawValue] }),
                     entries: content.allergies.map { allergy in add(allergy.uid) { IPSResources.allergy(allergy, id: $0, patient: patientURL) } },
                     emptyText: "No allergies or intolerances are recorded in phr."),
             Section(title: "Medication Summary", code: "10160-0", display: "History of Medication use Narrative",
@@ -67,7 +67,7 @@ struct IPSDocumentBuilder {
         if !past.isEmpty {
             sections.append(Section(title: "History of Past Illness", code: "11348-0", display: "History of Past illness Narrative",
                                     narrative: IPSNarrative.table(["Condition", "Status", "Since", "Resolved"],
-                                                                  past.map { [$0.name, $0.status, $0.since?.description, $0.resolved?.description] }),
+                                                                  past.map { [$0.name, $0.status.rawValue, $0.since?.description, $0.resolved?.description] }),
                                     entries: past.map { condition in add(condition.uid) { IPSResources.condition(condition, id: $0, patient: patientURL) } },
                                     emptyText: ""))
         }

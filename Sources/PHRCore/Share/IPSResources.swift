@@ -86,9 +86,9 @@ enum IPSResources {
             ("resourceType", .string("AllergyIntolerance")),
             ("id", .string(id)),
             ("identifier", identifiers(allergy.source?.identifiers ?? [])),
-            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", allergy.status)),
-            ("category", allergy.category.map { .array([.string($0)]) }),
-            ("criticality", allergy.criticality.map(OrderedJSON.string)),
+            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", allergy.status.rawValue)),
+            ("category", allergy.category.map { .array([.string($0.rawValue)]) }),
+            ("criticality", allergy.criticality.map { .string($0.rawValue) }),
             ("code", concept(allergy.codes, text: allergy.substance)),
             ("patient", reference(patient)),
             ("onsetDateTime", allergy.since.map { .string($0.description) }),
@@ -99,12 +99,12 @@ enum IPSResources {
 
     static func condition(_ condition: Condition, id: String, patient: String) -> OrderedJSON {
         // con-4: an abatement only goes with a status that says the condition is over.
-        let ended = ["inactive", "remission", "resolved"].contains(condition.status)
+        let ended = [.inactive, .remission, .resolved].contains(condition.status)
         return .members([
             ("resourceType", .string("Condition")),
             ("id", .string(id)),
             ("identifier", identifiers(condition.source?.identifiers ?? [])),
-            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/condition-clinical", condition.status)),
+            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/condition-clinical", condition.status.rawValue)),
             ("code", concept(condition.codes, text: condition.name)),
             ("subject", reference(patient)),
             ("onsetDateTime", condition.since.map { .string($0.description) }),
@@ -210,7 +210,7 @@ enum IPSResources {
             ("resourceType", .string("Observation")),
             ("id", .string(id)),
             ("identifier", identifiers(observation.source?.identifiers ?? [])),
-            ("status", .string(observation.status)),
+            ("status", .string(observation.status.rawValue)),
             ("category", observation.category.map {
                 .array([status("http://terminology.hl7.org/CodeSystem/observation-category", $0)])
             }),

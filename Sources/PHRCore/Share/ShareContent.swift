@@ -103,8 +103,8 @@ package struct ShareContent: Codable {
     /// One observation per test: the newest of those sharing a code (any coding) or, uncoded,
     /// a name.
     package static func latestResults(_ observations: [Observation]) -> [Observation] {
-        let newestFirst = observations.filter { $0.status != "entered-in-error" }
-            .sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
+        // Entered-in-error results are never stored (the FHIR import skips them).
+        let newestFirst = observations.sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
         var seen = Set<String>()
         var latest: [Observation] = []
         for observation in newestFirst {

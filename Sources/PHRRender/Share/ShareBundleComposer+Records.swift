@@ -33,8 +33,8 @@ extension ShareBundleComposer {
     func drawAllergies(_ flow: DocumentFlow) {
         let allergies = content.allergies
         guard !allergies.isEmpty else { return noneRecorded(flow, "No allergies or intolerances recorded.") }
-        let firstInactive = allergies.firstIndex { $0.status != "active" }
-        let dangerous = allergies.map { $0.status == "active" && $0.dangerRank == 0 }
+        let firstInactive = allergies.firstIndex { $0.status != .active }
+        let dangerous = allergies.map { $0.status == .active && $0.dangerRank == 0 }
         table(flow, [
             TableColumn(column: Table.Column("Substance", weight: 2.6), cells: allergies.indices.map { index in
                 .markup(BundleStyle.nameWithCodes(allergies[index].substance, codes: allergies[index].codes),
@@ -43,11 +43,11 @@ extension ShareBundleComposer {
             TableColumn(column: Table.Column("Reaction", weight: 2.2), cells: allergies.map { text($0.reaction) }),
             TableColumn(column: Table.Column("Severity", weight: 1.2), cells: allergies.indices.map { index in
                 let allergy = allergies[index]
-                let severity = [allergy.severity?.rawValue, allergy.criticality == "high" ? "high risk" : nil]
+                let severity = [allergy.severity?.rawValue, allergy.criticality == .high ? "high risk" : nil]
                     .compactMap { $0 }.joined(separator: " · ")
                 return dangerous[index] ? .alert(severity) : text(severity)
             }),
-            TableColumn(column: Table.Column("Category", weight: 1.1), optional: true, cells: allergies.map { text($0.category) }),
+            TableColumn(column: Table.Column("Category", weight: 1.1), optional: true, cells: allergies.map { text($0.category?.rawValue) }),
             TableColumn(column: Table.Column("Since", weight: 0.9), optional: true, cells: allergies.map { text($0.since?.description) }),
             TableColumn(column: Table.Column("Notes", weight: 2), optional: true, cells: allergies.map { text($0.notes) }),
         ], groups: firstInactive.map { [$0: "Inactive or resolved"] } ?? [:])
@@ -102,7 +102,7 @@ extension ShareBundleComposer {
                 .markup(BundleStyle.nameWithCodes($0.name, codes: $0.codes))
             }),
             TableColumn(column: Table.Column("Status", weight: 1.1), cells: conditions.map {
-                Table.Cell($0.status, tone: $0.isCurrent ? .strong : .normal)
+                Table.Cell($0.status.rawValue, tone: $0.isCurrent ? .strong : .normal)
             }),
             TableColumn(column: Table.Column("Since", weight: 1), cells: conditions.map { text($0.since?.description) }),
             TableColumn(column: Table.Column("Resolved", weight: 1), optional: true, cells: conditions.map { text($0.resolved?.description) }),
