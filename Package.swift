@@ -118,22 +118,24 @@ let package = Package(
         // `make bench`: encrypted versus plain SQLite and the later ingest/search benchmarks.
         .executableTarget(
             name: "phr-bench",
-            dependencies: ["PHRCore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PHRCore", "CCDASamples", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/PHRBench",
             swiftSettings: strict
         ),
         // `make samples`: draws the synthetic sample PDFs committed under Samples/documents/.
         .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator",
                           swiftSettings: strict),
+        // Synthetic C-CDA documents (every section phr imports, R2.1 and R1.1) for the tests and `make bench`.
+        .target(name: "CCDASamples", path: "Tools/CCDASamples", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render"],
+            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples"],
             exclude: ["Vectors/make_vectors.py"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples"],
             swiftSettings: strict
         ),
     ],

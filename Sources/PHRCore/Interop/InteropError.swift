@@ -17,10 +17,13 @@ public enum InteropError: PHRError, Equatable {
     case severalPatients(path: String, entries: [String])
     /// Some entries were refused as bad data (listed in the report); the rest was imported.
     case partlyImported(path: String, rejected: Int, dryRun: Bool)
+    /// phr-render, which reads XML, could not be started (posix_spawn's errno).
+    case readerUnavailable(path: String, code: Int32)
 
     public var exitStatus: ExitStatus {
         switch self {
         case .exists: return .failure
+        case .readerUnavailable: return .unavailable
         default: return .dataError
         }
     }
@@ -36,17 +39,19 @@ public enum InteropError: PHRError, Equatable {
         case .partlyImported(let path, let rejected, let dryRun):
             return "\(path): \(rejected) \(rejected == 1 ? "entry was" : "entries were") refused as bad data; "
                 + (dryRun ? "the rest would be imported" : "the rest was imported")
+        case .readerUnavailable(let path, let code): return "cannot start \(path) to read the XML: \(String(cString: strerror(code)))"
         }
     }
 
     public var hint: String? {
         switch self {
-        case .unrecognized: return "phr imports its own exports (phr export), FHIR R4 Bundles (JSON) and iCalendar (.ics) files"
+        case .unrecognized: return "phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML) and iCalendar (.ics) files"
         case .malformed: return "nothing was imported; fix or remove that entry and import again"
         case .unsupportedVersion: return "upgrade phr to import this file"
         case .exists: return "choose another name, remove the file, or add --force"
         case .severalPatients:
             return "import one patient's bundle per profile (phr profile add NAME, then --profile NAME), or a document bundle whose Composition names its subject"
+        case .readerUnavailable: return RenderHelper.installHint
         case .partlyImported: return "the report lists each refused entry and why; fix them and import the file again (what is in stays as it is)"
         }
     }

@@ -39,6 +39,11 @@ public enum RecordImport {
                     let profile = try Profiles.resolve(db, name: profileName)
                     report = ImportReport(format: "FHIR \(bundle.version.rawValue) Bundle (\(bundle.type))", profile: profile.name)
                     try FHIRImporter(bundle: bundle, path: path, profileID: profile.id, time: time).run(db, report: &report)
+                case .ccda(let document):
+                    let profile = try Profiles.resolve(db, name: profileName)
+                    let importer = CCDAImporter(document: document, path: path, profileID: profile.id, time: time)
+                    report = ImportReport(format: importer.format, profile: profile.name)
+                    try importer.run(db, report: &report)
                 case .iCalendar(let text):
                     let profile = try Profiles.resolve(db, name: profileName)
                     report = ImportReport(format: "iCalendar", profile: profile.name)
@@ -72,6 +77,7 @@ public enum RecordImport {
     enum Source {
         case phr(PHRExport)
         case fhir(FHIRBundle)
+        case ccda(CCDADocument)
         case iCalendar(String)
     }
 
@@ -87,12 +93,15 @@ public enum RecordImport {
     static func classify(_ bytes: [UInt8], path: String) throws -> Source {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        // XML, in whatever encoding it declares: read by phr-render, never here.
+        if body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") {
+            return try xml(body, path: path)
+        }
         guard let text = String(validating: body, as: UTF8.self) else {
             throw InteropError.unrecognized(path: path, reason: "not UTF-8 text")
         }
         let start = text.drop { $0.isWhitespace }
         if start.prefix(15).uppercased() == "BEGIN:VCALENDAR" { return .iCalendar(String(start)) }
-        if start.first == "<" { throw InteropError.unrecognized(path: path, reason: xmlKind(String(start.prefix(4096)))) }
         guard start.first == "{" else {
             throw InteropError.unrecognized(path: path, reason: "neither JSON nor iCalendar")
         }
@@ -137,15 +146,38 @@ public enum RecordImport {
         throw InteropError.unrecognized(path: path, reason: "JSON, but neither a phr export nor a FHIR Bundle")
     }
 
-    /// What an XML file is, for the refusal: FHIR XML, C-CDA, or something else.
-    static func xmlKind(_ head: String) -> String {
-        if head.contains("http://hl7.org/fhir") {
-            return "a FHIR XML file; phr reads FHIR JSON: ask for the JSON export, or convert it (the HL7 FHIR validator can)"
+    /// An XML file: a C-CDA document, read by phr-render's C-CDA reader, or a refusal that says
+    /// what the file is and what phr reads. FHIR XML is recognised by its namespace near the
+    /// start (a plain byte search, not parsing) so it gets its own advice without a worker.
+    static func xml(_ body: ArraySlice<UInt8>, path: String) throws -> Source {
+        let head = String(decoding: body.prefix(4096), as: UTF8.self)
+        if head.contains("http://hl7.org/fhir") && !head.contains("urn:hl7-org:v3") {
+            throw InteropError.unrecognized(path: path, reason: "a FHIR XML file; phr reads FHIR JSON: ask for the JSON export, or convert it (the HL7 FHIR validator can)")
         }
-        if head.contains("ClinicalDocument") || head.contains("urn:hl7-org:v3") {
-            return "a C-CDA document (HL7 CDA XML); phr does not read C-CDA yet: ask the portal for a FHIR (JSON) export"
+        switch try CCDAReaderProcess().read(body, path: path) {
+        case .document(let document):
+            return .ccda(document)
+        case .refused(let refusal):
+            throw refused(refusal, path: path)
         }
-        return "an XML file; phr reads its own exports (phr export), FHIR R4 Bundles (JSON) and iCalendar (.ics) files"
+    }
+
+    static func refused(_ refusal: CCDARefusal, path: String) -> InteropError {
+        switch refusal {
+        case .notCDA(let root, let namespace):
+            let element = namespace.map { "<\(root)> (namespace \($0.prefix(200)))" } ?? "<\(root)>"
+            return .unrecognized(path: path, reason: "an XML file whose root is \(element.prefix(300)), not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+        case .entities:
+            return .malformed(path: path, location: "XML", reason: "declares entities (<!ENTITY> in a document type declaration), which phr never expands; C-CDA documents have none")
+        case .tooDeep(let limit):
+            return .malformed(path: path, location: "XML", reason: "elements nested more than \(limit) deep")
+        case .tooLarge(let reason):
+            return .malformed(path: path, location: "XML", reason: "too large: \(reason.prefix(200))")
+        case .malformed(let line, let message):
+            return .malformed(path: path, location: line > 0 ? "XML line \(line)" : "XML", reason: "not well-formed (\(message.prefix(200)))")
+        case .unstructured:
+            return .unrecognized(path: path, reason: "a C-CDA document without structured entries (its body is a nonXMLBody: a scan or text); add it as a document with phr doc add instead")
+        }
     }
 
     /// Where a decoding error is ("medications[2].schedule.times") and what is wrong.

@@ -5,11 +5,13 @@ import PHRCore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a phr export, a FHIR R4 Bundle (JSON) or an iCalendar (.ics) file.",
+        abstract: "Import a phr export, a FHIR R4 Bundle (JSON), a C-CDA document (XML) or an iCalendar (.ics) file.",
         discussion: """
             FHIR: Patient, MedicationRequest/MedicationStatement, AllergyIntolerance, Condition, \
             Immunization, Observation and Appointment, with their codes (RxNorm, SNOMED CT, \
-            LOINC, CVX) and identifiers; other resources are listed as skipped. Importing the same \
+            LOINC, CVX) and identifiers; other resources are listed as skipped. C-CDA (R2.1, R1.1): \
+            medications, allergies, problems, immunizations, results, vital signs and encounters \
+            (as past appointments), read by the sandboxed phr-render. Importing the same \
             file again adds nothing. A file that is not what it claims to be changes nothing; an entry \
             with bad data (a field over its limit, a date outside 1900-2200) is refused and named, the \
             rest is imported, and phr exits 65. \

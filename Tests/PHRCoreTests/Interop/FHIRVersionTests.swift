@@ -78,8 +78,7 @@ import Testing
         #expect(try refusal(dstu2, "dstu2.json")?.contains("this is a FHIR DSTU2 bundle; phr reads R4 (and STU3)") == true)
         let fhirXML = #"<?xml version="1.0"?><Bundle xmlns="http://hl7.org/fhir"><type value="collection"/></Bundle>"#
         #expect(try refusal(fhirXML, "bundle.xml")?.contains("a FHIR XML file; phr reads FHIR JSON") == true)
-        let ccda = #"<?xml version="1.0"?><ClinicalDocument xmlns="urn:hl7-org:v3"><title>CCD</title></ClinicalDocument>"#
-        #expect(try refusal(ccda, "ccd.xml")?.contains("a C-CDA document") == true)
-        #expect(try refusal("<html><body>hello</body></html>", "page.xml")?.contains("an XML file; phr reads its own exports") == true)
+        #expect(try refusal("<html><body>hello</body></html>", "page.xml")?.contains(
+            "an XML file whose root is <html>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3)") == true)
     }
 }

@@ -1,0 +1,475 @@
+import Foundation
+import GRDB
+
+/// Imports what phr-render's C-CDA reader found in a document into one profile, inside the
+/// caller's transaction, the way `FHIRImporter` imports a bundle: the same checks
+/// (`RecordValidation`), the same merge (a second import adds nothing), the same report.
+///
+/// Everything the worker sent is treated as untrusted input: HL7 times are parsed and bounded
+/// here, numbers must be finite, texts are held to the limits typed input has. An entry that
+/// fails is refused and named in the report; the rest is imported and the command exits 65.
+///
+/// Medications (with RxNorm codes), allergies, problems, immunizations (CVX), results and vital
+/// signs (observations with LOINC codes) and encounters (past appointments); the patient fills
+/// the medical ID's empty fields. Reference ranges and interpretation flags of results are kept
+/// in the observation's notes until observations hold them as fields.
+struct CCDAImporter {
+    let document: CCDADocument
+    let path: String
+    let profileID: Int64
+    let time: TimeContext
+
+    /// "C-CDA R2.1 Continuity of Care Document (CCD)", from the document's templates.
+    var format: String {
+        let roots = document.templates.map { String($0.split(separator: ":").first ?? "") }
+        let release = document.templates.contains { $0.hasPrefix("2.16.840.1.113883.10.20.22.1.1:") } ? "R2.1"
+            : roots.contains("2.16.840.1.113883.10.20.22.1.1") ? "R1.1" : nil
+        let kinds = ["2.16.840.1.113883.10.20.22.1.2": "Continuity of Care Document (CCD)",
+                     "2.16.840.1.113883.10.20.22.1.8": "Discharge Summary", "2.16.840.1.113883.10.20.22.1.14": "Referral Note",
+                     "2.16.840.1.113883.10.20.22.1.4": "Consultation Note", "2.16.840.1.113883.10.20.22.1.9": "Progress Note",
+                     "2.16.840.1.113883.10.20.22.1.3": "History and Physical", "2.16.840.1.113883.10.20.22.1.7": "Operative Note",
+                     "2.16.840.1.113883.10.20.22.1.13": "Transfer Summary", "2.16.840.1.113883.10.20.22.1.15": "Care Plan"]
+        let kind = roots.lazy.compactMap { kinds[$0] }.first ?? "document"
+        return ["C-CDA", release, kind].compactMap { $0 }.joined(separator: " ")
+    }
+
+    func run(_ db: Database, report: inout ImportReport) throws {
+        var measured = FHIRImporter.MeasuredFacts()
+        for skip in document.skipped { report.skip(skip.location, type: skip.type, skip.reason) }
+        for entry in document.entries {
+            do {
+                if let reason = entry.skip {
+                    report.skip(entry.location, type: entry.type, reason)
+                    continue
+                }
+                switch entry.kind {
+                case .medication:
+                    try take(try medication(entry), entry, kind: "medications", check: RecordValidation.check, db, &report)
+                case .allergy:
+                    try take(try allergy(entry), entry, kind: "allergies", check: RecordValidation.check, db, &report)
+                case .problem:
+                    try take(try problem(entry), entry, kind: "conditions", check: RecordValidation.check, db, &report)
+                case .immunization:
+                    try take(try immunization(entry), entry, kind: "immunizations", check: RecordValidation.check, db, &report)
+                case .result, .vitalSign:
+                    if let observation = try take(try observation(entry), entry, kind: "observations", check: RecordValidation.check, db, &report) {
+                        measured.note(observation)
+                    }
+                case .encounter:
+                    try take(try appointment(entry), entry, kind: "appointments", check: RecordValidation.check, db, &report)
+                }
+            } catch let error as FHIRFieldError {
+                report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
+            }
+        }
+        let facts = patient(&report)
+        try ImportedRecords.fillMedicalID(db, profileID: profileID, time: time, facts: facts, measured: measured,
+                                          source: "the document", report: &report)
+    }
+
+    @discardableResult
+    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, kind: String,
+                                       check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
+        try ImportedRecords.take(mapped, location: entry.location, type: entry.type, kind: kind, formerKey: nil, check: check,
+                                 profileID: profileID, db, &report)
+    }
+
+    private var now: String { Timestamp.string(time.now) }
+
+    // MARK: Identity
+
+    /// The key that recognises an entry on a second import: its first id (root and extension)
+    /// with what the entry is, else what it is alone. What it is: its kind, its code and the
+    /// time it started or happened (and for an observation its value), never a status, an end
+    /// or a note, which change when the record is updated.
+    func source(_ entry: CCDAEntry, _ concept: FHIRElements.Concept?) -> RecordSource {
+        var identity = [entry.kind.rawValue]
+        identity += (concept?.codings ?? []).map { "\($0.system ?? "")|\($0.code)" }
+        identity.append(concept?.text ?? "")
+        identity.append(entry.time?.start ?? "")
+        if entry.kind == .result || entry.kind == .vitalSign, let value = entry.value {
+            identity.append([value.quantity?.value, value.quantity?.unit, value.code?.code, value.text].map { $0 ?? "" }.joined(separator: "|"))
+        }
+        let digest = (try? SHA256Hasher.hash(Array(identity.joined(separator: "\n").utf8)).hex) ?? ""
+        let identifiers = entry.ids.prefix(100).map { SourceIdentifier(system: "urn:oid:\($0.root)", value: $0.extension ?? $0.root) }
+        if let id = entry.ids.first {
+            return RecordSource(key: "ccda:\(entry.kind.rawValue):id:\(id.root)|\(id.extension ?? "")#\(digest.prefix(16))", identifiers: identifiers)
+        }
+        return RecordSource(key: "ccda:\(entry.kind.rawValue):sha256:\(digest)", identifiers: identifiers)
+    }
+
+    // MARK: Records
+
+    func medication(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Medication> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("recorded as not taken (negationInd)") }
+        guard let concept = Self.concept(entry.code, name: entry.name), let name = concept.name(preferring: [Coding.System.rxNorm]) else {
+            if entry.code?.nullFlavor != nil { return .skip("names no medication (nullFlavor \(entry.code?.nullFlavor ?? ""))") }
+            throw FHIRFieldError(field: "consumable.manufacturedProduct.manufacturedMaterial.code", reason: "missing; a medication activity names its drug")
+        }
+        let stopped = ["completed", "aborted", "cancelled"].contains(entry.status ?? "")
+        let start = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        var end = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
+        if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        var schedule: MedicationSchedule = entry.asNeeded ? .asNeeded : .unscheduled
+        var words: [String] = []
+        if let period = entry.period, case .unscheduled = schedule {
+            let amount = try Self.number(period.value, field: "effectiveTime.period")
+            if let amount, amount > 0, amount <= 1_000_000 {
+                switch period.unit {
+                case "h": schedule = .interval(minutes: max(1, Int((amount * 60).rounded())))
+                case "min": schedule = .interval(minutes: max(1, Int(amount.rounded())))
+                case "d": words.append(amount == 1 ? "once a day" : "every \(Observation.number(amount)) days")
+                case "wk": words.append(amount == 1 ? "once a week" : "every \(Observation.number(amount)) weeks")
+                default: words.append("every \(Observation.number(amount)) \(period.unit ?? "")")
+                }
+            }
+        }
+        if case .interval(let minutes) = schedule, minutes > 31 * 24 * 60 {
+            schedule = .unscheduled
+            words.append("every \(minutes / 1440) days")
+        }
+        if let route = entry.route.flatMap({ Self.concept($0, name: nil)?.name() }) { words.append(route.lowercased()) }
+        if let text = entry.instructions { words.append(text) }
+        if !entry.reasons.isEmpty {
+            let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
+            if !reasons.isEmpty { words.append("for \(reasons.joined(separator: ", "))") }
+        }
+        let dose = try entry.dose.flatMap { try Self.doseText($0, field: "doseQuantity") }
+        let stoppedOn = stopped ? end.map { $0.lastDay.adding(days: 1) } : nil
+        return .record(Medication(
+            id: "", uid: "", name: name, dose: dose, form: nil, schedule: schedule, timeZone: nil, minIntervalMinutes: nil,
+            maxPerDay: nil, start: start, end: end, status: stopped ? .stopped : .active, stoppedOn: stoppedOn,
+            prescriber: entry.performer, pharmacy: nil, refills: nil, documentID: nil,
+            instructions: words.isEmpty ? nil : words.joined(separator: "; "), notes: nil, codes: concept.codings,
+            source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    /// SNOMED CT codes of "no known allergy" statements, beside FHIR's list.
+    static let noKnownAllergyCodes = FHIRMapper.noKnownAllergyCodes.union(["716186003", "409137002"])
+
+    func allergy(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Allergy> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        let typeCodes = [entry.allergyType?.code].compactMap { $0 } + (entry.allergyType?.translations.compactMap(\.code) ?? [])
+        if entry.negated || typeCodes.contains(where: Self.noKnownAllergyCodes.contains) {
+            return .skip("states that there is no known allergy, which is not an allergy to list")
+        }
+        guard let concept = Self.concept(entry.code, name: entry.name),
+              let substance = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
+            return .skip("names no substance (participant playingEntity code)")
+        }
+        if substance.lowercased().hasPrefix("no known") { return .skip("states that there is no known allergy, which is not an allergy to list") }
+        var reactions: [String] = []
+        for reaction in entry.reactions {
+            if let name = Self.concept(reaction, name: nil)?.name(preferring: [Coding.System.snomed]), !reactions.contains(name) {
+                reactions.append(name)
+            }
+        }
+        let severity = entry.severity.flatMap(Self.severity)
+        let criticality: String? = switch entry.criticality?.code {
+        case "CRITH": "high"
+        case "CRITL": "low"
+        case "CRITU": "unable-to-assess"
+        default: nil
+        }
+        let category: String? = switch entry.allergyType?.code {
+        case "416098002", "419511003", "59037007", "419101002": "medication"
+        case "414285001", "418471000", "235719002": "food"
+        case "426232007", "232347008": "environment"
+        default: nil
+        }
+        let status = Self.clinicalStatus(entry, resolvedWhenEnded: entry.time?.high != nil)
+        let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        return .record(Allergy(id: "", uid: "", substance: substance, reaction: reactions.isEmpty ? nil : reactions.joined(separator: ", "),
+                               severity: severity, criticality: criticality, category: category, status: status, since: since,
+                               notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    func problem(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Condition> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("records the problem as absent (negationInd)") }
+        guard let concept = Self.concept(entry.code, name: nil),
+              let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10CM, Coding.System.icd10]) else {
+            return .skip("names no problem (value\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")
+        }
+        let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        var resolved = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
+        if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
+        let status = Self.clinicalStatus(entry, resolvedWhenEnded: resolved != nil)
+        return .record(Condition(id: "", uid: "", name: name, status: status, since: since, resolved: status == "active" ? nil : resolved,
+                                 notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    func immunization(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Immunization> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("not given (negationInd)") }
+        if entry.status == "cancelled" || entry.status == "aborted" { return .skip("not given (statusCode \(entry.status!))") }
+        if entry.moodCode == "INT" { return .skip("planned, not given (moodCode INT)") }
+        guard let concept = Self.concept(entry.code, name: entry.name), let vaccine = concept.name(preferring: [Coding.System.cvx]) else {
+            return .skip("names no vaccine (manufacturedMaterial code)")
+        }
+        guard let date = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone)?.date else {
+            return .skip("has no date (effectiveTime)")
+        }
+        return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: entry.lot, notes: nil,
+                                    codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    func observation(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Observation> {
+        let status: String
+        switch entry.status ?? "completed" {
+        case "nullified": return .skip("entered in error (statusCode nullified)")
+        case "cancelled", "aborted": return .skip("not done (statusCode \(entry.status!))")
+        case "completed": status = "final"
+        case "active", "new", "held", "suspended": status = "preliminary"
+        default: status = "unknown"
+        }
+        guard let concept = Self.concept(entry.code, name: nil), let name = concept.name(preferring: [Coding.System.loinc, Coding.System.snomed]) else {
+            return .skip("says nothing about what was measured (code\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")
+        }
+        guard let value = entry.value, value.nullFlavor == nil else { return .skip("has no value") }
+        var number: Double?
+        var unit: String?
+        var text: String?
+        var codes: [Coding]?
+        switch value.type {
+        case "PQ", "INT", "REAL", "MO":
+            guard let quantity = value.quantity, let parsed = try Self.number(quantity.value, field: "value") else { return .skip("has no value") }
+            number = parsed
+            unit = quantity.unit == "1" ? nil : quantity.unit
+        case "IVL_PQ", "IVL_INT", "IVL_REAL":
+            let low = try value.low.flatMap { try Self.doseText($0, field: "value.low") }
+            let high = try value.high.flatMap { try Self.doseText($0, field: "value.high") }
+            guard low != nil || high != nil else { return .skip("has no value") }
+            text = low.map { l in high.map { "\(l)–\($0)" } ?? "≥ \(l)" } ?? "≤ \(high!)"
+        case "CD", "CE", "CV", "CO", "CS":
+            guard let coded = value.code.flatMap({ Self.concept($0, name: nil) }) else { return .skip("has no value") }
+            text = coded.name(preferring: [Coding.System.snomed, Coding.System.loinc])
+            codes = coded.codings.isEmpty ? nil : coded.codings
+        default:
+            guard let words = value.text, !words.isEmpty else { return .skip("has no value") }
+            text = words
+        }
+        let effective = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone)
+        var notes: [String] = []
+        let flags = entry.interpretations.compactMap { code -> String? in
+            guard code.nullFlavor == nil else { return nil }
+            let words = code.display ?? code.code.flatMap { Self.interpretationWords[$0] }
+            return [words, code.code.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        }.filter { !$0.isEmpty }
+        if !flags.isEmpty { notes.append("interpretation: \(flags.joined(separator: ", "))") }
+        for range in entry.ranges {
+            let low = try range.low.flatMap { try Self.doseText($0, field: "referenceRange.low") }
+            let high = try range.high.flatMap { try Self.doseText($0, field: "referenceRange.high") }
+            let bounds = low.map { l in high.map { "\(l)–\($0)" } ?? "≥ \(l)" } ?? high.map { "≤ \($0)" }
+            if let words = bounds ?? range.text { notes.append("reference range: \(words)") }
+        }
+        if let panel = entry.panel.flatMap({ Self.concept($0, name: nil)?.name(preferring: [Coding.System.loinc]) }), panel != name {
+            notes.append("panel: \(panel)")
+        }
+        return .record(Observation(id: "", uid: "", name: name, category: entry.kind == .vitalSign ? "vital-signs" : "laboratory",
+                                   status: status, effective: effective?.text, valueNumber: number, valueUnit: unit, valueText: text,
+                                   valueCodes: codes, components: [], notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
+                                   codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    /// An encounter: a past appointment, at its start, with the clinician seen.
+    func appointment(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Appointment> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        guard let startTime = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone) else {
+            return .skip("has no time (effectiveTime)")
+        }
+        let zone = time.zone
+        let allDay = !startTime.hasTime
+        var minutes = allDay ? 1440 : AppointmentStore.defaultDurationMinutes
+        let start: LocalDateTime
+        if allDay {
+            guard let day = startTime.date.calendarDate else { return .skip("has no day (effectiveTime \(startTime.text))") }
+            start = LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!)
+        } else {
+            guard let instant = FHIRElements.instant(startTime) else {
+                throw FHIRFieldError(field: "effectiveTime", reason: "'\(startTime.text)' is not in the years phr accepts")
+            }
+            start = LocalDateTime(instant, in: zone)
+            if let endTime = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: zone), endTime.hasTime,
+               let end = FHIRElements.instant(endTime) {
+                guard end >= instant else { throw FHIRFieldError(field: "effectiveTime.high", reason: "is before effectiveTime.low") }
+                guard end.timeIntervalSince(instant) <= TimeInterval(RecordValidation.maximumAppointmentMinutes * 60) else {
+                    throw FHIRFieldError(field: "effectiveTime.high", reason: "the encounter lasts longer than 31 days, the longest phr keeps")
+                }
+                minutes = max(1, Int(end.timeIntervalSince(instant) / 60))
+            }
+        }
+        let concept = Self.concept(entry.code, name: nil)
+        let kind = concept?.name(preferring: ["http://www.ama-assn.org/go/cpt", Coding.System.snomed])
+        let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
+        let status: Appointment.Status = entry.status == "cancelled" || entry.status == "aborted" ? .cancelled : .confirmed
+        return .record(Appointment(
+            id: "", uid: UUID().uuidString.lowercased(), with: entry.performer ?? kind ?? "Encounter", start: start,
+            timeZone: zone.identifier, durationMinutes: minutes, allDay: allDay, location: entry.place,
+            reason: reasons.isEmpty ? (entry.performer == nil ? nil : kind) : reasons.joined(separator: ", "),
+            notes: entry.performer != nil && !reasons.isEmpty ? kind : nil, documentID: nil, status: status, remindMinutes: nil,
+            sequence: 0, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    /// The patient, for the medical ID; a name or birth time phr cannot keep is refused and
+    /// reported, and the rest of the patient still used.
+    func patient(_ report: inout ImportReport) -> ImportedRecords.PatientFacts? {
+        guard let patient = document.patient else { return nil }
+        var name: String?
+        do {
+            name = try RecordFields.optionalText(patient.name, field: "name", limit: RecordFields.maximumNameLength)
+        } catch RecordError.invalidField(let field, let reason) {
+            report.reject("recordTarget", type: "Patient", "\(field): \(reason)")
+        } catch {
+            report.reject("recordTarget", type: "Patient", "name: unreadable")
+        }
+        var birth: CalendarDate?
+        do {
+            birth = try Self.time(patient.birthTime, field: "birthTime", zone: time.zone)?.date.calendarDate
+        } catch let error as FHIRFieldError {
+            report.reject("recordTarget", type: "Patient", "\(error.field): \(error.reason)")
+        } catch {
+            report.reject("recordTarget", type: "Patient", "birthTime: unreadable")
+        }
+        let sex: MedicalID.Sex? = switch patient.gender {
+        case "F": .female
+        case "M": .male
+        case "UN": .other
+        default: nil
+        }
+        let identifiers = patient.identifiers.prefix(100).filter { $0.root.count <= 1000 && ($0.extension?.count ?? 0) <= 1000 }
+            .map { SourceIdentifier(system: "urn:oid:\($0.root)", value: $0.extension ?? $0.root) }
+        return ImportedRecords.PatientFacts(name: name, dateOfBirth: birth, sex: sex, identifiers: Array(identifiers))
+    }
+
+    // MARK: Values
+
+    /// OIDs of the code systems phr names, as FHIR's URIs; others stay as urn:oid:.
+    static let systems = [
+        "2.16.840.1.113883.6.88": Coding.System.rxNorm, "2.16.840.1.113883.6.96": Coding.System.snomed,
+        "2.16.840.1.113883.6.1": Coding.System.loinc, "2.16.840.1.113883.12.292": Coding.System.cvx,
+        "2.16.840.1.113883.6.90": Coding.System.icd10CM, "2.16.840.1.113883.6.3": Coding.System.icd10,
+        "2.16.840.1.113883.6.73": Coding.System.atc, "2.16.840.1.113883.6.8": Coding.System.ucum,
+        "2.16.840.1.113883.6.12": "http://www.ama-assn.org/go/cpt", "2.16.840.1.113883.6.69": "http://hl7.org/fhir/sid/ndc",
+        "2.16.840.1.113883.5.83": "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation",
+    ]
+
+    static let interpretationWords = ["N": "normal", "H": "high", "L": "low", "HH": "critically high", "LL": "critically low",
+                                      "A": "abnormal", "AA": "critically abnormal", "POS": "positive", "NEG": "negative"]
+
+    /// A CD with its translations as codings; its original text (or the name in words the entry
+    /// gives) as the text.
+    static func concept(_ code: CCDACode?, name: String?) -> FHIRElements.Concept? {
+        var codings: [Coding] = []
+        for item in [code].compactMap({ $0 }) + (code?.translations ?? []) {
+            guard item.nullFlavor == nil, let value = item.code, !value.isEmpty else { continue }
+            let system = item.system.map { systems[$0] ?? "urn:oid:\($0)" }
+            codings.append(Coding(system: system, code: value, display: item.display))
+        }
+        let text = code?.originalText ?? (codings.contains { $0.display != nil } ? nil : name)
+        guard !codings.isEmpty || text != nil else { return name.map { FHIRElements.Concept(text: $0, codings: []) } }
+        return FHIRElements.Concept(text: text, codings: codings)
+    }
+
+    /// SNOMED CT severities (C-CDA's Severity Observation), else the words of the display.
+    static func severity(_ code: CCDACode) -> Allergy.Severity? {
+        switch code.code {
+        case "255604002": return .mild
+        case "6736007", "371923003": return .moderate
+        case "24484000", "371924009", "399166001": return .severe
+        default:
+            let words = (code.display ?? code.originalText ?? "").lowercased()
+            return words.contains("severe") ? .severe : words.contains("moderate") ? .moderate : words.contains("mild") ? .mild : nil
+        }
+    }
+
+    /// Active, inactive or resolved: R1.1's status observation (SNOMED CT), else the concern act
+    /// and the end of the observation (R2.1).
+    static func clinicalStatus(_ entry: CCDAEntry, resolvedWhenEnded: Bool) -> String {
+        switch entry.statusValue?.code {
+        case "55561003": return "active"
+        case "73425007": return "inactive"
+        case "413322009": return "resolved"
+        default: break
+        }
+        if resolvedWhenEnded || entry.concernStatus == "completed" { return "resolved" }
+        if entry.concernStatus == "suspended" { return "inactive" }
+        return "active"
+    }
+
+    /// A number as HL7 writes it (a decimal); nil when there is none.
+    static func number(_ text: String?, field: String) throws -> Double? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard text.count <= 40, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let value = Double(text),
+              value.isFinite, abs(value) < 1e15 else {
+            throw FHIRFieldError(field: field, reason: "'\(text.prefix(40))' is not a number phr can keep")
+        }
+        return value
+    }
+
+    /// "500 mg", "1-2", "5 mL".
+    static func doseText(_ quantity: CCDAQuantity, field: String) throws -> String? {
+        guard let value = quantity.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let number = try? number(value, field: field) {
+            return FHIRElements.doseText((number, quantity.unit))
+        }
+        let parts = value.split(separator: "-", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let low = try number(parts[0], field: field), let high = try number(parts[1], field: field) else {
+            throw FHIRFieldError(field: field, reason: "'\(value.prefix(40))' is not a number phr can keep")
+        }
+        return FHIRElements.doseText((low, nil)) + "-" + FHIRElements.doseText((high, quantity.unit))
+    }
+
+    /// An HL7 TS ("2015", "201506", "20150622", "201506221030", "20150622103015.123-0500") as a
+    /// FHIR date or dateTime. A time without an offset is read in the user's zone.
+    static func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let shown = String(text.prefix(40))
+        let invalid = FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
+        guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid }
+        let digits = String(text.prefix { $0.isNumber })
+        var rest = text.dropFirst(digits.count)
+        var fraction = ""
+        if rest.hasPrefix(".") {
+            fraction = String(rest.dropFirst().prefix { $0.isNumber })
+            rest = rest.dropFirst(1 + fraction.count)
+            guard !fraction.isEmpty, digits.count == 14 else { throw invalid }
+        }
+        var offset: String?
+        if let sign = rest.first, sign == "+" || sign == "-" {
+            let value = rest.dropFirst()
+            guard value.count == 4, value.allSatisfy(\.isNumber), let hours = Int(value.prefix(2)), let minutes = Int(value.suffix(2)),
+                  hours <= 14, minutes <= 59 else { throw invalid }
+            offset = "\(sign)\(value.prefix(2)):\(value.suffix(2))"
+            rest = ""
+        }
+        guard rest.isEmpty, [4, 6, 8, 10, 12, 14].contains(digits.count) else { throw invalid }
+        func part(_ from: Int, _ length: Int) -> String {
+            let start = digits.index(digits.startIndex, offsetBy: from)
+            return String(digits[start..<digits.index(start, offsetBy: length)])
+        }
+        var date = part(0, 4)
+        if digits.count >= 6 { date += "-" + part(4, 2) }
+        if digits.count >= 8 { date += "-" + part(6, 2) }
+        var fhir = date
+        if digits.count > 8 {
+            let clock = part(8, 2) + ":" + (digits.count >= 12 ? part(10, 2) : "00") + ":" + (digits.count >= 14 ? part(12, 2) : "00")
+                + (fraction.isEmpty ? "" : "." + fraction)
+            if offset == nil {
+                // No offset: the user's zone at that wall time.
+                guard let day = CalendarDate(date), let hour = Int(part(8, 2)), let minute = Int(digits.count >= 12 ? part(10, 2) : "00"),
+                      let local = LocalTime(hour: hour, minute: minute) else { throw invalid }
+                let seconds = zone.secondsFromGMT(for: LocalDateTime(date: day, time: local).instant(in: zone))
+                let sign = seconds < 0 ? "-" : "+"
+                offset = sign + String(format: "%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
+            }
+            fhir += "T" + clock + offset!
+        }
+        do {
+            return try FHIRElements.dateTime(.string(fhir), field: field)
+        } catch is FHIRFieldError {
+            throw invalid
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+
+/// Runs the C-CDA reader (`phr-render ccda`, PHRRender's `CCDAWorker`) on one document: the
+/// parent side of the sandbox for XML.
+///
+/// phr never parses XML itself (SECURITY.md, "Reading untrusted documents"): it hands the bytes
+/// it read to the worker in a memory file, with an environment of the worker's own and the
+/// sandbox's limits, and decodes the worker's JSON answer with Foundation. What the answer says
+/// is then checked like any imported value (`CCDAImporter`).
+struct CCDAReaderProcess {
+    /// phr-render; by default the one beside the running program.
+    var workerExecutable = RenderHelper.path
+    /// The worker's address-space limit: the Swift runtime and libxml2 with a few kept subtrees.
+    var memoryBytes = 1 << 30
+    var cpuSeconds = 30
+    /// Wall-clock seconds before the worker is killed.
+    var timeout = 60.0
+    /// The largest answer read: a few times the largest document's entries.
+    static let maximumResultBytes = 256 << 20
+
+    func read(_ bytes: ArraySlice<UInt8>, path: String) throws -> CCDAReadResult {
+        let document = try MemoryFile.make(label: "phr-import-xml")
+        defer { try? document.close() }
+        try bytes.withUnsafeBytes { try document.write($0) }
+        guard lseek(document.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: document.path, code: errno) }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        let settings = CCDAWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, maximumBytes: RecordImport.maximumBytes)
+        let pid: pid_t
+        do {
+            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: ["SWIFT_BACKTRACE=enable=no"],
+                                    descriptors: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd),
+                                                  CCDAWorkerSettings.resultDescriptor: .descriptor(ends[1]),
+                                                  2: .devNull(flags: O_WRONLY)])
+        } catch let error as Sandbox.SpawnError {
+            close(ends[1])
+            throw InteropError.readerUnavailable(path: workerExecutable, code: error.code)
+        }
+        close(ends[1])
+        var answer: [UInt8] = []
+        do {
+            answer = try collect(ends[0], deadline: Monotonic.now() + timeout, path: path)
+        } catch {
+            Glibc.kill(pid, SIGKILL)
+            _ = Self.wait(pid)
+            throw error
+        }
+        let status = Self.wait(pid)
+        if status & 0x7F != 0 {
+            let signal = status & 0x7F
+            let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
+                : signal == SIGKILL ? "was killed (out of memory?)" : "crashed (signal \(signal))"
+            throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it \(how)")
+        }
+        guard (status >> 8) & 0xFF == 0, let decoded = try? JSONDecoder().decode(CCDAReadResult.self, from: Data(answer)) else {
+            throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it failed (exit status \((status >> 8) & 0xFF))")
+        }
+        return decoded
+    }
+
+    /// Reads the answer pipe until the worker closes it, within the deadline.
+    private func collect(_ descriptor: Int32, deadline: Double, path: String) throws -> [UInt8] {
+        var collected: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256 << 10)
+        while true {
+            let remaining = deadline - Monotonic.now()
+            guard remaining > 0 else {
+                throw InteropError.malformed(path: path, location: "XML", reason: "reading it took longer than \(Int(timeout)) seconds")
+            }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw POSIXIOError(operation: "poll", path: "the XML reader", code: errno)
+            }
+            guard ready > 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw POSIXIOError(operation: "read", path: "the XML reader", code: errno)
+            }
+            if count == 0 { return collected }
+            collected.append(contentsOf: buffer[0..<count])
+            guard collected.count <= Self.maximumResultBytes else {
+                throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it sent an oversized answer")
+            }
+        }
+    }
+
+    private static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status
+    }
+}

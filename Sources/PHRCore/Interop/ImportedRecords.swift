@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// What the importers of other systems' files (FHIR, C-CDA) share: storing a mapped record
+/// after the checks typed input gets, and filling the medical ID's empty fields.
+enum ImportedRecords {
+    /// Stores a mapped record after the checks typed input gets; a record that fails them is
+    /// refused and reported. Returns the record stored (or found already there).
+    @discardableResult
+    static func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
+                                      formerKey: String?, check: (inout R) throws -> Void, profileID: Int64,
+                                      _ db: Database, _ report: inout ImportReport) throws -> R? {
+        switch mapped {
+        case .skip(let reason):
+            report.skip(location, type: type, reason)
+            return nil
+        case .record(var record):
+            do {
+                try check(&record)
+                let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false, formerKey: formerKey)
+                report.count(outcome, kind)
+            } catch RecordError.invalidField(let field, let reason) {
+                // The importer's limits and the record stores' checks (control characters):
+                // this entry is refused, by its place in the file, and the rest imported.
+                report.reject(location, type: type, "\(field): \(reason)")
+                return nil
+            }
+            return record
+        }
+    }
+
+    /// What a file says about the patient for the medical ID.
+    struct PatientFacts {
+        var name: String?
+        var dateOfBirth: CalendarDate?
+        var sex: MedicalID.Sex?
+        var identifiers: [SourceIdentifier]
+    }
+
+    /// Fills the medical ID's empty fields; a field already set is kept, and a different value
+    /// in the file (`source`: "the bundle", "the document") is mentioned in the report.
+    static func fillMedicalID(_ db: Database, profileID: Int64, time: TimeContext, facts: PatientFacts?,
+                              measured: FHIRImporter.MeasuredFacts, source: String, report: inout ImportReport) throws {
+        let existing = try MedicalIDStore.fetch(db, profileID: profileID)
+        var id = existing ?? .empty(updatedAt: Timestamp.string(time.now))
+        var filled: [String] = []
+        var kept: [String] = []
+        func fill<T: Equatable>(_ keyPath: WritableKeyPath<MedicalID, T?>, _ value: T?, _ label: String) {
+            guard let value else { return }
+            if let current = id[keyPath: keyPath] {
+                if current != value { kept.append(label) }
+            } else {
+                id[keyPath: keyPath] = value
+                filled.append(label)
+            }
+        }
+        fill(\.name, facts?.name, "name")
+        fill(\.dateOfBirth, facts?.dateOfBirth, "date of birth")
+        fill(\.sex, facts?.sex, "sex")
+        fill(\.bloodType, measured.bloodType?.value, "blood type")
+        fill(\.heightCm, measured.height?.value, "height")
+        fill(\.weightKg, measured.weight?.value, "weight")
+        let newIdentifiers = (facts?.identifiers ?? []).filter { !id.identifiers.contains($0) }
+        if !newIdentifiers.isEmpty {
+            id.identifiers += newIdentifiers
+            filled.append("\(newIdentifiers.count) identifier\(newIdentifiers.count == 1 ? "" : "s")")
+        }
+        if !filled.isEmpty {
+            id.updatedAt = Timestamp.string(time.now)
+            try MedicalIDStore.save(db, id, profileID: profileID)
+            report.count(existing == nil ? .added : .updated, "medical_id")
+            report.notes.append("medical ID: set \(filled.joined(separator: ", "))")
+        } else if facts != nil {
+            report.count(.unchanged, "medical_id")
+        }
+        if !kept.isEmpty {
+            report.notes.append("medical ID: kept your \(kept.joined(separator: ", ")); \(source) says otherwise")
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CPHRSystem
+import Foundation
+import Glibc
+import PHRCore
+
+/// The process that reads C-CDA documents: `phr-render ccda`, started by `CCDAReaderProcess`
+/// for `phr import`. The XML is untrusted, so it is parsed here, apart from the keys, with the
+/// sandbox's limits; phr gets back plain values (`CCDAReadResult`, JSON) and checks them.
+///
+/// Descriptors: see `CCDAWorkerSettings`.
+public enum CCDAWorker {
+    public typealias Settings = CCDAWorkerSettings
+
+    /// Reads the document, writes the result and exits: 0 after writing a result (a document or
+    /// a refusal), 70 (EX_SOFTWARE) if it cannot.
+    public static func run(_ settings: Settings) -> Never {
+        if phr_die_with_parent() != 0 { exit(70) }
+        closefrom(3)
+        Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
+                                           cpuHardSeconds: settings.cpuSeconds + 5, openFiles: 16))
+        signal(SIGPIPE, SIG_DFL)
+        let input = FileDescriptor(fd: Settings.documentDescriptor, path: "document")
+        var total = 0
+        let result: CCDAReadResult
+        do {
+            result = try CCDADocumentReader.read {
+                let chunk = try input.read(upTo: 64 << 10)
+                total += chunk.count
+                if total > settings.maximumBytes { throw CCDAWorkerLimit() }
+                return chunk
+            }
+        } catch is CCDAWorkerLimit {
+            result = .refused(.tooLarge(reason: "larger than \(settings.maximumBytes >> 20) MB"))
+        } catch {
+            exit(70)
+        }
+        guard let encoded = try? JSONEncoder().encode(result),
+              (try? FileDescriptor(fd: Settings.resultDescriptor, path: "result").write(Array(encoded))) != nil else { exit(70) }
+        exit(0)
+    }
+
+    private struct CCDAWorkerLimit: Error {}
+}

@@ -1,0 +1,70 @@
+import CCDASamples
+import Foundation
+import Testing
+
+/// `phr import` of C-CDA documents through the real binary: the report, exit statuses, and
+/// hostile XML (an entity bomb, external entities naming /etc/passwd or a URL) refused at once,
+/// with one clear line, nothing of the named file shown and the vault unchanged.
+@Suite struct CCDAImportCommandTests {
+    static let env = ["PHR_PASSPHRASE": "correct horse battery staple", "TZ": "America/New_York", "PHR_TEST_NOW": "2026-11-21T12:00:00Z"]
+
+    @Test func aCCDIsImportedOnceAndReported() throws {
+        let cli = try CLI(label: "ccda-import")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let path = "\(cli.directory)/ccd.xml"
+        try CCDASampleDocument().xml.write(toFile: path, atomically: true, encoding: .utf8)
+        let dry = try cli.run(["import", path, "--dry-run"], Self.env)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(try cli.run(["med", "list"], Self.env).stdout.contains("Lisinopril") == false, "a dry run writes nothing")
+        let result = try cli.run(["import", path], Self.env)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("imported \(path) (C-CDA R2.1 Continuity of Care Document (CCD)) into profile me\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  medications    4 added\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  section[7] Social History section: phr does not keep this section (LOINC 29762-2); its 1 entry is not imported\n"),
+                "\(result.stdout)")
+        #expect(result.stderr.isEmpty)
+        let list = try cli.run(["med", "list", "--json"], Self.env)
+        let medications = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(medications.count == 3, "the active ones; amoxicillin is stopped")
+        let again = try cli.run(["import", path, "--json"], Self.env)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect((report["added"] as? [String: Int])?.isEmpty == true)
+        #expect((report["unchanged"] as? [String: Int])?["medications"] == 4)
+    }
+
+    @Test func hostileXMLIsRefusedQuicklyAndClearly() throws {
+        let cli = try CLI(label: "ccda-hostile")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let before = cli.vaultFingerprint()
+        let passwd = (try? String(contentsOfFile: "/etc/passwd", encoding: .utf8)) ?? ""
+        let secretLine = try #require(passwd.split(separator: "\n").first.map(String.init))
+        let cases = [("bomb.xml", CCDASampleDocument.entityBomb),
+                     ("xxe-file.xml", CCDASampleDocument.externalEntity("file:///etc/passwd")),
+                     ("xxe-path.xml", CCDASampleDocument.externalEntity("/etc/passwd")),
+                     ("xxe-http.xml", CCDASampleDocument.externalEntity("http://127.0.0.1:9/ccda"))]
+        for (name, text) in cases {
+            let path = "\(cli.directory)/\(name)"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let started = Date()
+            let result = try cli.run(["import", path], Self.env)
+            #expect(Date().timeIntervalSince(started) < 5, "\(name) took \(Date().timeIntervalSince(started)) s")
+            #expect(result.status == 65, "\(name): \(result.status)")
+            #expect(result.stderr.hasPrefix("phr: error: \(path): XML: declares entities (<!ENTITY> in a document type declaration), which phr never expands; C-CDA documents have none\nphr: hint: "), "\(name): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+            #expect(!result.stderr.contains(secretLine) && !result.stdout.contains(secretLine), "nothing of /etc/passwd is shown")
+        }
+        let other = "\(cli.directory)/export.xml"
+        try "<?xml version=\"1.0\"?><HealthData locale=\"en_US\"><Record type=\"HKQuantityTypeIdentifierStepCount\"/></HealthData>"
+            .write(toFile: other, atomically: true, encoding: .utf8)
+        let refused = try cli.run(["import", other], Self.env)
+        #expect(refused.status == 65)
+        #expect(refused.stderr == """
+            phr: error: \(other): an XML file whose root is <HealthData>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files
+            phr: hint: phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML) and iCalendar (.ics) files
+
+            """)
+        #expect(cli.vaultFingerprint() == before, "refused files change nothing")
+    }
+}

@@ -1,0 +1,200 @@
+import CCDASamples
+import Foundation
+import GRDB
+import Testing
+@testable import PHRCore
+
+/// C-CDA import of the project's generated documents (CCD, Discharge Summary, Referral Note; R2.1
+/// and R1.1): every section's mapping, idempotence, dry runs, the medical ID filled only where
+/// empty, bad entries refused one by one, and XML that must never be expanded or fetched.
+@Suite struct CCDAImportTests {
+    typealias F = RecordFixtures
+    typealias Expected = CCDASampleDocument.Expected
+    static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
+
+    static func write(_ text: String, _ directory: String, _ name: String) throws -> String {
+        let path = "\(directory)/\(name)"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    static func rejection(_ path: String, _ vault: Vault) throws -> InteropError? {
+        do {
+            _ = try RecordImport.run(path: path, vault: vault, profileName: nil, time: time)
+            return nil
+        } catch let error as InteropError {
+            return error
+        }
+    }
+
+    @Test(arguments: CCDASampleDocument.Kind.allCases, CCDASampleDocument.Release.allCases)
+    func everySectionIsImported(kind: CCDASampleDocument.Kind, release: CCDASampleDocument.Release) throws {
+        let (vault, profile, directory) = try F.vault("ccda")
+        defer { TestSupport.remove(directory) }
+        let path = try Self.write(CCDASampleDocument(kind: kind, release: release).xml, directory, "document.xml")
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        let name = switch kind {
+        case .ccd: "Continuity of Care Document (CCD)"
+        case .dischargeSummary: "Discharge Summary"
+        case .referralNote: "Referral Note"
+        }
+        #expect(report.format == "C-CDA \(release == .r21 ? "R2.1" : "R1.1") \(name)")
+        #expect(report.added == ["medical_id": 1, "medications": Expected.medications, "allergies": Expected.allergies,
+                                 "conditions": Expected.problems, "immunizations": Expected.immunizations,
+                                 "observations": Expected.results + Expected.vitalSigns, "appointments": Expected.encounters])
+        #expect(report.rejectedCount == 0, "\(report.skipped)")
+        let reasons = Set(report.skipped.map(\.reason))
+        #expect(reasons.isSuperset(of: ["names no medication (nullFlavor NI)", "recorded as not taken (negationInd)",
+                                        "states that there is no known allergy, which is not an allergy to list",
+                                        "names no problem (value nullFlavor UNK)", "not given (negationInd)", "has no value"]))
+        let sections = report.skipped.filter { $0.type.hasSuffix(" section") }.map { "\($0.type): \($0.reason)" }
+        switch kind {
+        case .ccd:
+            #expect(sections == ["Social History section: phr does not keep this section (LOINC 29762-2); its 1 entry is not imported",
+                                 "Plan of Treatment section: phr does not keep this section (LOINC 18776-5)"])
+        case .dischargeSummary:
+            #expect(sections == ["Hospital Course section: phr does not keep this section (LOINC 8648-8)"])
+        case .referralNote:
+            #expect(sections == ["Reason for Referral section: phr does not keep this section (LOINC 42349-1)"])
+        }
+
+        let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
+        #expect(medications.compactMap { $0.codes.code(in: Coding.System.rxNorm) }.sorted() == ["308191", "314076", "745679", "861007"])
+        let lisinopril = try #require(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "314076" })
+        #expect(lisinopril.name == "Lisinopril 10 MG Oral Tablet" && lisinopril.status == .active && lisinopril.schedule == .interval(minutes: 1440))
+        #expect(lisinopril.start?.description == "2024-01-15" && lisinopril.prescriber == "Robin Example")
+        #expect(lisinopril.instructions == "oral; Take with water")
+        let amoxicillin = try #require(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "308191" })
+        #expect(amoxicillin.status == .stopped && amoxicillin.end?.description == "2025-03-10" && amoxicillin.stoppedOn?.description == "2025-03-11")
+        #expect(amoxicillin.schedule == .interval(minutes: 480))
+        let metformin = try #require(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "861007" })
+        #expect(metformin.dose == "500 mg" && metformin.schedule == .interval(minutes: 720))
+        #expect(medications.first { $0.codes.code(in: Coding.System.rxNorm) == "745679" }?.schedule == .asNeeded)
+
+        let allergies = try AllergyStore(vault: vault, profile: profile, time: Self.time).list()
+        let penicillin = try #require(allergies.first { $0.substance == "Penicillin G" })
+        #expect(penicillin.reaction == "Hives" && penicillin.severity == .moderate && penicillin.category == "medication")
+        #expect(penicillin.criticality == (release == .r21 ? "high" : nil) && penicillin.status == "active")
+        #expect(penicillin.codes.code(in: Coding.System.rxNorm) == "7980" && penicillin.since?.description == "2005-01-01")
+        let peanut = try #require(allergies.first { $0.substance == "Peanut" })
+        #expect(peanut.severity == .severe && peanut.category == "food" && peanut.reaction == "Anaphylaxis")
+        let codeine = try #require(allergies.first { $0.substance == "Codeine" })
+        #expect(codeine.status == "resolved" && codeine.severity == .mild)
+
+        let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
+        let hypertension = try #require(conditions.first { $0.name == "Essential hypertension" })
+        #expect(hypertension.codes.code(in: Coding.System.snomed) == "59621000" && hypertension.codes.code(in: Coding.System.icd10CM) == "I10")
+        #expect(hypertension.status == "active" && hypertension.since?.description == "2018-03-10")
+        let bronchitis = try #require(conditions.first { $0.name == "Acute bronchitis" })
+        #expect(bronchitis.status == "resolved" && bronchitis.resolved?.description == "2024-01-25")
+
+        let immunizations = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(immunizations.compactMap { $0.codes.code(in: Coding.System.cvx) }.sorted() == ["115", "141", "208"])
+        let flu = try #require(immunizations.first { $0.codes.code(in: Coding.System.cvx) == "141" })
+        #expect(flu.date.description == "2025-10-15" && flu.lot == "FLU-SAMPLE-25")
+
+        let observations = try ObservationStore(vault: vault, profile: profile).list()
+        let hemoglobin = try #require(observations.first { $0.codes.code(in: Coding.System.loinc) == "718-7" })
+        #expect(hemoglobin.valueNumber == 13.2 && hemoglobin.valueUnit == "g/dL" && hemoglobin.category == "laboratory")
+        #expect(hemoglobin.status == "final" && hemoglobin.effective == "2026-02-15T08:30:00-05:00")
+        #expect(hemoglobin.notes == "interpretation: normal (N)\nreference range: 12 g/dL–16 g/dL\npanel: CBC panel - Blood by Automated count")
+        let glucose = try #require(observations.first { $0.codes.code(in: Coding.System.loinc) == "2345-7" })
+        #expect(glucose.notes?.hasPrefix("interpretation: high (H)\nreference range: 70-99 mg/dL fasting") == true)
+        let hiv = try #require(observations.first { $0.codes.code(in: Coding.System.loinc) == "5221-7" })
+        #expect(hiv.valueText == "Negative" && hiv.valueCodes?.code(in: Coding.System.snomed) == "260385009")
+        #expect(observations.first { $0.codes.code(in: Coding.System.loinc) == "48767-8" }?.valueText == "Specimen slightly hemolyzed")
+        let systolic = try #require(observations.first { $0.codes.code(in: Coding.System.loinc) == "8480-6" })
+        #expect(systolic.category == "vital-signs" && systolic.valueNumber == 128 && systolic.valueUnit == "mm[Hg]")
+
+        let appointments = try AppointmentStore(vault: vault, profile: profile, time: Self.time).list(.all)
+        let visit = try #require(appointments.first { $0.with == "Robin Example" && $0.reason == "Essential hypertension" })
+        #expect(visit.start.display == "2026-03-01 16:00" && visit.durationMinutes == 30 && visit.location == "Sampletown Community Clinic")
+        #expect(visit.notes == "Office outpatient visit 15 minutes" && visit.status == .confirmed)
+        let newPatient = try #require(appointments.first { $0.with == "Office outpatient new 45 minutes" })
+        #expect(newPatient.allDay && newPatient.start.display == "2025-03-10 00:00")
+        #expect(appointments.contains { $0.with == "Robin Example" && $0.start.display == "2024-11-05 20:00" })
+
+        let id = try #require(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get())
+        #expect(id.name == Expected.patientName && id.dateOfBirth?.description == Expected.birthDate && id.sex == .female)
+        #expect(id.heightCm == 170 && id.weightKg == 68.5)
+        #expect(id.identifiers == [SourceIdentifier(system: "urn:oid:2.16.840.1.113883.19.5.99999.2", value: "SAMPLE-MRN-0042")])
+    }
+
+    @Test func aSecondImportAddsNothingAndADryRunWritesNothing() throws {
+        let (vault, _, directory) = try F.vault("ccda-again")
+        defer { TestSupport.remove(directory) }
+        let path = try Self.write(CCDASampleDocument().xml, directory, "ccd.xml")
+        let dry = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time, dryRun: true)
+        #expect(dry.dryRun && dry.added["medications"] == Expected.medications)
+        #expect(try FHIRImportTests.fingerprint(vault).allSatisfy { $0.hasPrefix("profile:") }, "a dry run writes nothing")
+        let first = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        let before = try FHIRImportTests.fingerprint(vault)
+        let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: F.time("2026-06-01T00:00:00Z", "Europe/Berlin"))
+        #expect(again.changedCount == 0)
+        #expect(again.unchanged == first.added)
+        #expect(again.skipped == first.skipped)
+        #expect(try FHIRImportTests.fingerprint(vault) == before)
+    }
+
+    @Test func theMedicalIDKeepsWhatIsAlreadySet() throws {
+        let (vault, profile, directory) = try F.vault("ccda-id")
+        defer { TestSupport.remove(directory) }
+        let store = MedicalIDStore(vault: vault, profile: profile, time: Self.time)
+        var edit = MedicalIDStore.Input()
+        edit.name = "Alex Sample-Jones"
+        _ = try store.set(edit)
+        let path = try Self.write(CCDASampleDocument().xml, directory, "ccd.xml")
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.notes.contains("medical ID: kept your name; the document says otherwise"))
+        let id = try #require(try store.get())
+        #expect(id.name == "Alex Sample-Jones" && id.dateOfBirth?.description == Expected.birthDate)
+    }
+
+    @Test func aBadEntryIsRefusedAndTheRestImported() throws {
+        let (vault, profile, directory) = try F.vault("ccda-bad")
+        defer { TestSupport.remove(directory) }
+        var xml = CCDASampleDocument().xml
+        xml = xml.replacingOccurrences(of: "<low value=\"20240115\"/>", with: "<low value=\"18000115\"/>")
+        xml = xml.replacingOccurrences(of: "value=\"13.2\" unit=\"g/dL\"", with: "value=\"1e999\" unit=\"g/dL\"")
+        let path = try Self.write(xml, directory, "ccd.xml")
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        let refused = report.skipped.filter(\.rejected).map { "\($0.entry) \($0.type): \($0.reason)" }
+        #expect(refused == [
+            "section[1] entry[0] Medication Activity: effectiveTime.low: '18000115': year 1800 is outside the years phr accepts (1900 to 2200)",
+            "section[4] entry[0] component[0] Result Observation: value: '1e999' is not a number phr can keep",
+        ])
+        #expect(report.added["medications"] == Expected.medications - 1 && report.added["observations"] == Expected.results + Expected.vitalSigns - 1)
+        #expect(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).count == Expected.medications - 1)
+    }
+
+    @Test func xmlThatIsNotCCDAOrIsHostileIsRefused() throws {
+        let (vault, _, directory) = try F.vault("ccda-refused")
+        defer { TestSupport.remove(directory) }
+        let before = try FHIRImportTests.fingerprint(vault)
+        let started = Date()
+        let bomb = try #require(try Self.rejection(try Self.write(CCDASampleDocument.entityBomb, directory, "bomb.xml"), vault))
+        #expect(bomb.errorDescription == "\(directory)/bomb.xml: XML: declares entities (<!ENTITY> in a document type declaration), which phr never expands; C-CDA documents have none")
+        #expect(bomb.exitStatus == .dataError)
+        for target in ["/etc/passwd", "file:///etc/passwd", "http://127.0.0.1:9/secret"] {
+            let refused = try Self.rejection(try Self.write(CCDASampleDocument.externalEntity(target), directory, "xxe.xml"), vault)
+            #expect(refused?.errorDescription?.contains("declares entities") == true)
+        }
+        #expect(Date().timeIntervalSince(started) < 5, "refused at the declaration, without expanding anything")
+
+        let other = try Self.rejection(try Self.write("<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\"/>", directory, "export.xml"), vault)
+        #expect(other?.errorDescription == "\(directory)/export.xml: an XML file whose root is <HealthData>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+        let wrongNamespace = try Self.rejection(try Self.write("<ClinicalDocument xmlns=\"urn:example\"/>", directory, "cda.xml"), vault)
+        #expect(wrongNamespace?.errorDescription?.contains("whose root is <ClinicalDocument> (namespace urn:example), not a C-CDA document") == true)
+        let truncated = String(CCDASampleDocument().xml.prefix(3000))
+        let broken = try Self.rejection(try Self.write(truncated, directory, "truncated.xml"), vault)
+        #expect(broken?.errorDescription?.hasPrefix("\(directory)/truncated.xml: XML line ") == true)
+        #expect(broken?.errorDescription?.contains(": not well-formed (") == true)
+        let deep = "<ClinicalDocument xmlns=\"urn:hl7-org:v3\">" + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200) + "</ClinicalDocument>"
+        let tooDeep = try Self.rejection(try Self.write(deep, directory, "deep.xml"), vault)
+        #expect(tooDeep?.errorDescription == "\(directory)/deep.xml: XML: elements nested more than 80 deep")
+        let scanned = "<ClinicalDocument xmlns=\"urn:hl7-org:v3\"><component><nonXMLBody><text mediaType=\"application/pdf\" representation=\"B64\">JVBERi0=</text></nonXMLBody></component></ClinicalDocument>"
+        let unstructured = try Self.rejection(try Self.write(scanned, directory, "scan.xml"), vault)
+        #expect(unstructured?.errorDescription?.contains("a C-CDA document without structured entries") == true)
+        #expect(try FHIRImportTests.fingerprint(vault) == before, "a refused file changes nothing")
+    }
+}
