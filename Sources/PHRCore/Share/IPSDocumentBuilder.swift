@@ -7,7 +7,8 @@ import Foundation
 /// then the Patient, then the resources its sections list. The three sections IPS requires are
 /// always present, each with entries or an `emptyReason`: problems (11450-4), allergies
 /// (48765-2) and medications (10160-0); past illnesses (11348-0), immunizations (11369-6) and
-/// results (30954-2) appear when there is something to put in them. Every reference is a
+/// results (30954-2, lab results), vital signs (8716-3) and social history (29762-2) appear when
+/// there is something to put in them. Every reference is a
 /// `urn:uuid:` that is the fullUrl of an entry in the same Bundle. Records keep their own UUID
 /// as resource id, and the Patient the profile's (`IPSPatientID`), so summaries made at different
 /// times name the same record the same way.
@@ -80,14 +81,30 @@ struct IPSDocumentBuilder {
                                     },
                                     emptyText: ""))
         }
-        if !content.results.isEmpty {
-            sections.append(Section(title: "Results", code: "30954-2", display: "Relevant diagnostic tests/laboratory data Narrative",
-                                    narrative: IPSNarrative.table(["Test", "Result", "Date"],
-                                                                  content.results.map { [$0.name, $0.valueDescription, $0.effective] }),
-                                    entries: content.results.map { observation in
-                                        add(observation.uid) { IPSResources.observation(observation, id: $0, patient: patientURL) }
-                                    },
-                                    emptyText: ""))
+        // Lab results in Results, vital signs and social history in their own sections (IPS
+        // section slices); an observation of any other category stays in Results.
+        let vitals = content.results.filter { $0.category == "vital-signs" }
+        let social = content.results.filter { $0.category == "social-history" }
+        let results = content.results.filter { $0.category != "vital-signs" && $0.category != "social-history" }
+        func observationSection(_ title: String, _ code: String, _ display: String, _ observations: [Observation]) -> Section {
+            Section(title: title, code: code, display: display,
+                    narrative: IPSNarrative.table(["Test", "Result", "Reference range", "Flag", "Date"], observations.map { observation in
+                        [observation.name, observation.valueDescription, observation.lab?.range.map { $0.text ?? $0.display },
+                         observation.effectiveFlag?.words, observation.effective]
+                    }),
+                    entries: observations.map { observation in
+                        add(observation.uid) { IPSResources.observation(observation, id: $0, patient: patientURL) }
+                    },
+                    emptyText: "")
+        }
+        if !results.isEmpty {
+            sections.append(observationSection("Results", "30954-2", "Relevant diagnostic tests/laboratory data Narrative", results))
+        }
+        if !vitals.isEmpty {
+            sections.append(observationSection("Vital Signs", "8716-3", "Vital signs", vitals))
+        }
+        if !social.isEmpty {
+            sections.append(observationSection("Social History", "29762-2", "Social history Narrative", social))
         }
 
         let compositionURL = Self.newURN()

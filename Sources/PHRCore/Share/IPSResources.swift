@@ -183,9 +183,9 @@ enum IPSResources {
         return quantity(value, unit: unit)
     }
 
-    /// A Quantity with its UCUM code when phr knows the unit's.
-    static func quantity(_ value: Double, unit: String?) -> OrderedJSON {
-        let code = unit.flatMap { UCUM.code(for: $0) }
+    /// A Quantity with its UCUM code when phr knows the unit's (`ucum` when the record kept it).
+    static func quantity(_ value: Double, unit: String?, ucum: String? = nil) -> OrderedJSON {
+        let code = ucum ?? unit.flatMap { UCUM.code(for: $0) ?? LabUnits.ucum($0) }
         return .members([("value", .number(value)), ("unit", unit.map(OrderedJSON.string)),
                          ("system", code == nil ? nil : .string(UCUM.system)), ("code", code.map(OrderedJSON.string))])
     }
@@ -219,7 +219,20 @@ enum IPSResources {
             ("effectiveDateTime", observation.effective.map(OrderedJSON.string)),
         ]
         members += value(number: observation.valueNumber, unit: observation.valueUnit, text: observation.valueText,
-                         codes: observation.valueCodes)
+                         codes: observation.valueCodes, ucum: observation.lab?.unitUCUM)
+        // What makes it an IPS laboratory result: interpretation and reference range.
+        // An imported result says only what its source said; phr's own ones carry the flag the range implies.
+        if let flag = observation.lab?.origin == .fhir ? observation.lab?.flag : observation.effectiveFlag {
+            members.append(("interpretation", .array([.object([("coding", .array([coding(Coding(
+                system: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation", code: flag.rawValue,
+                display: interpretationDisplay[flag]))]))])])))
+        }
+        if let range = observation.lab?.range {
+            let ucum = observation.unitUCUM
+            let low = range.low.map { quantity($0, unit: observation.valueUnit, ucum: ucum) }
+            let high = range.high.map { quantity($0, unit: observation.valueUnit, ucum: ucum) }
+            members.append(("referenceRange", .array([.members([("low", low), ("high", high), ("text", range.text.map(OrderedJSON.string))])])))
+        }
         if !observation.components.isEmpty {
             members.append(("component", .array(observation.components.map { component in
                 .members([("code", concept(component.codes, text: component.name))]
@@ -230,10 +243,14 @@ enum IPSResources {
         return .members(members)
     }
 
+    /// The display texts of v3-ObservationInterpretation codes.
+    static let interpretationDisplay: [LabFlag: String] = [.high: "High", .low: "Low", .criticalHigh: "Critical high",
+                                                           .criticalLow: "Critical low", .abnormal: "Abnormal", .normal: "Normal"]
+
     /// value[x]: a quantity, a coded value, or text, whichever the record has.
-    private static func value(number: Double?, unit: String?, text: String?, codes: [Coding]?) -> [(String, OrderedJSON?)] {
+    private static func value(number: Double?, unit: String?, text: String?, codes: [Coding]?, ucum: String? = nil) -> [(String, OrderedJSON?)] {
         if let number {
-            return [("valueQuantity", quantity(number, unit: unit))]
+            return [("valueQuantity", quantity(number, unit: unit, ucum: ucum))]
         }
         if let codes, !codes.isEmpty { return [("valueCodeableConcept", concept(codes, text: text))] }
         if let text { return [("valueString", .string(text))] }
