@@ -86,7 +86,7 @@ let package = Package(
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML"],
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -125,6 +125,10 @@ let package = Package(
         // `make samples`: draws the synthetic sample PDFs committed under Samples/documents/.
         .executableTarget(name: "phr-samples", dependencies: ["CPHRPoppler", "PHRTypesetting"], path: "Tools/SampleGenerator",
                           swiftSettings: strict),
+        // `phr-health-export-sample`: writes a synthetic Apple Health export (export.xml, zipped) with
+        // the totals it holds, for the import tests and `make bench`.
+        .executableTarget(name: "phr-health-export-sample", dependencies: ["CPHRZlib"], path: "Tools/HealthExportGenerator",
+                          swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
             dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render"],
@@ -133,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render"],
+            dependencies: ["PHRCore", "phr", "phr-render", "phr-health-export-sample"],
             swiftSettings: strict
         ),
     ],
