@@ -128,12 +128,13 @@ public enum HealthExportWorker {
 
     /// JSON lines to a descriptor, buffered.
     final class MessageWriter {
-        let fd: Int32
+        /// One FileDescriptor for the worker's life: it closes the descriptor when it goes.
+        private let output: FileDescriptor
         private var buffer: [UInt8] = []
         private let encoder = JSONEncoder()
 
         init(fd: Int32) {
-            self.fd = fd
+            output = FileDescriptor(fd: fd, path: "the message pipe")
         }
 
         func send(_ message: AppleHealthMessage) throws {
@@ -144,7 +145,7 @@ public enum HealthExportWorker {
 
         func flush() throws {
             guard !buffer.isEmpty else { return }
-            try FileDescriptor(fd: fd, path: "the message pipe").write(buffer)
+            try output.write(buffer)
             buffer.removeAll(keepingCapacity: true)
         }
     }
