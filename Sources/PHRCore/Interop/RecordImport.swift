@@ -170,7 +170,7 @@ public enum RecordImport {
         switch refusal {
         case .notCDA(let root, let namespace):
             let element = namespace.map { "<\(root)> (namespace \($0.prefix(200)))" } ?? "<\(root)>"
-            return .unrecognized(path: path, reason: "an XML file whose root is \(element.prefix(300)), not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+            return .unrecognized(path: path, reason: "an XML file whose root is \(element.prefix(300)), not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
         case .entities:
             return .malformed(path: path, location: "XML", reason: "declares entities (<!ENTITY> in a document type declaration), which phr never expands; C-CDA documents have none")
         case .tooDeep(let limit):

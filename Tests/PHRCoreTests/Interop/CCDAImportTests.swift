@@ -181,8 +181,8 @@ import Testing
         }
         #expect(Date().timeIntervalSince(started) < 5, "refused at the declaration, without expanding anything")
 
-        let other = try Self.rejection(try Self.write("<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\"/>", directory, "export.xml"), vault)
-        #expect(other?.errorDescription == "\(directory)/export.xml: an XML file whose root is <HealthData>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+        let other = try Self.rejection(try Self.write("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"/>", directory, "feed.xml"), vault)
+        #expect(other?.errorDescription == "\(directory)/feed.xml: an XML file whose root is <rss>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
         let wrongNamespace = try Self.rejection(try Self.write("<ClinicalDocument xmlns=\"urn:example\"/>", directory, "cda.xml"), vault)
         #expect(wrongNamespace?.errorDescription?.contains("whose root is <ClinicalDocument> (namespace urn:example), not a C-CDA document") == true)
         let truncated = String(CCDASampleDocument().xml.prefix(3000))
