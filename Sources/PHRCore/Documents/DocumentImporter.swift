@@ -517,10 +517,13 @@ public final class DocumentImporter {
     /// Whether a document still needs OCR after this extraction: not if OCR read (or tried to
     /// read) any page, nor if nothing in it needs OCR.
     static func ocrState(summary: ExtractionSummary, pages: PageSpool) -> DocumentOCRState {
-        if !pages.ocrPages.isEmpty { return .done }
+        // Done once OCR read a page (finding text or not); pages where it could not run (a
+        // timeout, a missing language) leave the document waiting for another try.
+        if pages.ocrPages.contains(where: { $0.record.status != .failed }) { return .done }
+        if !pages.ocrPages.isEmpty { return .waiting }
         switch summary.outcome {
         case .noText, .junkText: return .waiting
-        case .partial where (summary.reason ?? "").contains("OCR"): return .waiting
+        case .partial where (summary.reason ?? "").contains("OCR") || (summary.reason ?? "").contains("unusable text"): return .waiting
         default: return .notNeeded
         }
     }
@@ -557,12 +560,14 @@ public final class DocumentImporter {
     public func reindex(_ documents: [Document], password: SecretBytes? = nil, ocr: OCROptions? = nil,
                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [Document] {
         func options(_ document: Document) -> OCROptions {
-            if let ocr { return ocr }
-            return OCROptions(mode: document.ocr == .done ? .auto : .never, languages: ocrLanguages)
+            ocr ?? OCROptions(mode: .never, languages: ocrLanguages)
         }
-        // Images without OCR have no text to extract; they keep their outcome.
+        // Without an OCR request, documents OCR read keep their text (reading them again without
+        // OCR would lose it, and with it could fail for want of a language pack on this machine);
+        // images without OCR have no text to extract: both keep what they have.
         let pdfs = documents.filter { document in
-            document.mediaType == "application/pdf" || (FileSniffer.Kind(mediaType: document.mediaType).isImage && options(document).mode != .never)
+            if ocr == nil { return document.mediaType == "application/pdf" && document.ocr != .done }
+            return document.mediaType == "application/pdf" || FileSniffer.Kind(mediaType: document.mediaType).isImage
         }
         // Staged pages are leftovers to `phr check --repair` unless a writer holds blobs/.
         let writerLock = try vault.blobs.writerLock()

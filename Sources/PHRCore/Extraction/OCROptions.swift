@@ -35,16 +35,12 @@ public enum OCRLanguages {
     /// searchable, ranked below text-layer hits, and marked in `phr doc show`.
     public static let lowConfidenceFloor = 60.0
 
-    /// The directory Tesseract reads `LANG.traineddata` from: $TESSDATA_PREFIX (as Tesseract
-    /// reads it, with or without a trailing tessdata/), else Debian's location.
+    /// The directory Tesseract reads `LANG.traineddata` from: $TESSDATA_PREFIX, else Debian's
+    /// location.
     public static func dataDirectory(environment: [String: String]) -> String {
+        // Tesseract 5 reads LANG.traineddata from $TESSDATA_PREFIX itself (the tessdata folder).
         if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty {
-            let trimmed = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
-            if access(trimmed + "/eng.traineddata", F_OK) == 0 || access(trimmed + "/osd.traineddata", F_OK) == 0 {
-                return trimmed
-            }
-            if access(trimmed + "/tessdata", F_OK) == 0 { return trimmed + "/tessdata" }
-            return trimmed
+            return prefix.count > 1 && prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
         }
         return "/usr/share/tesseract-ocr/5/tessdata"
     }

@@ -227,14 +227,14 @@ public struct SearchEngine {
         // sure), found through document_page's primary key.
         let selectEntry = """
             SELECT e.id, e.kind, e.record_id, e.page, e.title, e.type, e.date,
-                (e.kind = 'document' AND EXISTS (SELECT 1 FROM document_page p WHERE p.document_id = e.record_id
+                (e.kind = '\(DocumentStore.kind)' AND EXISTS (SELECT 1 FROM document_page p WHERE p.document_id = e.record_id
                     AND p.page = e.page AND p.ocr = 'low_confidence')) AS demoted
             FROM search_entry e
             """
         guard let expression else {
             // Only substring clauses: no ranking, newest first.
             let sql = selectEntry + " WHERE " + conditions.joined(separator: " AND ")
-                + " ORDER BY e.date IS NULL, e.date DESC, e.id LIMIT \(window + 1)"
+                + " ORDER BY demoted, e.date IS NULL, e.date DESC, e.id LIMIT \(window + 1)"
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             return CandidateWindow(rows: rows.prefix(window).map { Candidate(row: $0, score: 0) }, exhausted: rows.count <= window)
         }

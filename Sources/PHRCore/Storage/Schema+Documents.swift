@@ -183,7 +183,8 @@ extension Schema {
             UNIQUE (profile_id, blob_name)
         ) STRICT;
         INSERT INTO document_new SELECT *,
-            CASE WHEN outcome IN ('no_text', 'junk_text') OR (outcome = 'partial' AND outcome_detail LIKE '%OCR%')
+            CASE WHEN outcome IN ('no_text', 'junk_text')
+                    OR (outcome = 'partial' AND (outcome_detail LIKE '%OCR%' OR outcome_detail LIKE '%unusable text%'))
                 THEN 'waiting' ELSE 'not_needed' END
             FROM document;
         DROP TABLE document;

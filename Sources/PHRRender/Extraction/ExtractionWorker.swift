@@ -88,6 +88,8 @@ public enum ExtractionWorker {
             return (.unreadable, log.sawInvalidPageCount ? "damaged: invalid page count" : "the document has no pages")
         }
         let mode = job.ocr.mode
+        // A resumed document starts after the page its last worker died on.
+        guard job.firstPage - 1 < pageCount else { return (.read, "") }
         for index in max(0, job.firstPage - 1)..<pageCount {
             advanceCPULimit(settings)
             guard let page = reader.page(at: index, words: job.ocr.textLayerWords, coverage: mode == .auto) else {
@@ -151,6 +153,7 @@ public enum ExtractionWorker {
         let decoder = ImageDecoder(bytes: bytes, kind: kind)
         let pageCount = decoder.pageCount()
         try channel.send(.opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: false)))
+        guard job.firstPage - 1 < pageCount else { return (.read, "") }
         for index in max(0, job.firstPage - 1)..<pageCount {
             advanceCPULimit(settings)
             do {

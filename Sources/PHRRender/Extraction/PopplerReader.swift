@@ -163,8 +163,12 @@ final class PopplerReader {
         var dpi = Double(resolution)
         let megapixels = (width * dpi / 72) * (height * dpi / 72) / 1_000_000
         if megapixels > maximumMegapixels { dpi *= (maximumMegapixels / megapixels).squareRoot() }
-        dpi = max(dpi, 20)
-        let pixelWidth = max(1, Int((width * dpi / 72).rounded())), pixelHeight = max(1, Int((height * dpi / 72).rounded()))
+        let (pixelsWide, pixelsHigh) = (width * dpi / 72, height * dpi / 72)
+        // cairo's image surfaces stop at 32767 pixels a side (a page metres long and centimetres wide).
+        guard pixelsWide.isFinite, pixelsHigh.isFinite, pixelsWide < 32_767, pixelsHigh < 32_767 else {
+            throw OCRFailure.undecodable("the page is \(Int(min(width, 1e9))) x \(Int(min(height, 1e9))) points, too long a side to draw")
+        }
+        let pixelWidth = max(1, Int(pixelsWide.rounded())), pixelHeight = max(1, Int(pixelsHigh.rounded()))
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw OCRFailure.outOfMemory }
         defer { cairo_surface_destroy(surface) }

@@ -55,18 +55,8 @@ struct ImageDecoder {
     /// Page `index` in colour as PNG bytes, for drawing into a share bundle (cairo reads PNG
     /// and JPEG only). Upright, and no larger than the working size.
     func embeddablePNG(_ index: Int) throws -> [UInt8] {
-        var colour: UnsafeMutablePointer<PIX>?
-        if kind == .heic {
-            colour = try decodeHEIFColour()
-        } else {
-            _ = try checkHeader()
-            colour = bytes.withUnsafeBufferPointer { buffer in
-                kind == .tiff ? pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(index)) : pixReadMem(buffer.baseAddress, buffer.count)
-            }
-        }
-        guard let pix = colour else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
+        let pix = kind == .heic ? try decodeHEIFColour() : try decodeColour(tiffPage: kind == .tiff ? index : nil)
         let owned = try Owned(pix)
-        try Self.checkSize(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
         let megapixels = Double(pixGetWidth(pix)) * Double(pixGetHeight(pix)) / 1_000_000
         let scaled = megapixels > Self.workingMegapixels
             ? try Owned(pixScale(owned.pix, Float((Self.workingMegapixels / megapixels).squareRoot()), Float((Self.workingMegapixels / megapixels).squareRoot())))
@@ -82,7 +72,7 @@ struct ImageDecoder {
         guard let context = heif_context_alloc() else { throw OCRFailure.outOfMemory }
         defer { heif_context_free(context) }
         heif_context_set_maximum_image_size_limit(context, 32_768)
-        let read = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        let read = bytes.withUnsafeBufferPointer { heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil) }
         guard read.code == heif_error_Ok else { throw OCRFailure.undecodable("the HEIF image cannot be read (\(Self.message(read)))") }
         var handle: OpaquePointer?
         guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else {
@@ -131,19 +121,29 @@ struct ImageDecoder {
     }
 
     private func decodeWithLeptonica(tiffPage: Int?) throws -> GreyImage {
-        _ = try checkHeader()
-        let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
-            if let tiffPage {
-                return pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(tiffPage))
+        let pix = try decodeColour(tiffPage: tiffPage)
+        return try GreyImage(taking: pix, resolution: Self.resolution(of: pix))
+    }
+
+    /// The image (page `tiffPage` of a TIFF) as leptonica decodes it, after its header's size was
+    /// checked: every TIFF page has its own header, and a later page may be the bomb.
+    private func decodeColour(tiffPage: Int?) throws -> UnsafeMutablePointer<PIX> {
+        if let tiffPage {
+            var width: Int32 = 0, height: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
+            let status = bytes.withUnsafeBufferPointer {
+                readHeaderMemTiff($0.baseAddress, $0.count, Int32(tiffPage), &width, &height, &bps, &spp, &res, &cmap, &format)
             }
+            guard status == 0, width > 0, height > 0 else { throw OCRFailure.undecodable("the image cannot be read (damaged or truncated)") }
+            try Self.checkSize(width: Int(width), height: Int(height))
+        } else {
+            _ = try checkHeader()
+        }
+        let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
+            if let tiffPage { return pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(tiffPage)) }
             return pixReadMem(buffer.baseAddress, buffer.count)
         }
         guard let pix else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
-        if let tiffPage, tiffPage > 0 {
-            // Later TIFF pages were not covered by the first page's header check.
-            try Self.checkSize(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
-        }
-        return try GreyImage(taking: pix, resolution: Self.resolution(of: pix))
+        return pix
     }
 
     private func decodeJPEG() throws -> GreyImage {

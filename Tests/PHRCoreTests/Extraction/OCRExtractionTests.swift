@@ -101,6 +101,33 @@ import Testing
         #expect(summary.reason == "2 of 3 pages by OCR, mean confidence \(Int((pages.compactMap(\.ocrConfidence).reduce(0, +) / 2).rounded())), 1 of 3 pages could not be read (page 2: the reader made no progress for 4 s)")
     }
 
+    /// A page OCR read with low confidence is still found, but after every other hit, however
+    /// well its words match.
+    @Test func lowConfidenceOCRPagesRankAfterEveryOtherHit() throws {
+        let (vault, _, vaultDirectory) = try TestSupport.makeVault("ocrrank")
+        defer {
+            TestSupport.remove(vaultDirectory)
+            TestSupport.remove(directory)
+        }
+        let profile = try vault.database.read { try Profiles.resolve($0, name: nil) }
+        let importer = DocumentImporter(vault: vault, profile: profile, extractor: ExtractionFixtures.extractor())
+        let strong = try SyntheticPDF(pages: [.text("Ferritin ferritin ferritin", "Ferritin 12 ng/mL, ferritin low")]).write(to: "\(directory)/strong.pdf")
+        let weak = try SyntheticPDF(pages: [.text("Iron studies", "A long page about many things; ferritin is named once here among other words")])
+            .write(to: "\(directory)/weak.pdf")
+        var options = DocumentImporter.Options()
+        options.ocr = .none
+        let added = try importer.add([strong, weak], options: options).compactMap(\.document)
+        let engine = SearchEngine(vault: vault, profile: profile)
+        #expect(try engine.search("ferritin").hits.map(\.id) == [added[0].id, added[1].id])
+        // The page that matches best turns out to be a low-confidence OCR reading.
+        try vault.database.write { db in
+            try db.execute(sql: "INSERT INTO document_page (document_id, page, ocr, confidence) VALUES (?, 1, 'low_confidence', 41)",
+                           arguments: [added[0].id])
+        }
+        #expect(try engine.search("ferritin").hits.map(\.id) == [added[1].id, added[0].id])
+        #expect(try engine.search("\"ferritin\"").hits.map(\.id) == [added[1].id, added[0].id])
+    }
+
     @Test func missingLanguageDataIsNamedWithItsPackage() throws {
         defer { TestSupport.remove(directory) }
         // A data directory with English only.
