@@ -142,6 +142,7 @@ install-check: release man
 bench: bench-deps
 	swift build $(RELEASE_FLAGS) --product phr
 	swift build $(RELEASE_FLAGS) --product phr-render
+	swift build $(RELEASE_FLAGS) --product phr-health-export-sample
 	swift build $(RELEASE_FLAGS) --product phr-bench
 	"$$(swift build $(RELEASE_FLAGS) --show-bin-path)/phr-bench"
 

@@ -86,7 +86,7 @@ let package = Package(
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML"],
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -127,6 +127,10 @@ let package = Package(
                           swiftSettings: strict),
         // Synthetic C-CDA documents (every section phr imports, R2.1 and R1.1) for the tests and `make bench`.
         .target(name: "CCDASamples", path: "Tools/CCDASamples", swiftSettings: strict),
+        // `phr-health-export-sample`: writes a synthetic Apple Health export (export.xml, zipped) with
+        // the totals it holds, for the import tests and `make bench`.
+        .executableTarget(name: "phr-health-export-sample", dependencies: ["CPHRZlib"], path: "Tools/HealthExportGenerator",
+                          swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
             dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples"],
@@ -135,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample"],
             swiftSettings: strict
         ),
     ],

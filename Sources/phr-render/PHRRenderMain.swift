@@ -12,7 +12,7 @@ struct PHRRenderMain: ParsableCommand {
         commandName: "phr-render",
         abstract: "Reads and draws PDFs and reads C-CDA XML for phr in sandboxed child processes; phr starts it, people do not.",
         version: PHRVersion.string,
-        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self]
+        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self, HealthExportCommand.self]
     )
 
     static func main() {

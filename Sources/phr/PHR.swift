@@ -37,6 +37,7 @@ struct PHR: ParsableCommand {
             ConditionCommand.self,
             ImmunizationCommand.self,
             ObservationCommand.self,
+            LabCommand.self,
             EmergencyCommand.self,
             LogCommand.self,
             GoalCommand.self,

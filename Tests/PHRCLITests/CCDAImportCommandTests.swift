@@ -56,13 +56,13 @@ import Testing
             #expect(!result.stderr.contains(secretLine) && !result.stdout.contains(secretLine), "nothing of /etc/passwd is shown")
         }
         let other = "\(cli.directory)/export.xml"
-        try "<?xml version=\"1.0\"?><HealthData locale=\"en_US\"><Record type=\"HKQuantityTypeIdentifierStepCount\"/></HealthData>"
+        try "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Clinic news</title></channel></rss>"
             .write(toFile: other, atomically: true, encoding: .utf8)
         let refused = try cli.run(["import", other], Self.env)
         #expect(refused.status == 65)
         #expect(refused.stderr == """
-            phr: error: \(other): an XML file whose root is <HealthData>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files
-            phr: hint: phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML) and iCalendar (.ics) files
+            phr: error: \(other): an XML file whose root is <rss>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files
+            phr: hint: phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML), Apple Health exports (export.zip) and iCalendar (.ics) files
 
             """)
         #expect(cli.vaultFingerprint() == before, "refused files change nothing")

@@ -22,6 +22,16 @@ func run(_ arguments: [String]) throws(GeneratorError) {
     for document in allSampleDocuments {
         let written = try SampleRenderer.render(document, into: directory)
         print(written.path)
+        if let lab = document as? any LabReportSample {
+            // The rows the report prints, for the extraction tests (Tests/PHRCoreTests/Labs).
+            let expected = directory.appendingPathComponent(lab.fileName.replacingOccurrences(of: ".pdf", with: ".expected.json"))
+            do {
+                try (lab.expectedJSON() + Data("\n".utf8)).write(to: expected)
+            } catch {
+                throw .io(path: expected.path, reason: error.localizedDescription)
+            }
+            print(expected.path)
+        }
     }
 }
 

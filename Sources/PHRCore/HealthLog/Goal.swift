@@ -44,13 +44,6 @@ public struct Goal: Codable, Sendable, Equatable {
         setAt = try c.decode(String.self, forKey: .setAt)
     }
 
-    init(row: Row) {
-        metric = LogMetric(rawValue: row["metric"]) ?? .water
-        value = row["value"]
-        period = GoalPeriod(rawValue: row["period"]) ?? .day
-        since = CalendarDate(row["since"] as String) ?? CalendarDate(year: 1970, month: 1, day: 1)!
-        setAt = row["set_at"]
-    }
 }
 
 /// The goal that applies to a day: the user's, or the default.
@@ -125,18 +118,19 @@ public struct GoalBook: Sendable {
     }
 }
 
-extension Goal {
+/// Keyed by profile, metric and first day (`profile_id` added by `ProfileRow`); the columns
+/// are the Codable keys, so the database and `phr export` read and write the same fields.
+extension Goal: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "log_goal"
+
     /// Every goal of a profile, by metric and day.
     static func all(_ db: Database, profileID: Int64) throws -> [Goal] {
-        try Row.fetchAll(db, sql: "SELECT * FROM log_goal WHERE profile_id = ? ORDER BY metric, since", arguments: [profileID])
-            .map(Goal.init(row:))
+        try Goal.filter(Column("profile_id") == profileID).fetchAll(db)
             .sorted { ($0.metric, $0.since) < ($1.metric, $1.since) }
     }
 
+    /// Adds the goal, or replaces the one of the same metric and first day.
     func save(_ db: Database, profileID: Int64) throws {
-        try db.execute(sql: """
-            INSERT INTO log_goal (profile_id, metric, since, value, period, set_at) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (profile_id, metric, since) DO UPDATE SET value = excluded.value, period = excluded.period, set_at = excluded.set_at
-            """, arguments: [profileID, metric.rawValue, since.description, value, period.rawValue, setAt])
+        try ProfileRow(record: self, profileID: profileID).upsert(db)
     }
 }

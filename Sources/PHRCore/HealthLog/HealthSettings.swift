@@ -67,13 +67,12 @@ public struct HealthSettings: Codable, Sendable, Equatable {
         updatedAt = try c.decodeIfPresent(String.self, forKey: .updatedAt)
     }
 
-    init(row: Row) {
-        servingML = row["serving_ml"]
-        activityLevel = (row["activity_level"] as String?).flatMap(ActivityLevel.init(rawValue:))
-        units = Units(rawValue: row["units"]) ?? .metric
-        glucoseUnit = HealthUnit(rawValue: row["glucose_unit"]) ?? .millimolePerLitre
-        updatedAt = row["updated_at"]
-    }
+}
+
+/// One row per profile, keyed by `profile_id` (added by `ProfileRow`); the columns are the
+/// Codable keys, so the database and `phr export` read and write the same fields.
+extension HealthSettings: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "log_setting"
 }
 
 /// Reading and changing the health-log settings of one profile.
@@ -138,8 +137,7 @@ public struct HealthSettingsStore {
     }
 
     static func fetch(_ db: Database, profileID: Int64) throws -> HealthSettings {
-        try Row.fetchOne(db, sql: "SELECT * FROM log_setting WHERE profile_id = ?", arguments: [profileID]).map(HealthSettings.init(row:))
-            ?? .defaults
+        try HealthSettings.fetchOne(db, key: profileID) ?? .defaults
     }
 
     /// Whether the profile has settings of its own (exports leave defaults out).
@@ -148,11 +146,8 @@ public struct HealthSettingsStore {
     }
 
     static func save(_ db: Database, _ settings: HealthSettings, profileID: Int64) throws {
-        try db.execute(sql: """
-            INSERT INTO log_setting (profile_id, serving_ml, activity_level, units, glucose_unit, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (profile_id) DO UPDATE SET serving_ml = excluded.serving_ml, activity_level = excluded.activity_level,
-                units = excluded.units, glucose_unit = excluded.glucose_unit, updated_at = excluded.updated_at
-            """, arguments: [profileID, settings.servingML, settings.activityLevel?.rawValue, settings.units.rawValue,
-                             settings.glucoseUnit.rawValue, settings.updatedAt ?? Timestamp.string(Date())])
+        var settings = settings
+        if settings.updatedAt == nil { settings.updatedAt = Timestamp.string(Date()) }
+        try ProfileRow(record: settings, profileID: profileID).upsert(db)
     }
 }

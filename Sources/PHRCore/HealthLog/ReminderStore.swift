@@ -103,6 +103,13 @@ public struct ReminderStore {
         try vault.database.read { db in try Self.all(db, profileID: profile.id) }
     }
 
+    /// The lead times of the active appointment reminder rules, longest first: the alarms an
+    /// .ics export gives appointments that have no reminder of their own.
+    public func appointmentLeadMinutes() throws -> [Int] {
+        let leads = try list().filter { $0.kind == .appt && !$0.paused }.compactMap(\.beforeMinutes)
+        return Array(Set(leads)).sorted(by: >)
+    }
+
     /// Pauses (or resumes) a reminder without forgetting it.
     @discardableResult
     public func setPaused(_ prefix: String, _ paused: Bool) throws -> Reminder {

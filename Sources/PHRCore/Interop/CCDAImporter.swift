@@ -166,19 +166,19 @@ struct CCDAImporter {
             }
         }
         let severity = entry.severity.flatMap(Self.severity)
-        let criticality: String? = switch entry.criticality?.code {
-        case "CRITH": "high"
-        case "CRITL": "low"
-        case "CRITU": "unable-to-assess"
+        let criticality: Allergy.Criticality? = switch entry.criticality?.code {
+        case "CRITH": .high
+        case "CRITL": .low
+        case "CRITU": .unableToAssess
         default: nil
         }
-        let category: String? = switch entry.allergyType?.code {
-        case "416098002", "419511003", "59037007", "419101002": "medication"
-        case "414285001", "418471000", "235719002": "food"
-        case "426232007", "232347008": "environment"
+        let category: Allergy.Category? = switch entry.allergyType?.code {
+        case "416098002", "419511003", "59037007", "419101002": .medication
+        case "414285001", "418471000", "235719002": .food
+        case "426232007", "232347008": .environment
         default: nil
         }
-        let status = Self.clinicalStatus(entry, resolvedWhenEnded: entry.time?.high != nil)
+        let status = Allergy.Status(rawValue: Self.clinicalStatus(entry, resolvedWhenEnded: entry.time?.high != nil)) ?? .active
         let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
         return .record(Allergy(id: "", uid: "", substance: substance, reaction: reactions.isEmpty ? nil : reactions.joined(separator: ", "),
                                severity: severity, criticality: criticality, category: category, status: status, since: since,
@@ -195,8 +195,8 @@ struct CCDAImporter {
         let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
         var resolved = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
         if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
-        let status = Self.clinicalStatus(entry, resolvedWhenEnded: resolved != nil)
-        return .record(Condition(id: "", uid: "", name: name, status: status, since: since, resolved: status == "active" ? nil : resolved,
+        let status = Condition.Status(rawValue: Self.clinicalStatus(entry, resolvedWhenEnded: resolved != nil)) ?? .active
+        return .record(Condition(id: "", uid: "", name: name, status: status, since: since, resolved: status == .active ? nil : resolved,
                                  notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
@@ -216,13 +216,13 @@ struct CCDAImporter {
     }
 
     func observation(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Observation> {
-        let status: String
+        let status: Observation.Status
         switch entry.status ?? "completed" {
         case "nullified": return .skip("entered in error (statusCode nullified)")
         case "cancelled", "aborted": return .skip("not done (statusCode \(entry.status!))")
-        case "completed": status = "final"
-        case "active", "new", "held", "suspended": status = "preliminary"
-        default: status = "unknown"
+        case "completed": status = .final
+        case "active", "new", "held", "suspended": status = .preliminary
+        default: status = .unknown
         }
         guard let concept = Self.concept(entry.code, name: nil), let name = concept.name(preferring: [Coding.System.loinc, Coding.System.snomed]) else {
             return .skip("says nothing about what was measured (code\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")

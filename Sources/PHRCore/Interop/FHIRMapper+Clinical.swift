@@ -35,17 +35,21 @@ extension FHIRMapper {
                 }
             }
         }
-        let criticality = try FHIRElements.string(resource["criticality"], field: "criticality")
-        if let value = criticality, !Allergy.criticalities.contains(value) {
-            throw FHIRFieldError(field: "criticality", reason: "'\(value)' is not low, high or unable-to-assess")
+        let criticality = try FHIRElements.string(resource["criticality"], field: "criticality").map { value in
+            guard let criticality = Allergy.Criticality(rawValue: value) else {
+                throw FHIRFieldError(field: "criticality", reason: "'\(value)' is not low, high or unable-to-assess")
+            }
+            return criticality
         }
-        let category = try FHIRElements.string(resource["category"]?[0], field: "category[0]")
-        if let category, !Allergy.categories.contains(category) {
-            throw FHIRFieldError(field: "category[0]", reason: "'\(category)' is not food, medication, environment or biologic")
+        let category = try FHIRElements.string(resource["category"]?[0], field: "category[0]").map { value in
+            guard let category = Allergy.Category(rawValue: value) else {
+                throw FHIRFieldError(field: "category[0]", reason: "'\(value)' is not food, medication, environment or biologic")
+            }
+            return category
         }
-        let clinical = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus") ?? "active"
-        guard Allergy.statuses.contains(clinical) else {
-            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(clinical)' is not active, inactive or resolved")
+        let status = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus") ?? "active"
+        guard let clinical = Allergy.Status(rawValue: status) else {
+            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(status)' is not active, inactive or resolved")
         }
         let onset = try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date
             ?? FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date
@@ -68,10 +72,10 @@ extension FHIRMapper {
         var resolved = try FHIRElements.dateTime(resource["abatementDateTime"], field: "abatementDateTime")?.date
             ?? FHIRElements.dateTime(resource["abatementPeriod"]?["end"], field: "abatementPeriod.end")?.date
         if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
-        let clinical = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus")
+        let status = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus")
             ?? (resolved != nil || resource["abatementBoolean"]?.bool == true ? "resolved" : "active")
-        guard Condition.statuses.contains(clinical) else {
-            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(clinical)' is not a condition clinical status")
+        guard let clinical = Condition.Status(rawValue: status) else {
+            throw FHIRFieldError(field: "clinicalStatus", reason: "'\(status)' is not a condition clinical status")
         }
         return .record(Condition(id: "", uid: "", name: name, status: clinical, since: since, resolved: resolved,
                                  notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,

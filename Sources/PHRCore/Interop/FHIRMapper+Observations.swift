@@ -2,14 +2,14 @@ import Foundation
 
 extension FHIRMapper {
     func observation(_ resource: FHIRResource) throws -> Mapped<Observation> {
-        let status = try self.status(resource) ?? "unknown"
-        switch status {
+        let text = try self.status(resource) ?? "unknown"
+        switch text {
         case "entered-in-error": return .skip("entered in error")
         case "cancelled": return .skip("cancelled")
-        default:
-            guard Observation.statuses.contains(status) else {
-                throw FHIRFieldError(field: "status", reason: "'\(status)' is not an Observation status")
-            }
+        default: break
+        }
+        guard let status = Observation.Status(rawValue: text) else {
+            throw FHIRFieldError(field: "status", reason: "'\(text)' is not an Observation status")
         }
         guard let concept = try FHIRElements.concept(resource["code"], field: "code"),
               let name = concept.name(preferring: [Coding.System.loinc, Coding.System.snomed]) else {
@@ -41,7 +41,27 @@ extension FHIRMapper {
                                    valueNumber: value?.number, valueUnit: value?.unit, valueText: value?.text,
                                    valueCodes: value?.codes, components: components,
                                    notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
-                                   source: source(resource), createdAt: now, updatedAt: now))
+                                   source: source(resource), lab: try labDetails(resource, unitUCUM: value?.ucum, name: name),
+                                   createdAt: now, updatedAt: now))
+    }
+
+    /// UCUM unit, referenceRange and interpretation, which phr keeps as the result's lab details.
+    func labDetails(_ resource: FHIRResource, unitUCUM: String?, name: String) throws -> LabDetails {
+        var range: ReferenceRange?
+        if let first = resource["referenceRange"]?[0] {
+            let low = try FHIRElements.quantity(first["low"], field: "referenceRange[0].low")
+            let high = try FHIRElements.quantity(first["high"], field: "referenceRange[0].high")
+            let text = try FHIRElements.string(first["text"], field: "referenceRange[0].text")
+            if low != nil || high != nil || text != nil { range = ReferenceRange(low: low?.value, high: high?.value, text: text) }
+        }
+        var flag: LabFlag?
+        if let interpretation = try FHIRElements.concept(resource["interpretation"]?[0], field: "interpretation[0]") {
+            flag = interpretation.codings.lazy.compactMap { LabFlag(rawValue: $0.code.uppercased()) }.first
+        }
+        let codes = (try FHIRElements.concept(resource["code"], field: "code"))?.codings ?? []
+        let analyte = codes.lazy.filter { $0.system == Coding.System.loinc }.compactMap { AnalyteCatalog.entry(loinc: $0.code) }.first
+            ?? AnalyteCatalog.lookup(name, unit: unitUCUM)
+        return LabDetails(analyte: analyte?.key, unitUCUM: unitUCUM, range: range, flag: flag, origin: .fhir, reviewed: false)
     }
 
     struct Value {
@@ -49,12 +69,16 @@ extension FHIRMapper {
         var unit: String?
         var text: String?
         var codes: [Coding]?
+        /// The UCUM code of a Quantity whose system is UCUM.
+        var ucum: String?
     }
 
     /// value[x] of an Observation or component: a number with its unit, coded or plain text.
     func value(_ json: StrictJSON, field: String) throws -> Value? {
         if let quantity = try FHIRElements.quantity(json["valueQuantity"], field: "valueQuantity") {
-            return Value(number: quantity.value, unit: quantity.unit)
+            let system = try FHIRElements.string(json["valueQuantity"]?["system"], field: "valueQuantity.system")
+            let code = try FHIRElements.string(json["valueQuantity"]?["code"], field: "valueQuantity.code")
+            return Value(number: quantity.value, unit: quantity.unit, ucum: system == Coding.System.ucum ? code : nil)
         }
         if let concept = try FHIRElements.concept(json["valueCodeableConcept"], field: "valueCodeableConcept") {
             return Value(text: concept.name(preferring: [Coding.System.snomed, Coding.System.loinc]), codes: concept.codings)

@@ -10,10 +10,12 @@ import Foundation
 ///   appointments and for times in the repeated hour when clocks fall back; whole-day
 ///   appointments as DATE values.
 /// - SUMMARY "with: reason"; X-PHR-WITH and X-PHR-REASON keep the two fields for phr's own import.
-/// - VALARM (DISPLAY) when the appointment has a reminder, or `defaultAlarmMinutes` is given.
+/// - VALARM (DISPLAY): the appointment's own reminder when it has one, else one per lead time in
+///   `defaultAlarmMinutes` (what `phr appt export` takes from `--alarm` or the appointment
+///   reminder rules), so a phone's calendar reminds as `phr remind` would.
 public enum ICalendarExport {
     public static func document(_ appointments: [Appointment], generator: String, calendarName: String? = nil,
-                                defaultAlarmMinutes: Int? = nil) -> String {
+                                defaultAlarmMinutes: [Int] = []) -> String {
         var out = ICalendarText.line("BEGIN", "VCALENDAR")
         out += ICalendarText.line("VERSION", "2.0")
         out += ICalendarText.line("PRODID", "-//phr//\(ICalendarText.escape(generator))//EN")
@@ -35,7 +37,7 @@ public enum ICalendarExport {
         return out
     }
 
-    static func event(_ appointment: Appointment, defaultAlarmMinutes: Int?) -> String {
+    static func event(_ appointment: Appointment, defaultAlarmMinutes: [Int]) -> String {
         let stamp = ICalendarText.utc(Timestamp.parse(appointment.updatedAt) ?? Date(timeIntervalSince1970: 0))
         var out = ICalendarText.line("BEGIN", "VEVENT")
         out += ICalendarText.line("UID", appointment.uid)
@@ -65,7 +67,8 @@ public enum ICalendarExport {
         out += ICalendarText.line("TRANSP", "OPAQUE")
         out += ICalendarText.line("X-PHR-WITH", ICalendarText.escape(appointment.with))
         if let reason = appointment.reason { out += ICalendarText.line("X-PHR-REASON", ICalendarText.escape(reason)) }
-        if let minutes = appointment.remindMinutes ?? defaultAlarmMinutes, appointment.status != .cancelled {
+        let alarms = appointment.status == .cancelled ? [] : appointment.remindMinutes.map { [$0] } ?? Array(Set(defaultAlarmMinutes)).sorted(by: >)
+        for minutes in alarms {
             out += ICalendarText.line("BEGIN", "VALARM")
             out += ICalendarText.line("ACTION", "DISPLAY")
             out += ICalendarText.line("DESCRIPTION", ICalendarText.escape(appointment.summary))

@@ -49,12 +49,39 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var skipped: [Skip]
     /// Other things worth saying: medical ID fields filled, links dropped.
     public var notes: [String]
+    /// Per record type of the source, for imports that read many types into one kind (an Apple
+    /// Health export); nil otherwise.
+    public var types: [TypeSummary]?
+
+    /// What became of the records of one type of the source file.
+    public struct TypeSummary: Codable, Sendable, Equatable {
+        public var type: String
+        /// Records of this type in the file.
+        public var records: Int
+        /// Entries added, updated, and found already there.
+        public var added: Int
+        public var updated: Int
+        public var alreadyThere: Int
+        /// Records summed into another entry (further sleep stages of a night).
+        public var summed: Int
+        /// Records dropped because a source of higher priority recorded the same time.
+        public var duplicates: Int
+        /// Records not kept, and refused as bad data (each listed in `skipped` with the reason).
+        public var skipped: Int
+        public var rejected: Int
+
+        enum CodingKeys: String, CodingKey {
+            case type, records, added, updated
+            case alreadyThere = "already_there"
+            case summed, duplicates, skipped, rejected
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case format, profile
         case createdProfile = "created_profile"
         case dryRun = "dry_run"
-        case added, updated, unchanged, skipped, notes
+        case added, updated, unchanged, skipped, notes, types
     }
 
     init(format: String, profile: String) {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// `phr import FILE`: recognises the file (a phr export, a FHIR R4 Bundle or an iCalendar
-/// file) and imports it into one profile in a single transaction. A malformed file changes
+/// `phr import FILE`: recognises the file (a phr export, a FHIR R4 Bundle, an iCalendar
+/// file, or an Apple Health export: AppleHealthImport.swift) and imports it into one profile in a single transaction. A malformed file changes
 /// nothing; importing the same file twice adds nothing.
 public enum RecordImport {
     /// Largest file read (FHIR bundles of a whole medical history run to a few megabytes).
@@ -12,7 +12,11 @@ public enum RecordImport {
     /// profile it was exported from (created if this vault has none of that name); else the
     /// default profile. With `dryRun` the report says what would happen and nothing is written.
     public static func run(path: String, vault: Vault, profileName: String?, time: TimeContext,
-                           dryRun: Bool = false) throws -> ImportReport {
+                           dryRun: Bool = false, progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
+        if AppleHealthImport.recognizes(path) {
+            return try AppleHealthImport().run(path: path, vault: vault, profileName: profileName, time: time, dryRun: dryRun,
+                                               progress: progress)
+        }
         let bytes = try read(path)
         let source = try classify(bytes, path: path)
         struct Rollback: Error { let report: ImportReport }
@@ -166,7 +170,7 @@ public enum RecordImport {
         switch refusal {
         case .notCDA(let root, let namespace):
             let element = namespace.map { "<\(root)> (namespace \($0.prefix(200)))" } ?? "<\(root)>"
-            return .unrecognized(path: path, reason: "an XML file whose root is \(element.prefix(300)), not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+            return .unrecognized(path: path, reason: "an XML file whose root is \(element.prefix(300)), not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
         case .entities:
             return .malformed(path: path, location: "XML", reason: "declares entities (<!ENTITY> in a document type declaration), which phr never expands; C-CDA documents have none")
         case .tooDeep(let limit):

@@ -7,18 +7,29 @@ public struct Allergy: Codable, Sendable, Equatable {
         case mild, moderate, severe
     }
 
+    /// The risk of a life-threatening reaction (FHIR criticality).
+    public enum Criticality: String, RecordChoice {
+        case low, high
+        case unableToAssess = "unable-to-assess"
+    }
+
+    public enum Category: String, RecordChoice {
+        case food, medication, environment, biologic
+    }
+
+    public enum Status: String, RecordChoice {
+        case active, inactive, resolved
+    }
+
     public var id: String
     public var uid: String
     public var substance: String
     public var reaction: String?
     /// How bad the reactions were (FHIR reaction.severity).
     public var severity: Severity?
-    /// The risk of a life-threatening reaction (FHIR criticality: low, high, unable-to-assess).
-    public var criticality: String?
-    /// food, medication, environment or biologic.
-    public var category: String?
-    /// active, inactive or resolved.
-    public var status: String
+    public var criticality: Criticality?
+    public var category: Category?
+    public var status: Status
     public var since: PartialDate?
     public var notes: String?
     public var codes: [Coding]
@@ -26,35 +37,20 @@ public struct Allergy: Codable, Sendable, Equatable {
     public var createdAt: String
     public var updatedAt: String
 
-    public static let categories = ["food", "medication", "environment", "biologic"]
-    public static let statuses = ["active", "inactive", "resolved"]
-    public static let criticalities = ["low", "high", "unable-to-assess"]
-
     enum CodingKeys: String, CodingKey {
         case id, uid, substance, reaction, severity, criticality, category, status, since, notes, codes, source
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        substance = row["substance"]
-        reaction = row["reaction"]
-        severity = (row["severity"] as String?).flatMap(Severity.init(rawValue:))
-        criticality = row["criticality"]
-        category = row["category"]
-        status = row["status"]
-        since = (row["since"] as String?).flatMap(PartialDate.init)
-        notes = row["notes"]
-        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
     }
 
-    public init(id: String, uid: String, substance: String, reaction: String?, severity: Severity?, criticality: String?,
-                category: String?, status: String, since: PartialDate?, notes: String?, codes: [Coding], source: RecordSource?,
+    public init(id: String, uid: String, substance: String, reaction: String?, severity: Severity?, criticality: Criticality?,
+                category: Category?, status: Status, since: PartialDate?, notes: String?, codes: [Coding], source: RecordSource?,
                 createdAt: String, updatedAt: String) {
         self.id = id
         self.uid = uid
@@ -93,7 +89,7 @@ public struct Allergy: Codable, Sendable, Equatable {
 
     /// For ordering by danger: severe (or high criticality) first.
     package var dangerRank: Int {
-        if severity == .severe || criticality == "high" { return 0 }
+        if severity == .severe || criticality == .high { return 0 }
         if severity == .moderate { return 1 }
         if severity == .mild { return 2 }
         return 3
@@ -130,7 +126,7 @@ public struct AllergyStore: EditableRecordStore {
     public func add(_ input: Input) throws -> Allergy {
         let substance = try RecordFields.text(input.substance ?? "", field: "SUBSTANCE", limit: RecordFields.maximumNameLength)
         var allergy = Allergy(id: "", uid: "", substance: substance, reaction: nil, severity: nil, criticality: nil, category: nil,
-                              status: "active", since: nil, notes: nil, codes: [], source: nil,
+                              status: .active, since: nil, notes: nil, codes: [], source: nil,
                               createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
         try apply(input, to: &allergy)
         return try vault.database.write { db in
@@ -148,9 +144,9 @@ public struct AllergyStore: EditableRecordStore {
                 text, field: "--severity", allowed: Allergy.Severity.allCases.map(\.rawValue)))
         }
         if let text = input.category {
-            allergy.category = text.isEmpty ? nil : try RecordFields.choice(text, field: "--category", allowed: Allergy.categories)
+            allergy.category = text.isEmpty ? nil : try RecordFields.choice(text, field: "--category", as: Allergy.Category.self)
         }
-        if let text = input.status { allergy.status = try RecordFields.choice(text, field: "--status", allowed: Allergy.statuses) }
+        if let text = input.status { allergy.status = try RecordFields.choice(text, field: "--status", as: Allergy.Status.self) }
         if let text = input.since { allergy.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
         allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: "--notes", limit: RecordFields.maximumTextLength)
     }
@@ -163,8 +159,8 @@ public struct AllergyStore: EditableRecordStore {
     /// The order allergies are shown in, everywhere: active first, the most dangerous first, then by name.
     static func ordered(_ allergies: [Allergy]) -> [Allergy] {
         allergies.sorted {
-            ($0.status == "active" ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
-                < ($1.status == "active" ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
+            ($0.status == .active ? 0 : 1, $0.dangerRank, $0.substance.lowercased(), $0.id)
+                < ($1.status == .active ? 0 : 1, $1.dangerRank, $1.substance.lowercased(), $1.id)
         }
     }
 
@@ -183,11 +179,11 @@ public struct AllergyStore: EditableRecordStore {
     }
 
     static func index(_ db: Database, _ allergy: Allergy, profileID: Int64) throws {
-        let body = [allergy.reaction, allergy.severity.map { "\($0.rawValue) reaction" }, allergy.category, allergy.notes,
+        let body = [allergy.reaction, allergy.severity.map { "\($0.rawValue) reaction" }, allergy.category?.rawValue, allergy.notes,
                     CodingText.searchable(allergy.codes)].compactMap { $0 }.joined(separator: "\n")
         try SearchIndex.replace(db, kind: kind, recordID: allergy.id, profileID: profileID, entries: [
-            SearchIndex.Entry(title: allergy.substance, tags: ["allergy"] + (allergy.category.map { [$0] } ?? []), body: body,
-                              type: allergy.status, date: allergy.since?.firstDay.description),
+            SearchIndex.Entry(title: allergy.substance, tags: ["allergy"] + (allergy.category.map { [$0.rawValue] } ?? []), body: body,
+                              type: allergy.status.rawValue, date: allergy.since?.firstDay.description),
         ])
     }
 }

@@ -3,11 +3,15 @@ import GRDB
 
 /// A health condition (diagnosis, problem), current or past.
 public struct Condition: Codable, Sendable, Equatable {
+    /// FHIR clinicalStatus.
+    public enum Status: String, RecordChoice {
+        case active, recurrence, relapse, inactive, remission, resolved
+    }
+
     public var id: String
     public var uid: String
     public var name: String
-    /// active, recurrence, relapse, inactive, remission or resolved (FHIR clinicalStatus).
-    public var status: String
+    public var status: Status
     public var since: PartialDate?
     public var resolved: PartialDate?
     public var notes: String?
@@ -16,8 +20,6 @@ public struct Condition: Codable, Sendable, Equatable {
     public var createdAt: String
     public var updatedAt: String
 
-    public static let statuses = ["active", "recurrence", "relapse", "inactive", "remission", "resolved"]
-
     enum CodingKeys: String, CodingKey {
         case id, uid, name, status, since, resolved, notes, codes, source
         case createdAt = "created_at"
@@ -25,23 +27,15 @@ public struct Condition: Codable, Sendable, Equatable {
     }
 
     /// Still a concern (what the emergency card lists).
-    public var isCurrent: Bool { ["active", "recurrence", "relapse"].contains(status) }
+    public var isCurrent: Bool { [.active, .recurrence, .relapse].contains(status) }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        name = row["name"]
-        status = row["status"]
-        since = (row["since"] as String?).flatMap(PartialDate.init)
-        resolved = (row["resolved"] as String?).flatMap(PartialDate.init)
-        notes = row["notes"]
-        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
     }
 
-    public init(id: String, uid: String, name: String, status: String, since: PartialDate?, resolved: PartialDate?, notes: String?,
+    public init(id: String, uid: String, name: String, status: Status, since: PartialDate?, resolved: PartialDate?, notes: String?,
                 codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
         self.id = id
         self.uid = uid
@@ -101,7 +95,7 @@ public struct ConditionStore: EditableRecordStore {
     @discardableResult
     public func add(_ input: Input) throws -> Condition {
         let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
-        var condition = Condition(id: "", uid: "", name: name, status: "active", since: nil, resolved: nil, notes: nil, codes: [],
+        var condition = Condition(id: "", uid: "", name: name, status: .active, since: nil, resolved: nil, notes: nil, codes: [],
                                   source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
         try apply(input, to: &condition)
         return try vault.database.write { db in
@@ -116,9 +110,9 @@ public struct ConditionStore: EditableRecordStore {
         if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
         if let text = input.resolved {
             condition.resolved = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--resolved")
-            condition.status = condition.resolved == nil ? "active" : "resolved"
+            condition.status = condition.resolved == nil ? .active : .resolved
         }
-        if let text = input.status { condition.status = try RecordFields.choice(text, field: "--status", allowed: Condition.statuses) }
+        if let text = input.status { condition.status = try RecordFields.choice(text, field: "--status", as: Condition.Status.self) }
         if let since = condition.since, let resolved = condition.resolved, resolved.lastDay < since.firstDay {
             throw RecordError.invalidField(field: "--resolved", reason: "\(resolved) is before --since \(since)")
         }
@@ -160,9 +154,9 @@ public struct ConditionStore: EditableRecordStore {
     }
 
     static func index(_ db: Database, _ condition: Condition, profileID: Int64) throws {
-        let body = [condition.status, condition.notes, CodingText.searchable(condition.codes)].compactMap { $0 }.joined(separator: "\n")
+        let body = [condition.status.rawValue, condition.notes, CodingText.searchable(condition.codes)].compactMap { $0 }.joined(separator: "\n")
         try SearchIndex.replace(db, kind: kind, recordID: condition.id, profileID: profileID, entries: [
-            SearchIndex.Entry(title: condition.name, tags: ["condition"], body: body, type: condition.status,
+            SearchIndex.Entry(title: condition.name, tags: ["condition"], body: body, type: condition.status.rawValue,
                               date: condition.since?.firstDay.description),
         ])
     }

@@ -23,18 +23,10 @@ public struct Contact: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        name = row["name"]
-        phone = row["phone"]
-        relation = row["relation"]
-        email = row["email"]
-        emergency = row["emergency"]
-        notes = row["notes"]
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
     }
 
     public init(id: String, uid: String, name: String, phone: String, relation: String?, email: String?, emergency: Bool,

@@ -24,18 +24,10 @@ public struct Immunization: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        vaccine = row["vaccine"]
-        date = PartialDate(row["date"] as String) ?? PartialDate("1900")!
-        doseNumber = row["dose_number"]
-        lot = row["lot"]
-        notes = row["notes"]
-        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
     }
 
     public init(id: String, uid: String, vaccine: String, date: PartialDate, doseNumber: Int?, lot: String?, notes: String?,

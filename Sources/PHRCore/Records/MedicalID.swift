@@ -78,22 +78,10 @@ public struct MedicalID: Codable, Sendable, Equatable {
         name == nil && dateOfBirth == nil && sex == nil && bloodType == nil && organDonor == nil && heightCm == nil
             && weightKg == nil && notes == nil && identifiers.isEmpty
     }
-
-    public init(row: Row) {
-        name = row["name"]
-        dateOfBirth = (row["date_of_birth"] as String?).flatMap(CalendarDate.init)
-        sex = (row["sex"] as String?).flatMap(Sex.init(rawValue:))
-        bloodType = row["blood_type"]
-        organDonor = row["organ_donor"]
-        heightCm = row["height_cm"]
-        weightKg = row["weight_kg"]
-        notes = row["notes"]
-        identifiers = JSONColumn.decode([SourceIdentifier].self, from: row["identifiers"], fallback: [])
-        updatedAt = row["updated_at"]
-    }
 }
 
-/// One row per profile, keyed by `profile_id` (added by `ProfileRow`).
+/// One row per profile, keyed by `profile_id` (added by `ProfileRow`); read through the Codable
+/// keys, which are the column names.
 extension MedicalID: FetchableRecord, PersistableRecord {
     public static let databaseTableName = "medical_id"
 

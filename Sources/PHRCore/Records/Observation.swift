@@ -37,14 +37,16 @@ public struct Observation: Codable, Sendable, Equatable {
         }
     }
 
-    public static let statuses = ["registered", "preliminary", "final", "amended", "corrected", "unknown"]
+    public enum Status: String, RecordChoice {
+        case registered, preliminary, final, amended, corrected, unknown
+    }
 
     public var id: String
     public var uid: String
     public var name: String
     /// laboratory, vital-signs, social-history... (FHIR category code)
     public var category: String?
-    public var status: String
+    public var status: Status
     /// When, as the source gave it (a FHIR date or dateTime with its offset).
     public var effective: String?
     public var valueNumber: Double?
@@ -56,6 +58,8 @@ public struct Observation: Codable, Sendable, Equatable {
     public var notes: String?
     public var codes: [Coding]
     public var source: RecordSource?
+    /// Reference range, flag, UCUM unit, provenance and review of a lab result (Labs/).
+    public var lab: LabDetails?
     public var createdAt: String
     public var updatedAt: String
 
@@ -65,7 +69,7 @@ public struct Observation: Codable, Sendable, Equatable {
         case valueUnit = "value_unit"
         case valueText = "value_text"
         case valueCodes = "value_codes"
-        case components, notes, codes, source
+        case components, notes, codes, source, lab
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -84,35 +88,23 @@ public struct Observation: Codable, Sendable, Equatable {
     }
 
     /// Up to two decimals, no trailing zeros: 177.94489 → "177.94", 7.5 → "7.5", 72.0 → "72".
-    static func number(_ value: Double) -> String {
+    public static func number(_ value: Double) -> String {
         var text = String(format: "%.2f", value)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text
     }
 
-    public init(row: Row) {
-        id = row["id"]
-        uid = row["uid"]
-        name = row["name"]
-        category = row["category"]
-        status = row["status"]
-        effective = row["effective"]
-        valueNumber = row["value_number"]
-        valueUnit = row["value_unit"]
-        valueText = row["value_text"]
-        valueCodes = (row["value_codes"] as String?).map { JSONColumn.decode([Coding].self, from: $0, fallback: []) }
-        components = JSONColumn.decode([Component].self, from: row["components"], fallback: [])
-        notes = row["notes"]
-        codes = JSONColumn.decode([Coding].self, from: row["codes"], fallback: [])
+    /// The columns by their Codable keys; the source from its own columns.
+    public init(row: Row) throws {
+        self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-        createdAt = row["created_at"]
-        updatedAt = row["updated_at"]
+        lab = LabDetails.read(row)
     }
 
-    public init(id: String, uid: String, name: String, category: String?, status: String, effective: String?, valueNumber: Double?,
+    public init(id: String, uid: String, name: String, category: String?, status: Status, effective: String?, valueNumber: Double?,
                 valueUnit: String?, valueText: String?, valueCodes: [Coding]?, components: [Component], notes: String?,
-                codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
+                codes: [Coding], source: RecordSource?, lab: LabDetails? = nil, createdAt: String, updatedAt: String) {
         self.id = id
         self.uid = uid
         self.name = name
@@ -127,6 +119,7 @@ public struct Observation: Codable, Sendable, Equatable {
         self.notes = notes
         self.codes = codes
         self.source = source
+        self.lab = lab
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
@@ -148,6 +141,7 @@ public struct Observation: Codable, Sendable, Equatable {
         container["notes"] = notes
         container["codes"] = JSONColumn.encode(codes)
         RecordSourceColumns.write(source, to: &container)
+        LabDetails.write(lab, to: &container)
         container["created_at"] = createdAt
         container["updated_at"] = updatedAt
     }
@@ -182,7 +176,7 @@ public struct ObservationStore: ProfileRecordStore {
     }
 
     static func index(_ db: Database, _ observation: Observation, profileID: Int64) throws {
-        let body = [observation.valueDescription, observation.notes, CodingText.searchable(observation.codes),
+        let body = [observation.valueDescription, observation.notes, observation.labSearchText, CodingText.searchable(observation.codes),
                     observation.valueCodes.flatMap(CodingText.searchable)].compactMap { $0 }.joined(separator: "\n")
         try SearchIndex.replace(db, kind: kind, recordID: observation.id, profileID: profileID, entries: [
             SearchIndex.Entry(title: observation.name, tags: ["observation"] + (observation.category.map { [$0] } ?? []), body: body,

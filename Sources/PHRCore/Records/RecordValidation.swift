@@ -60,7 +60,6 @@ public enum RecordValidation {
 
     public static func check(_ record: inout Condition) throws {
         try name(&record.name, "name")
-        _ = try RecordFields.choice(record.status, field: "status", allowed: Condition.statuses)
         try order(record.since, record.resolved, field: "resolved", startField: "since")
         try notes(&record.notes, "notes")
         try codes(&record.codes, "codes")
@@ -70,9 +69,6 @@ public enum RecordValidation {
     public static func check(_ record: inout Allergy) throws {
         try name(&record.substance, "substance")
         try label(&record.reaction, "reaction")
-        _ = try RecordFields.choice(record.status, field: "status", allowed: Allergy.statuses)
-        if let value = record.category { _ = try RecordFields.choice(value, field: "category", allowed: Allergy.categories) }
-        if let value = record.criticality { _ = try RecordFields.choice(value, field: "criticality", allowed: Allergy.criticalities) }
         try notes(&record.notes, "notes")
         try codes(&record.codes, "codes")
         try source(&record.source)
@@ -90,7 +86,6 @@ public enum RecordValidation {
     public static func check(_ record: inout Observation) throws {
         try name(&record.name, "name")
         try label(&record.category, "category")
-        _ = try RecordFields.choice(record.status, field: "status", allowed: Observation.statuses)
         if let effective = record.effective, (try? FHIRElements.dateTime(.string(effective), field: "effective")) == nil {
             throw RecordError.invalidField(field: "effective", reason: RecordFields.dateReason(
                 effective, otherwise: "'\(effective)' is not a date or date and time"))

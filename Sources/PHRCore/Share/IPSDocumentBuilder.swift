@@ -7,7 +7,8 @@ import Foundation
 /// then the Patient, then the resources its sections list. The three sections IPS requires are
 /// always present, each with entries or an `emptyReason`: problems (11450-4), allergies
 /// (48765-2) and medications (10160-0); past illnesses (11348-0), immunizations (11369-6) and
-/// results (30954-2) appear when there is something to put in them. Every reference is a
+/// results (30954-2, lab results), vital signs (8716-3) and social history (29762-2) appear when
+/// there is something to put in them. Every reference is a
 /// `urn:uuid:` that is the fullUrl of an entry in the same Bundle. Records keep their own UUID
 /// as resource id, and the Patient the profile's (`IPSPatientID`), so summaries made at different
 /// times name the same record the same way.
@@ -48,12 +49,12 @@ struct IPSDocumentBuilder {
         let medications = content.currentMedications + content.recentlyStoppedMedications
         var sections = [
             Section(title: "Active Problems", code: "11450-4", display: "Problem list - Reported",
-                    narrative: IPSNarrative.table(["Condition", "Status", "Since"], current.map { [$0.name, $0.status, $0.since?.description] }),
+                    narrative: IPSNarrative.table(["Condition", "Status", "Since"], current.map { [$0.name, $0.status.rawValue, $0.since?.description] }),
                     entries: current.map { condition in add(condition.uid) { IPSResources.condition(condition, id: $0, patient: patientURL) } },
                     emptyText: "No current problems are recorded in phr."),
             Section(title: "Allergies and Intolerances", code: "48765-2", display: "Allergies and adverse reactions Document",
                     narrative: IPSNarrative.table(["Substance", "Reaction", "Severity", "Status"],
-                                                  content.allergies.map { [$0.substance, $0.reaction, $0.severity?.rawValue, $0.status] }),
+                                                  content.allergies.map { [$0.substance, $0.reaction, $0.severity?.rawValue, $0.status.rawValue] }),
                     entries: content.allergies.map { allergy in add(allergy.uid) { IPSResources.allergy(allergy, id: $0, patient: patientURL) } },
                     emptyText: "No allergies or intolerances are recorded in phr."),
             Section(title: "Medication Summary", code: "10160-0", display: "History of Medication use Narrative",
@@ -67,7 +68,7 @@ struct IPSDocumentBuilder {
         if !past.isEmpty {
             sections.append(Section(title: "History of Past Illness", code: "11348-0", display: "History of Past illness Narrative",
                                     narrative: IPSNarrative.table(["Condition", "Status", "Since", "Resolved"],
-                                                                  past.map { [$0.name, $0.status, $0.since?.description, $0.resolved?.description] }),
+                                                                  past.map { [$0.name, $0.status.rawValue, $0.since?.description, $0.resolved?.description] }),
                                     entries: past.map { condition in add(condition.uid) { IPSResources.condition(condition, id: $0, patient: patientURL) } },
                                     emptyText: ""))
         }
@@ -80,14 +81,30 @@ struct IPSDocumentBuilder {
                                     },
                                     emptyText: ""))
         }
-        if !content.results.isEmpty {
-            sections.append(Section(title: "Results", code: "30954-2", display: "Relevant diagnostic tests/laboratory data Narrative",
-                                    narrative: IPSNarrative.table(["Test", "Result", "Date"],
-                                                                  content.results.map { [$0.name, $0.valueDescription, $0.effective] }),
-                                    entries: content.results.map { observation in
-                                        add(observation.uid) { IPSResources.observation(observation, id: $0, patient: patientURL) }
-                                    },
-                                    emptyText: ""))
+        // Lab results in Results, vital signs and social history in their own sections (IPS
+        // section slices); an observation of any other category stays in Results.
+        let vitals = content.results.filter { $0.category == "vital-signs" }
+        let social = content.results.filter { $0.category == "social-history" }
+        let results = content.results.filter { $0.category != "vital-signs" && $0.category != "social-history" }
+        func observationSection(_ title: String, _ code: String, _ display: String, _ observations: [Observation]) -> Section {
+            Section(title: title, code: code, display: display,
+                    narrative: IPSNarrative.table(["Test", "Result", "Reference range", "Flag", "Date"], observations.map { observation in
+                        [observation.name, observation.valueDescription, observation.lab?.range.map { $0.text ?? $0.display },
+                         observation.effectiveFlag?.words, observation.effective]
+                    }),
+                    entries: observations.map { observation in
+                        add(observation.uid) { IPSResources.observation(observation, id: $0, patient: patientURL) }
+                    },
+                    emptyText: "")
+        }
+        if !results.isEmpty {
+            sections.append(observationSection("Results", "30954-2", "Relevant diagnostic tests/laboratory data Narrative", results))
+        }
+        if !vitals.isEmpty {
+            sections.append(observationSection("Vital Signs", "8716-3", "Vital signs", vitals))
+        }
+        if !social.isEmpty {
+            sections.append(observationSection("Social History", "29762-2", "Social history Narrative", social))
         }
 
         let compositionURL = Self.newURN()

@@ -86,9 +86,9 @@ enum IPSResources {
             ("resourceType", .string("AllergyIntolerance")),
             ("id", .string(id)),
             ("identifier", identifiers(allergy.source?.identifiers ?? [])),
-            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", allergy.status)),
-            ("category", allergy.category.map { .array([.string($0)]) }),
-            ("criticality", allergy.criticality.map(OrderedJSON.string)),
+            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical", allergy.status.rawValue)),
+            ("category", allergy.category.map { .array([.string($0.rawValue)]) }),
+            ("criticality", allergy.criticality.map { .string($0.rawValue) }),
             ("code", concept(allergy.codes, text: allergy.substance)),
             ("patient", reference(patient)),
             ("onsetDateTime", allergy.since.map { .string($0.description) }),
@@ -99,12 +99,12 @@ enum IPSResources {
 
     static func condition(_ condition: Condition, id: String, patient: String) -> OrderedJSON {
         // con-4: an abatement only goes with a status that says the condition is over.
-        let ended = ["inactive", "remission", "resolved"].contains(condition.status)
+        let ended = [.inactive, .remission, .resolved].contains(condition.status)
         return .members([
             ("resourceType", .string("Condition")),
             ("id", .string(id)),
             ("identifier", identifiers(condition.source?.identifiers ?? [])),
-            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/condition-clinical", condition.status)),
+            ("clinicalStatus", status("http://terminology.hl7.org/CodeSystem/condition-clinical", condition.status.rawValue)),
             ("code", concept(condition.codes, text: condition.name)),
             ("subject", reference(patient)),
             ("onsetDateTime", condition.since.map { .string($0.description) }),
@@ -183,9 +183,9 @@ enum IPSResources {
         return quantity(value, unit: unit)
     }
 
-    /// A Quantity with its UCUM code when phr knows the unit's.
-    static func quantity(_ value: Double, unit: String?) -> OrderedJSON {
-        let code = unit.flatMap { UCUM.code(for: $0) }
+    /// A Quantity with its UCUM code when phr knows the unit's (`ucum` when the record kept it).
+    static func quantity(_ value: Double, unit: String?, ucum: String? = nil) -> OrderedJSON {
+        let code = ucum ?? unit.flatMap { UCUM.code(for: $0) ?? LabUnits.ucum($0) }
         return .members([("value", .number(value)), ("unit", unit.map(OrderedJSON.string)),
                          ("system", code == nil ? nil : .string(UCUM.system)), ("code", code.map(OrderedJSON.string))])
     }
@@ -210,7 +210,7 @@ enum IPSResources {
             ("resourceType", .string("Observation")),
             ("id", .string(id)),
             ("identifier", identifiers(observation.source?.identifiers ?? [])),
-            ("status", .string(observation.status)),
+            ("status", .string(observation.status.rawValue)),
             ("category", observation.category.map {
                 .array([status("http://terminology.hl7.org/CodeSystem/observation-category", $0)])
             }),
@@ -219,7 +219,20 @@ enum IPSResources {
             ("effectiveDateTime", observation.effective.map(OrderedJSON.string)),
         ]
         members += value(number: observation.valueNumber, unit: observation.valueUnit, text: observation.valueText,
-                         codes: observation.valueCodes)
+                         codes: observation.valueCodes, ucum: observation.lab?.unitUCUM)
+        // What makes it an IPS laboratory result: interpretation and reference range.
+        // An imported result says only what its source said; phr's own ones carry the flag the range implies.
+        if let flag = observation.lab?.origin == .fhir ? observation.lab?.flag : observation.effectiveFlag {
+            members.append(("interpretation", .array([.object([("coding", .array([coding(Coding(
+                system: "http://terminology.hl7.org/CodeSystem/v3-ObservationInterpretation", code: flag.rawValue,
+                display: interpretationDisplay[flag]))]))])])))
+        }
+        if let range = observation.lab?.range {
+            let ucum = observation.unitUCUM
+            let low = range.low.map { quantity($0, unit: observation.valueUnit, ucum: ucum) }
+            let high = range.high.map { quantity($0, unit: observation.valueUnit, ucum: ucum) }
+            members.append(("referenceRange", .array([.members([("low", low), ("high", high), ("text", range.text.map(OrderedJSON.string))])])))
+        }
         if !observation.components.isEmpty {
             members.append(("component", .array(observation.components.map { component in
                 .members([("code", concept(component.codes, text: component.name))]
@@ -230,10 +243,14 @@ enum IPSResources {
         return .members(members)
     }
 
+    /// The display texts of v3-ObservationInterpretation codes.
+    static let interpretationDisplay: [LabFlag: String] = [.high: "High", .low: "Low", .criticalHigh: "Critical high",
+                                                           .criticalLow: "Critical low", .abnormal: "Abnormal", .normal: "Normal"]
+
     /// value[x]: a quantity, a coded value, or text, whichever the record has.
-    private static func value(number: Double?, unit: String?, text: String?, codes: [Coding]?) -> [(String, OrderedJSON?)] {
+    private static func value(number: Double?, unit: String?, text: String?, codes: [Coding]?, ucum: String? = nil) -> [(String, OrderedJSON?)] {
         if let number {
-            return [("valueQuantity", quantity(number, unit: unit))]
+            return [("valueQuantity", quantity(number, unit: unit, ucum: ucum))]
         }
         if let codes, !codes.isEmpty { return [("valueCodeableConcept", concept(codes, text: text))] }
         if let text { return [("valueString", .string(text))] }

@@ -19,6 +19,9 @@ package struct ShareContent: Codable {
     package var immunizations: [Immunization]
     /// The latest observation of each test or measurement, newest first.
     package var results: [Observation]
+    /// For each lab result in `results` with several numeric values: its history in one unit,
+    /// for the small trend chart beside the Results table. nil in content from before trends.
+    package var resultTrends: [ResultTrend]?
     /// Not over yet and not cancelled, soonest first.
     package var appointments: [Appointment]
     package var emergencyContacts: [Contact]
@@ -39,7 +42,10 @@ package struct ShareContent: Codable {
         if !kept.contains(.allergies) { content.allergies = [] }
         if !kept.contains(.conditions) { content.conditions = [] }
         if !kept.contains(.immunizations) { content.immunizations = [] }
-        if !kept.contains(.results) { content.results = [] }
+        if !kept.contains(.results) {
+            content.results = []
+            content.resultTrends = nil
+        }
         if !kept.contains(.appointments) { content.appointments = [] }
         if !kept.contains(.contacts) { content.emergencyContacts = [] }
         return content
@@ -84,11 +90,14 @@ package struct ShareContent: Codable {
                 .filter { $0.endInstant > time.now && $0.status != .cancelled }
             let contacts = ContactStore.ordered(try ContactStore.all(db, profileID: id).filter(\.emergency))
             let selection = try ShareDocumentSelection.select(db, store: store, request: request, today: today)
+            let observations = try ObservationStore.all(db, profileID: id)
+            let latest = latestResults(observations)
             return ShareContent(
                 profile: profile, medicalID: try MedicalIDStore.fetch(db, profileID: id),
                 currentMedications: current, recentlyStoppedMedications: stopped, allergies: allergies,
                 conditions: conditions, immunizations: immunizations,
-                results: latestResults(try ObservationStore.all(db, profileID: id)), appointments: appointments,
+                results: latest, resultTrends: ResultTrend.trends(for: latest, among: observations,
+                                                                  units: try HealthSettingsStore.fetch(db, profileID: id).units), appointments: appointments,
                 emergencyContacts: contacts, documents: selection.documents, skippedDocuments: selection.skipped)
         }
     }
@@ -103,8 +112,8 @@ package struct ShareContent: Codable {
     /// One observation per test: the newest of those sharing a code (any coding) or, uncoded,
     /// a name.
     package static func latestResults(_ observations: [Observation]) -> [Observation] {
-        let newestFirst = observations.filter { $0.status != "entered-in-error" }
-            .sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
+        // Entered-in-error results are never stored (the FHIR import skips them).
+        let newestFirst = observations.sorted { ($0.effective ?? "", $0.updatedAt, $1.id) > ($1.effective ?? "", $1.updatedAt, $0.id) }
         var seen = Set<String>()
         var latest: [Observation] = []
         for observation in newestFirst {
@@ -116,6 +125,44 @@ package struct ShareContent: Codable {
             latest.append(observation)
         }
         return latest
+    }
+}
+
+/// One lab result's history for a share bundle's trend chart: numbers in one unit, oldest
+/// first, and the reference band.
+package struct ResultTrend: Codable, Sendable, Equatable {
+    package struct Point: Codable, Sendable, Equatable {
+        package var day: String
+        package var value: Double
+        package var outOfRange: Bool
+    }
+
+    /// The uid of the latest result (the row in the Results table).
+    package var uid: String
+    package var name: String
+    package var unit: String?
+    package var points: [Point]
+    package var low: Double?
+    package var high: Double?
+
+    /// Trends for the lab results among `latest` that have at least two numbers.
+    package static func trends(for latest: [Observation], among all: [Observation], units: HealthSettings.Units) -> [ResultTrend] {
+        let labs = all.filter(\.isLabResult)
+        return latest.filter(\.isLabResult).compactMap { result in
+            let key = AnalyteMatcher.groupKey(result)
+            let series = labs.filter { AnalyteMatcher.groupKey($0) == key }
+            let trend = LabTrend(results: series, units: units)
+            let numeric = trend.points.filter { $0.value != nil && $0.day != nil }
+            guard numeric.count >= 2 else { return nil }
+            let band = trend.band
+            return ResultTrend(uid: result.uid, name: trend.displayName, unit: trend.unit.map(LabUnits.display),
+                               points: numeric.map { point in
+                                   let flag = point.flag
+                                   return Point(day: point.day!.description, value: point.value!,
+                                                outOfRange: flag.map { $0 != .normal } ?? false)
+                               },
+                               low: band?.low, high: band?.high)
+        }
     }
 }
 

@@ -59,7 +59,7 @@ extension ShareBundleComposer {
 
     /// A red panel with the allergies a prescriber must not miss (severe or high criticality).
     func drawCriticalAlerts(_ flow: DocumentFlow) {
-        let critical = content.allergies.filter { $0.status == "active" && $0.dangerRank == 0 }
+        let critical = content.allergies.filter { $0.status == .active && $0.dangerRank == 0 }
         guard !critical.isEmpty else { return }
         let canvas = flow.canvas
         let items = critical.map { allergy -> String in

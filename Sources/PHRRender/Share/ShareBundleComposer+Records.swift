@@ -33,8 +33,8 @@ extension ShareBundleComposer {
     func drawAllergies(_ flow: DocumentFlow) {
         let allergies = content.allergies
         guard !allergies.isEmpty else { return noneRecorded(flow, "No allergies or intolerances recorded.") }
-        let firstInactive = allergies.firstIndex { $0.status != "active" }
-        let dangerous = allergies.map { $0.status == "active" && $0.dangerRank == 0 }
+        let firstInactive = allergies.firstIndex { $0.status != .active }
+        let dangerous = allergies.map { $0.status == .active && $0.dangerRank == 0 }
         table(flow, [
             TableColumn(column: Table.Column("Substance", weight: 2.6), cells: allergies.indices.map { index in
                 .markup(BundleStyle.nameWithCodes(allergies[index].substance, codes: allergies[index].codes),
@@ -43,11 +43,11 @@ extension ShareBundleComposer {
             TableColumn(column: Table.Column("Reaction", weight: 2.2), cells: allergies.map { text($0.reaction) }),
             TableColumn(column: Table.Column("Severity", weight: 1.2), cells: allergies.indices.map { index in
                 let allergy = allergies[index]
-                let severity = [allergy.severity?.rawValue, allergy.criticality == "high" ? "high risk" : nil]
+                let severity = [allergy.severity?.rawValue, allergy.criticality == .high ? "high risk" : nil]
                     .compactMap { $0 }.joined(separator: " · ")
                 return dangerous[index] ? .alert(severity) : text(severity)
             }),
-            TableColumn(column: Table.Column("Category", weight: 1.1), optional: true, cells: allergies.map { text($0.category) }),
+            TableColumn(column: Table.Column("Category", weight: 1.1), optional: true, cells: allergies.map { text($0.category?.rawValue) }),
             TableColumn(column: Table.Column("Since", weight: 0.9), optional: true, cells: allergies.map { text($0.since?.description) }),
             TableColumn(column: Table.Column("Notes", weight: 2), optional: true, cells: allergies.map { text($0.notes) }),
         ], groups: firstInactive.map { [$0: "Inactive or resolved"] } ?? [:])
@@ -102,7 +102,7 @@ extension ShareBundleComposer {
                 .markup(BundleStyle.nameWithCodes($0.name, codes: $0.codes))
             }),
             TableColumn(column: Table.Column("Status", weight: 1.1), cells: conditions.map {
-                Table.Cell($0.status, tone: $0.isCurrent ? .strong : .normal)
+                Table.Cell($0.status.rawValue, tone: $0.isCurrent ? .strong : .normal)
             }),
             TableColumn(column: Table.Column("Since", weight: 1), cells: conditions.map { text($0.since?.description) }),
             TableColumn(column: Table.Column("Resolved", weight: 1), optional: true, cells: conditions.map { text($0.resolved?.description) }),
@@ -132,13 +132,45 @@ extension ShareBundleComposer {
                 .markup(BundleStyle.nameWithCodes($0.name, codes: $0.codes))
             }),
             TableColumn(column: Table.Column("Latest result", weight: 2), cells: results.map { observation in
-                observation.valueDescription.isEmpty ? nil : Table.Cell(observation.valueDescription, tone: .strong)
+                guard !observation.valueDescription.isEmpty else { return nil }
+                let flag = observation.effectiveFlag
+                let abnormal = flag?.isAbnormal == true
+                return Table.Cell(observation.valueDescription + (abnormal ? " (\(flag!.rawValue))" : ""), tone: abnormal ? .alert : .strong)
+            }),
+            TableColumn(column: Table.Column("Reference range", weight: 1.4), optional: true, cells: results.map { observation in
+                text(observation.lab?.range.map { $0.text ?? $0.display })
             }),
             TableColumn(column: Table.Column("Date", weight: 1.1), cells: results.map { text($0.effective.map { String($0.prefix(10)) }) }),
             TableColumn(column: Table.Column("Category", weight: 1.2), optional: true, cells: results.map { text($0.category) }),
             TableColumn(column: Table.Column("Notes", weight: 2), optional: true, cells: results.map { text($0.notes) }),
         ])
+        drawResultTrends(flow)
     }
+
+    /// Small charts, three to a row, of the lab results with several values: the reference
+    /// band shaded, the values joined by a line, those out of range drawn as larger red dots.
+    func drawResultTrends(_ flow: DocumentFlow) {
+        let trends = content.resultTrends ?? []
+        guard !trends.isEmpty else { return }
+        let canvas = flow.canvas
+        let gap = 12.0
+        let perRow = 3
+        let width = (flow.width - gap * Double(perRow - 1)) / Double(perRow)
+        let height = 78.0
+        flow.space(6)
+        for start in stride(from: 0, to: trends.count, by: perRow) {
+            flow.ensureSpace(height + 20)
+            let top = flow.y
+            for (offset, trend) in trends[start..<min(start + perRow, trends.count)].enumerated() {
+                let left = flow.left + Double(offset) * (width + gap)
+                canvas.drawText(.plain(trend.name + (trend.unit.map { " (\($0))" } ?? "")), x: left, y: top, width: width,
+                                style: BundleStyle.small.emboldened.colored(.ink))
+                ResultTrendChart(trend: trend).draw(on: canvas, x: left, y: top + 13, width: width, height: height - 13)
+            }
+            flow.y = top + height + 10
+        }
+    }
+
 
     func drawAppointments(_ flow: DocumentFlow) {
         let appointments = content.appointments
@@ -178,5 +210,50 @@ extension ShareBundleComposer {
             TableColumn(column: Table.Column("Phone", weight: 1.8), cells: contacts.map { Table.Cell($0.phone, family: BundleStyle.mono.family) }),
             TableColumn(column: Table.Column("Email", weight: 2.4), optional: true, cells: contacts.map { text($0.email) }),
         ])
+    }
+}
+
+/// One small trend chart: a frame, the band between the range's bounds (or to the chart's
+/// edge for a one-sided range) in pale green, the values joined, dots red when out of range.
+struct ResultTrendChart {
+    static let band = Color(hex: 0xDCEFD9)
+    static let line = Color(hex: 0x1F4E79)
+    static let outOfRange = Color(hex: 0xC0392B)
+
+    var trend: ResultTrend
+
+    func draw(on canvas: PDFCanvas, x: Double, y: Double, width: Double, height: Double) {
+        let values = trend.points.map(\.value)
+        var low = ([trend.low].compactMap { $0 } + values).min() ?? 0
+        var high = ([trend.high].compactMap { $0 } + values).max() ?? 1
+        if high - low < 1e-9 { low -= 1; high += 1 }
+        let padding = (high - low) * 0.08
+        low -= padding
+        high += padding
+        let plot = (x: x + 2, y: y + 2, width: width - 4, height: height - 12)
+        func yOf(_ value: Double) -> Double { plot.y + plot.height * (high - value) / (high - low) }
+        canvas.rectangle(x: x, y: y, width: width, height: height - 10, stroke: .muted, lineWidth: 0.4)
+        if trend.low != nil || trend.high != nil {
+            let top = trend.high.map(yOf) ?? plot.y
+            let bottom = trend.low.map(yOf) ?? plot.y + plot.height
+            canvas.rectangle(x: plot.x, y: top, width: plot.width, height: max(0.5, bottom - top), fill: Self.band)
+        }
+        let days = trend.points.compactMap { CalendarDate($0.day) }
+        let first = days.first.map { $0.dayNumber } ?? 0
+        let span = max(1, (days.last.map { $0.dayNumber } ?? 1) - first)
+        let points = trend.points.enumerated().map { index, point -> (x: Double, y: Double) in
+            let day = CalendarDate(point.day).map { $0.dayNumber } ?? first
+            return (plot.x + 4 + (plot.width - 8) * Double(day - first) / Double(span), yOf(point.value))
+        }
+        for (a, b) in zip(points, points.dropFirst()) {
+            canvas.line(fromX: a.x, y: a.y, toX: b.x, y: b.y, width: 0.9, color: Self.line)
+        }
+        for (point, value) in zip(points, trend.points) {
+            canvas.circle(centerX: point.x, centerY: point.y, radius: value.outOfRange ? 2.4 : 1.6,
+                          fill: value.outOfRange ? Self.outOfRange : Self.line)
+        }
+        canvas.drawText(.plain(trend.points.first?.day ?? ""), x: x, y: y + height - 9, style: BundleStyle.small.sized(6.2))
+        canvas.drawText(.plain(trend.points.last?.day ?? ""), x: x, y: y + height - 9, width: width,
+                        style: BundleStyle.small.sized(6.2).aligned(.right))
     }
 }

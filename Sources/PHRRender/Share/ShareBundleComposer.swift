@@ -114,7 +114,7 @@ final class ShareBundleComposer {
         case .summary:
             return content.medicalID.map { "medical ID updated \($0.updatedAt.prefix(10))" }
         case .allergies:
-            let active = content.allergies.filter { $0.status == "active" }.count
+            let active = content.allergies.filter { $0.status == .active }.count
             return count(active, "active", "active")
         case .medications:
             let stopped = content.recentlyStoppedMedications.count

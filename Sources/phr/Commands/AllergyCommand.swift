@@ -29,7 +29,7 @@ struct AllergyOptions: ParsableArguments {
 extension Allergy {
     /// "penicillin: severe, anaphylaxis".
     var summaryLine: String {
-        let details = [severity?.rawValue, criticality == "high" && severity != .severe ? "high risk" : nil, reaction].compactMap { $0 }
+        let details = [severity?.rawValue, criticality == .high && severity != .severe ? "high risk" : nil, reaction].compactMap { $0 }
         return details.isEmpty ? substance : "\(substance): \(details.joined(separator: ", "))"
     }
 }
@@ -69,8 +69,8 @@ struct AllergyList: ParsableCommand {
         if allergies.isEmpty { return Console.note("no allergies recorded; add one with 'phr allergy add SUBSTANCE'") }
         Table.print(header: ["ID", "SUBSTANCE", "SEVERITY", "STATUS", "SINCE", "REACTION"], rows: allergies.map { allergy in
             [allergy.id, allergy.substance,
-             RecordText.or(allergy.severity?.rawValue ?? (allergy.criticality == "high" ? "high risk" : nil)),
-             allergy.status, RecordText.or(allergy.since?.description), RecordText.or(allergy.reaction)]
+             RecordText.or(allergy.severity?.rawValue ?? (allergy.criticality == .high ? "high risk" : nil)),
+             allergy.status.rawValue, RecordText.or(allergy.since?.description), RecordText.or(allergy.reaction)]
         })
     }
 }

@@ -230,17 +230,25 @@ struct ApptExport: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @Option(help: "The .ics file to write, or - for standard output.") var ics: String
     @Flag(help: "Only appointments not over yet.") var upcoming = false
-    @Option(help: "Add a reminder this long before to appointments without one, e.g. 1h.") var alarm: String?
+    @Option(help: "Alarm this long before appointments without a reminder of their own, e.g. 1h, or none (default: the lead times of 'phr remind add appt').")
+    var alarm: String?
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func run() throws {
         try vault.refuseOutput(ics, option: "--ics")
-        let alarmMinutes = try alarm.map { value in try RecordContext.options { try RecordFields.minutes(value, field: "--alarm", maximum: 4 * 7 * 1440) } }
+        let alarmMinutes = try alarm.map { value -> [Int] in
+            let typed = value.trimmingCharacters(in: .whitespaces).lowercased()
+            if typed == "none" || typed.isEmpty { return [] }
+            if typed == "0" { return [0] }
+            return [try RecordContext.options { try RecordFields.minutes(value, field: "--alarm", maximum: 4 * 7 * 1440) }]
+        }
         let context = try RecordContext(vault, profile)
         let appointments = try AppointmentStore(vault: context.vault, profile: context.profile, time: context.time)
             .list(upcoming ? .upcoming : .all)
+        let defaults = try alarmMinutes
+            ?? ReminderStore(vault: context.vault, profile: context.profile, time: context.time).appointmentLeadMinutes()
         let text = ICalendarExport.document(appointments, generator: "phr \(PHR.version)", calendarName: "phr: \(context.profile.name)",
-                                            defaultAlarmMinutes: alarmMinutes)
+                                            defaultAlarmMinutes: defaults)
         if ics == "-" {
             Console.writeOut(Data(text.utf8))
             return

@@ -68,7 +68,7 @@ struct ConditionList: ParsableCommand {
         if output.json { return try Console.json(conditions) }
         if conditions.isEmpty { return Console.note("no conditions recorded; add one with 'phr condition add NAME'") }
         Table.print(header: ["ID", "STATUS", "SINCE", "RESOLVED", "NAME"], rows: conditions.map { condition in
-            [condition.id, condition.status, RecordText.or(condition.since?.description), RecordText.or(condition.resolved?.description),
+            [condition.id, condition.status.rawValue, RecordText.or(condition.since?.description), RecordText.or(condition.resolved?.description),
              condition.name]
         })
     }

@@ -5,7 +5,7 @@ import PHRCore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a phr export, a FHIR R4 Bundle (JSON), a C-CDA document (XML) or an iCalendar (.ics) file.",
+        abstract: "Import a phr export, a FHIR R4 Bundle (JSON), a C-CDA document (XML), an iCalendar (.ics) file or an Apple Health export.zip.",
         discussion: """
             FHIR: Patient, MedicationRequest/MedicationStatement, AllergyIntolerance, Condition, \
             Immunization, Observation and Appointment, with their codes (RxNorm, SNOMED CT, \
@@ -15,6 +15,10 @@ struct ImportCommand: ParsableCommand {
             file again adds nothing. A file that is not what it claims to be changes nothing; an entry \
             with bad data (a field over its limit, a date outside 1900-2200) is refused and named, the \
             rest is imported, and phr exits 65. \
+            Apple Health (export.zip, or the export.xml inside it): water, sleep, workouts, dietary \
+            energy as meals, weight, blood pressure and glucose into the health log, and the Health \
+            Records in clinical-records/ as FHIR; other types are counted and skipped. Duplicates from \
+            several sources count once (docs/health-log.md); a newer export adds only what is new. \
             A phr export goes into the profile it came from (created if missing) unless --profile \
             or PHR_PROFILE says otherwise; other files into the default profile.
             """
@@ -28,8 +32,11 @@ struct ImportCommand: ParsableCommand {
 
     func run() throws {
         let opened = try VaultAccess.open(vault.location)
+        let progress = Progress("reading")
+        defer { progress.finish() }
         let report = try RecordImport.run(path: file, vault: opened, profileName: profile.requested, time: TimeContext.current(),
-                                          dryRun: dryRun)
+                                          dryRun: dryRun, progress: { progress.update(done: $0, total: $1) })
+        progress.finish()
         if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: file) }
         if report.rejectedCount > 0 {
             throw InteropError.partlyImported(path: file, rejected: report.rejectedCount, dryRun: report.dryRun)

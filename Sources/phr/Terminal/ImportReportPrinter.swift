@@ -30,9 +30,32 @@ enum ImportReportPrinter {
             Console.out("  " + (labels[kind] ?? kind).padding(toLength: 15, withPad: " ", startingAt: 0) + parts.joined(separator: ", "))
         }
         if !any { Console.out("  nothing to import") }
+        printTypes(report.types ?? [])
         list(report.skipped.filter { !$0.rejected }, heading: "skipped")
         list(report.skipped.filter(\.rejected), heading: "refused as bad data")
         for note in report.notes { Console.out("note: \(note)") }
+    }
+
+    /// Per source type (an Apple Health export): what became of the records phr keeps.
+    private static func printTypes(_ types: [ImportReport.TypeSummary]) {
+        let kept = types.filter { $0.added + $0.updated + $0.alreadyThere + $0.summed + $0.duplicates > 0 }
+        guard !kept.isEmpty else { return }
+        Console.out("by type:")
+        for type in kept {
+            var name = type.type
+            for prefix in ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier", "HKWorkoutTypeIdentifier"]
+            where name.hasPrefix(prefix) {
+                name = String(name.dropFirst(prefix.count))
+            }
+            var parts = ["\(type.added) added"]
+            if type.updated > 0 { parts.append("\(type.updated) updated") }
+            if type.alreadyThere > 0 { parts.append("\(type.alreadyThere) already there") }
+            if type.summed > 0 { parts.append("\(type.summed) summed into nights") }
+            if type.duplicates > 0 { parts.append("\(type.duplicates) duplicates of a higher-priority source") }
+            if type.rejected > 0 { parts.append("\(type.rejected) refused") }
+            Console.out("  " + (name.isEmpty ? "Workout" : name).padding(toLength: 22, withPad: " ", startingAt: 0)
+                + "\(type.records) records: " + parts.joined(separator: ", "))
+        }
     }
 
     /// Skipped entries, one line per type and reason.

@@ -158,7 +158,7 @@ import Testing
         try VaultExport.write(try VaultExport.build(vault: vault, profile: kid, time: Self.time, generator: "phr test"), to: path, force: true)
         let update = try RecordImport.run(path: path, vault: other, profileName: nil, time: Self.time)
         #expect(update.updated == ["conditions": 1])
-        #expect(try ConditionStore(vault: other, profile: created, time: Self.time).get(condition.id).status == "resolved")
+        #expect(try ConditionStore(vault: other, profile: created, time: Self.time).get(condition.id).status == .resolved)
         _ = profile
     }
 

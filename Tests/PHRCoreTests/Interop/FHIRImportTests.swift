@@ -47,7 +47,7 @@ import Testing
 
         let allergies = try AllergyStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(Self.codes(allergies.map(\.codes), system: Coding.System.snomed) == ["300913006", "424213003", "91935009"])
-        #expect(allergies.allSatisfy { $0.category == "food" && $0.criticality == "low" && $0.status == "active" })
+        #expect(allergies.allSatisfy { $0.category == .food && $0.criticality == .low && $0.status == .active })
         let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(Self.codes(conditions.map(\.codes), system: Coding.System.snomed) == ["232353008", "233678006", "38341003", "444814009", "444814009", "444814009"])
         #expect(conditions.filter(\.isCurrent).map(\.name) == ["Hypertension"])
@@ -103,12 +103,12 @@ import Testing
 
         let allergy = try #require(try AllergyStore(vault: vault, profile: profile, time: Self.time).list().first)
         #expect(allergy.codes.code(in: Coding.System.snomed) == "373270004")
-        #expect(allergy.criticality == "high" && allergy.category == "medication" && allergy.since?.description == "2010")
+        #expect(allergy.criticality == .high && allergy.category == .medication && allergy.since?.description == "2010")
         let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(Self.codes(conditions.map(\.codes), system: Coding.System.snomed) == ["198436008", "254837009"])
         #expect(Self.codes(conditions.map(\.codes), system: Coding.System.icd10) == ["N95.1"])
         let cancer = try #require(conditions.first { $0.codes.code(in: Coding.System.snomed) == "254837009" })
-        #expect(cancer.status == "remission" && cancer.since?.description == "2015-01" && cancer.resolved?.description == "2015-03")
+        #expect(cancer.status == .remission && cancer.since?.description == "2015-01" && cancer.resolved?.description == "2015-03")
         #expect(try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list().isEmpty)
 
         let contact = try #require(try ContactStore(vault: vault, profile: profile, time: Self.time).list().first)

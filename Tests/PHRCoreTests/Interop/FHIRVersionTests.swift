@@ -42,7 +42,7 @@ import Testing
         #expect(report.added["conditions"] == 1 && report.added["allergies"] == 1 && report.added["immunizations"] == 1
                 && report.added["medications"] == 1, "\(report.added) \(report.skipped)")
         let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
-        #expect(conditions.map(\.status) == ["active"])
+        #expect(conditions.map(\.status) == [.active])
         let immunizations = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(immunizations.first?.date.description == "2024-10-01", "STU3's date is R4's occurrenceDateTime")
         // The same file again adds nothing.

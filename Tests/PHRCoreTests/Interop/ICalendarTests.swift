@@ -19,7 +19,7 @@ import Testing
         let event = Self.appointment("Dr. Lee", "2026-12-03T09:30", zone: "Europe/Berlin",
                                      location: "Praxis Lee; Hauptstraße 1, 10115 Berlin, Hinterhaus, 2. Stock links, bitte klingeln",
                                      reason: "check-up", notes: "Bring: card\\list\nFasting", remind: 60, uid: "a1b2c3d4-0000-4000-8000-000000000001")
-        let text = ICalendarExport.event(event, defaultAlarmMinutes: nil)
+        let text = ICalendarExport.event(event, defaultAlarmMinutes: [])
         #expect(text == [
             "BEGIN:VEVENT",
             "UID:a1b2c3d4-0000-4000-8000-000000000001",
@@ -73,7 +73,7 @@ import Testing
             Self.appointment("Dr. Gone", "2026-07-01T10:00", zone: "Asia/Tokyo", status: .cancelled, remind: 30, uid: "uid-cancelled@phr"),
         ]
         let path = "\(directory)/phr.ics"
-        try ICalendarExport.write(ICalendarExport.document(appointments, generator: "phr test", defaultAlarmMinutes: 15), to: path, force: false)
+        try ICalendarExport.write(ICalendarExport.document(appointments, generator: "phr test", defaultAlarmMinutes: [15]), to: path, force: false)
         let result = try Python.run("""
             import icalendar, json, sys, datetime
             calendar = icalendar.Calendar.from_ical(open(sys.argv[1], "rb").read())
@@ -114,7 +114,7 @@ import Testing
                   location: "", description: "", status: "CANCELLED", sequence: 0, alarms: []),
         ])
         // The same data gives the same file.
-        #expect(ICalendarExport.document(appointments, generator: "phr test", defaultAlarmMinutes: 15)
+        #expect(ICalendarExport.document(appointments, generator: "phr test", defaultAlarmMinutes: [15])
             == String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self))
     }
 

@@ -216,10 +216,10 @@ import Testing
         condition.name = "Asthma"
         condition.since = "2010"
         let asthma = try ConditionStore(vault: vault, profile: profile, time: Self.time).add(condition)
-        #expect(asthma.status == "active" && asthma.since?.description == "2010")
+        #expect(asthma.status == .active && asthma.since?.description == "2010")
         condition = ConditionStore.Input()
         condition.resolved = "2024-06"
-        #expect(try ConditionStore(vault: vault, profile: profile, time: Self.time).edit(asthma.id, condition).status == "resolved")
+        #expect(try ConditionStore(vault: vault, profile: profile, time: Self.time).edit(asthma.id, condition).status == .resolved)
 
         var vaccine = ImmunizationStore.Input()
         vaccine.vaccine = "Tetanus"

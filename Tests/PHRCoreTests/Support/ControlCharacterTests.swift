@@ -51,7 +51,7 @@ import Testing
             #expect(Self.refused { _ = try store.add(badNotes) })
         }
         // A coding's display (as an importer would bring it) is checked where rows are written.
-        let condition = Condition(id: "abcd1234", uid: "u1", name: "Asthma", status: "active", since: nil, resolved: nil, notes: nil,
+        let condition = Condition(id: "abcd1234", uid: "u1", name: "Asthma", status: .active, since: nil, resolved: nil, notes: nil,
                                   codes: [Coding(system: Coding.System.snomed, code: "195967001", display: "Asthma\u{1b}[2J")],
                                   source: nil, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
         #expect(throws: PHRCore.RecordError.invalidField(field: "codes[0].display", reason: "contains control characters (such as a terminal escape sequence)")) {

@@ -22,6 +22,8 @@ import Testing
         ("v1-health-log", "924bc4727f3fa4bcde30c199614787e110b1a1c707e56f3867246914ccfbe8ac"),
         ("v2-document-per-profile", "5b4f9d1afdd115ecd71595116d101b81a2bda9cf34987be05830c92ccf487583"),
         ("v2-document-page-staging", "fbc3e87da97494b00e76d72184329594d81629c13db4678c614da80518be9c52"),
+        ("v3-document-ocr", "2767c21849dbab78d07c1c81beb9e9965348cf6daa30adffa9d36d55be6743ab"),
+        ("v3-lab-results", "9fd8a1b704b962818f5234843e330553493a4403467759954541df2f9d65ef12"),
     ]
 
     static func sha256(_ text: String) throws -> String {

@@ -21,4 +21,8 @@ let allSampleDocuments: [any SampleDocument] = [
     VaccinationRecordDocument(),
     ReferralLetterGreekDocument(),
     ImagingReportDocument(),
+    LabReportUSPanelDocument(),
+    LabReportEuropeanDocument(),
+    LabReportTwoColumnDocument(),
+    LabReportMultiPageDocument(),
 ]

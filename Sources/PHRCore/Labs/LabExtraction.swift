@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// What `phr lab extract` proposes from one document: the rows the reader found, the
+/// collection date, and where they came from. Nothing is saved until a person (or `--yes`)
+/// accepts it with `LabStore.accept`.
+public struct LabExtraction: Codable, Sendable {
+    public var documentID: String
+    /// YYYY-MM-DD: the collection date printed in the report, else the document's date.
+    public var collected: String?
+    public var rows: [LabReportReader.Row]
+
+    enum CodingKeys: String, CodingKey {
+        case documentID = "document_id"
+        case collected, rows
+    }
+
+    public init(documentID: String, collected: String?, rows: [LabReportReader.Row]) {
+        self.documentID = documentID
+        self.collected = collected
+        self.rows = rows
+    }
+
+    /// Reads the pages of a document (words with their boxes, by page from 1). `documentDate`
+    /// is the date phr guessed or the user set for the document, used when the report prints
+    /// no collection date.
+    public static func read(documentID: String, pages: [(page: Int, words: [LabReportReader.Word])], documentDate: String?) -> LabExtraction {
+        let rows = LabReportReader.rows(pages: pages)
+        let text = pages.map { page in
+            Dictionary(grouping: page.words, by: \.line).sorted { $0.key < $1.key }
+                .map { $0.value.sorted { $0.x0 < $1.x0 }.map(\.text).joined(separator: " ") }.joined(separator: "\n")
+        }.joined(separator: "\n")
+        // Decimal commas say the report is European, whose dates are day-first.
+        let dayFirst = rows.filter { row in row.range?.text?.contains(",") == true }.count > rows.count / 3
+        let collected = LabReportReader.collectionDate(text, dayFirst: dayFirst)?.description
+            ?? documentDate.flatMap { CalendarDate(String($0.prefix(10))) }?.description
+        return LabExtraction(documentID: documentID, collected: collected, rows: rows)
+    }
+
+    /// The key that makes accepting the same row of the same document again a no-op.
+    func sourceKey(of index: Int) -> String {
+        let row = rows[index]
+        let name = AnalyteCatalog.normalized(row.name)
+        let occurrence = rows[..<index].filter { $0.page == row.page && AnalyteCatalog.normalized($0.name) == name }.count
+        return "document:\(documentID):p\(row.page):\(name)" + (occurrence > 0 ? "#\(occurrence + 1)" : "")
+    }
+}
+
+extension LabStore {
+    /// What accepting an extraction did.
+    public struct Accepted: Sendable {
+        public var added: [Observation] = []
+        /// Rows accepted before (the same document, page and analyte): left alone.
+        public var alreadyThere: [String] = []
+    }
+
+    /// Saves the rows at `indices` of `extraction` (all when nil) as reviewed results that keep
+    /// their document and page. Rows saved before from the same document are not added twice.
+    public func accept(_ extraction: LabExtraction, indices: [Int]? = nil) throws -> Accepted {
+        guard let collected = extraction.collected, let day = CalendarDate(collected) else {
+            throw RecordError.invalidOption(option: "--date", reason: "document \(extraction.documentID) names no collection date",
+                                            hint: "give the date the sample was taken with --date YYYY-MM-DD")
+        }
+        let chosen = indices ?? Array(extraction.rows.indices)
+        let now = Timestamp.string(time.now)
+        return try vault.database.write { db in
+            var accepted = Accepted()
+            for index in chosen where extraction.rows.indices.contains(index) {
+                let row = extraction.rows[index]
+                let key = extraction.sourceKey(of: index)
+                if try RecordRows.existing(db, table: ObservationStore.table, profileID: profile.id, uid: nil, sourceKey: key) != nil {
+                    accepted.alreadyThere.append(row.name)
+                    continue
+                }
+                let name = try RecordFields.text(row.name, field: "rows[\(index)].name", limit: RecordFields.maximumNameLength)
+                let analyte = row.analyte.flatMap(AnalyteCatalog.entry(key:))
+                guard row.valueNumber != nil || row.valueText != nil else {
+                    throw RecordError.invalidField(field: "rows[\(index)]", reason: "has no value")
+                }
+                var observation = Observation(
+                    id: "", uid: "", name: name, category: "laboratory", status: .final, effective: day.description,
+                    valueNumber: row.valueNumber, valueUnit: row.unit, valueText: row.valueNumber == nil ? row.valueText : nil, valueCodes: nil,
+                    components: [], notes: nil,
+                    codes: analyte.map { [Coding(system: Coding.System.loinc, code: $0.loinc[0], display: $0.name)] } ?? [],
+                    source: RecordSource(key: key),
+                    lab: LabDetails(analyte: analyte?.key, unitUCUM: row.unit.flatMap(LabUnits.ucum), range: row.range, flag: row.flag,
+                                    panel: row.panel, origin: .document, documentID: extraction.documentID, page: row.page,
+                                    confidence: row.confidence, reviewed: true),
+                    createdAt: now, updatedAt: now)
+                (observation.id, observation.uid) = try RecordRows.newIdentity(db, table: ObservationStore.table)
+                try ObservationStore.insert(db, observation, profileID: profile.id)
+                accepted.added.append(observation)
+            }
+            return accepted
+        }
+    }
+}

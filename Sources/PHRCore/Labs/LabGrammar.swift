@@ -1,0 +1,250 @@
+import Foundation
+
+/// The small grammar of a lab report's cells: numbers with either decimal mark, reference ranges
+/// in every form labs print (`a - b`, en dash, `<x`, `≤x`, `>x`, `≥x`, text), flags in their own
+/// column or glued to the value (`12 L`, `12*`), and units (`x10E3/uL`, `10^9/L`, `mL/min/1.73m2`).
+/// Pure functions; the layout reader (LabReportReader) and `phr lab add` both use them.
+public enum LabGrammar {
+    /// A number as labs print it: `12`, `12.5`, `3,6` (decimal comma), `1,200` and `150 000`
+    /// (thousands), `.5`. nil for anything else.
+    public static func number(_ text: String) -> Double? {
+        var body = text.trimmingCharacters(in: .whitespaces)
+        var sign = 1.0
+        if body.hasPrefix("-") || body.hasPrefix("−") { sign = -1; body.removeFirst() }
+        if body.hasPrefix("+") { body.removeFirst() }
+        guard !body.isEmpty, body.count <= 24 else { return nil }
+        let allowed = Set("0123456789., \u{00A0}\u{202F}")
+        guard body.allSatisfy({ allowed.contains($0) }), body.contains(where: \.isNumber) else { return nil }
+        // Thin and no-break spaces and plain spaces only as thousands separators ("150 000").
+        let groups = body.split(whereSeparator: { $0 == " " || $0 == "\u{00A0}" || $0 == "\u{202F}" }).map(String.init)
+        if groups.count > 1 {
+            guard groups.dropFirst().allSatisfy({ $0.count == 3 || ($0.count > 3 && ($0.dropFirst(3).first == "," || $0.dropFirst(3).first == ".")) }),
+                  (1...3).contains(groups[0].count) else { return nil }
+            body = groups.joined()
+        }
+        let commas = body.filter { $0 == "," }.count
+        let points = body.filter { $0 == "." }.count
+        var normal = body
+        if commas > 0 && points > 0 {
+            // The later mark is the decimal one: "1,234.5" or "1.234,5".
+            let lastComma = body.lastIndex(of: ",")!, lastPoint = body.lastIndex(of: ".")!
+            if lastComma > lastPoint {
+                guard points == body.filter({ $0 == "." }).count, commas == 1 else { return nil }
+                normal = body.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
+            } else {
+                guard points == 1 else { return nil }
+                normal = body.replacingOccurrences(of: ",", with: "")
+            }
+        } else if commas == 1 {
+            let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+            let (whole, fraction) = (parts[0], parts[1])
+            // "1,200" is a thousand and two hundred; "3,6", "0,125" and "10,00" are decimals.
+            if fraction.count == 3 && !whole.isEmpty && whole != "0" && whole.count <= 3 {
+                normal = String(whole) + String(fraction)
+            } else {
+                normal = String(whole) + "." + String(fraction)
+            }
+        } else if commas > 1 {
+            let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.dropFirst().allSatisfy({ $0.count == 3 }), (1...3).contains(parts[0].count) else { return nil }
+            normal = parts.joined()
+        } else if points > 1 {
+            return nil
+        }
+        if normal.hasPrefix(".") { normal = "0" + normal }
+        guard !normal.hasSuffix("."), let value = Double(normal), value.isFinite else { return nil }
+        return sign * value
+    }
+
+    // MARK: Flags
+
+    /// H, L, HH, LL, A or N from what a report prints in a flag column: `H`, `High`, `L*`,
+    /// `↑`, `!`, `*`, `Abnormal`, `Crit H`... nil when it is not a flag.
+    public static func flag(_ text: String) -> LabFlag? {
+        let token = text.trimmingCharacters(in: .whitespaces).uppercased()
+        switch token {
+        case "H", "HI", "HIGH", "↑", "H*", "H!", "HOCH", "ÉLEVÉ", "ELEVE", "ALTO": return .high
+        case "L", "LO", "LOW", "↓", "L*", "L!", "NIEDRIG", "BAS", "BAJO": return .low
+        case "HH", "H!!", "CRIT H", "CRITICAL HIGH", "↑↑", "PANIC HIGH", "HC": return .criticalHigh
+        case "LL", "L!!", "CRIT L", "CRITICAL LOW", "↓↓", "PANIC LOW", "LC": return .criticalLow
+        case "A", "ABN", "ABNORMAL", "*", "!", "**", "AA": return .abnormal
+        case "N", "NORMAL", "NORM": return .normal
+        default: return nil
+        }
+    }
+
+    // MARK: Values
+
+    /// A result cell: a number, a number with a flag glued on (`12 L`, `12*`, `H 13.9`), a
+    /// comparison (`>60`, `<0.5`), or text (`Negative`, `Trace`, `3+`).
+    public struct Value: Equatable, Sendable {
+        public var number: Double?
+        /// The value as text when it is not a plain number: ">60", "Negative", "3+".
+        public var text: String?
+        public var flag: LabFlag?
+        /// A `*` or `!` beside the number: abnormal, direction unknown until the range says.
+        public var marked: Bool
+
+        public init(number: Double? = nil, text: String? = nil, flag: LabFlag? = nil, marked: Bool = false) {
+            self.number = number
+            self.text = text
+            self.flag = flag
+            self.marked = marked
+        }
+    }
+
+    /// Words that are results in their own right (urinalysis, serology).
+    static let textResults: Set<String> = [
+        "negative", "positive", "neg", "pos", "trace", "nil", "none", "not detected", "detected", "non-reactive", "nonreactive",
+        "reactive", "normal", "abnormal", "clear", "cloudy", "turbid", "hazy", "yellow", "straw", "amber", "pale yellow",
+        "dark yellow", "small", "moderate", "large", "few", "many", "rare", "occasional", "negativ", "positiv", "négatif",
+        "positif", "negativo", "positivo", "spuren", "klar", "gelb", "see note", "pending", "indeterminate", "equivocal",
+    ]
+
+    public static func value(_ cell: String) -> Value? {
+        var text = cell.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.count <= 40 else { return nil }
+        if let number = number(text) { return Value(number: number) }
+        // Comparisons: ">60", "< 0.5", "≥90".
+        if let first = text.first, "<>≤≥".contains(first) {
+            let rest = text.dropFirst().drop { $0 == "=" || $0 == " " }
+            if number(String(rest)) != nil { return Value(text: text.replacingOccurrences(of: " ", with: "")) }
+        }
+        // Graded: "1+", "3+", "++".
+        if text.range(of: #"^([1-4]\+|\+{1,4})$"#, options: .regularExpression) != nil { return Value(text: text) }
+        if textResults.contains(text.lowercased()) { return Value(text: text) }
+        // A flag glued on: "12 L", "12L", "12*", "H 13.9", "12.5 (H)".
+        text = text.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
+            .trimmingCharacters(in: .whitespaces)
+        for marker in ["**", "*", "!"] where text.hasSuffix(marker) {
+            let head = String(text.dropLast(marker.count)).trimmingCharacters(in: .whitespaces)
+            if let number = number(head) { return Value(number: number, marked: true) }
+            if let inner = value(head), inner.number != nil { return Value(number: inner.number, flag: inner.flag, marked: true) }
+        }
+        let parts = text.split(separator: " ").map(String.init)
+        if parts.count == 2 {
+            if let number = number(parts[0]), let flag = flag(parts[1]) { return Value(number: number, flag: flag) }
+            if let flag = flag(parts[0]), let number = number(parts[1]) { return Value(number: number, flag: flag) }
+        }
+        // Glued without a space: "12L", "240H", "3,6HH".
+        if let split = text.firstIndex(where: { $0.isLetter }), split != text.startIndex {
+            let head = String(text[..<split]), tail = String(text[split...])
+            if let number = number(head), let flag = flag(tail), flag != .normal { return Value(number: number, flag: flag) }
+        }
+        return nil
+    }
+
+    // MARK: Ranges
+
+    /// A reference range as a report prints it. Returns nil for an empty cell; text that is not
+    /// numeric ("Negative", "See note") becomes a text-only range.
+    public static func range(_ cell: String) -> ReferenceRange? {
+        let written = cell.trimmingCharacters(in: .whitespaces)
+        guard !written.isEmpty, written.count <= 80 else { return nil }
+        var text = written
+        for dash in ["–", "—", "‒", "−"] { text = text.replacingOccurrences(of: dash, with: "-") }
+        text = text.replacingOccurrences(of: "<=", with: "≤").replacingOccurrences(of: ">=", with: "≥")
+        for brackets in ["(", ")", "[", "]"] { text = text.replacingOccurrences(of: brackets, with: "") }
+        text = text.trimmingCharacters(in: .whitespaces)
+        let lower = text.lowercased()
+        for prefix in ["up to ", "bis ", "jusqu'à ", "hasta ", "less than ", "below "] where lower.hasPrefix(prefix) {
+            if let high = number(String(text.dropFirst(prefix.count))) { return ReferenceRange(low: nil, high: high, text: written) }
+        }
+        for prefix in ["greater than ", "above ", "over ", "more than "] where lower.hasPrefix(prefix) {
+            if let low = number(String(text.dropFirst(prefix.count))) { return ReferenceRange(low: low, high: nil, text: written) }
+        }
+        if let first = text.first, "<>≤≥".contains(first) {
+            if let bound = number(String(text.dropFirst()).trimmingCharacters(in: .whitespaces)) {
+                return "<≤".contains(first) ? ReferenceRange(low: nil, high: bound, text: written)
+                    : ReferenceRange(low: bound, high: nil, text: written)
+            }
+            return ReferenceRange(low: nil, high: nil, text: written)
+        }
+        // "a - b", "a-b", "a to b", "a bis b": split at a dash that follows a digit.
+        let separators = [" to ", " bis ", " à ", " a "]
+        for separator in separators {
+            let parts = text.components(separatedBy: separator)
+            if parts.count == 2, let low = number(parts[0]), let high = number(parts[1]), low <= high {
+                return ReferenceRange(low: low, high: high, text: written)
+            }
+        }
+        let characters = Array(text)
+        for index in characters.indices where characters[index] == "-" && index > 0 {
+            let before = characters[..<index].last { $0 != " " }
+            guard let before, before.isNumber else { continue }
+            let low = String(characters[..<index]), high = String(characters[(index + 1)...])
+            if let low = number(low), let high = number(high), low <= high {
+                return ReferenceRange(low: low, high: high, text: written)
+            }
+        }
+        return ReferenceRange(low: nil, high: nil, text: written)
+    }
+
+    // MARK: Units
+
+    /// Whether a cell looks like a unit: `g/dL`, `%`, `x10E3/uL`, `10^9/L`, `mL/min/1.73m2`, `fL`.
+    public static func isUnit(_ cell: String) -> Bool {
+        let text = cell.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty, text.count <= 24 else { return false }
+        if LabUnits.ucum(text) != nil { return true }
+        if number(text) != nil || flag(text) != nil { return false }
+        guard !text.contains(" ") || text.hasPrefix("x10") || text.hasPrefix("× 10") else { return false }
+        return text.contains("/") && text.contains(where: \.isLetter)
+    }
+}
+
+/// An abnormality flag as labs and FHIR (v3 ObservationInterpretation) write it.
+public enum LabFlag: String, Codable, Sendable, CaseIterable {
+    case high = "H", low = "L", criticalHigh = "HH", criticalLow = "LL", abnormal = "A", normal = "N"
+
+    /// Out of range or abnormal: everything but N.
+    public var isAbnormal: Bool { self != .normal }
+
+    public var words: String {
+        switch self {
+        case .high: return "high"
+        case .low: return "low"
+        case .criticalHigh: return "critically high"
+        case .criticalLow: return "critically low"
+        case .abnormal: return "abnormal"
+        case .normal: return "normal"
+        }
+    }
+
+    /// The flag a number earns against a range: H above, L below, nil inside or without bounds.
+    public static func computed(_ value: Double, range: ReferenceRange?) -> LabFlag? {
+        guard let range else { return nil }
+        if let high = range.high, value > high { return .high }
+        if let low = range.low, value < low { return .low }
+        return nil
+    }
+}
+
+/// A reference range: a low and/or high bound, and the text as the lab wrote it
+/// ("3,6-10,0", "<0.41", "≥ 60", "Negative").
+public struct ReferenceRange: Codable, Hashable, Sendable {
+    public var low: Double?
+    public var high: Double?
+    public var text: String?
+
+    public init(low: Double?, high: Double?, text: String?) {
+        self.low = low
+        self.high = high
+        self.text = text
+    }
+
+    /// "30–400", "< 0.41", "≥ 60", or the text.
+    public var display: String {
+        switch (low, high) {
+        case let (low?, high?): return "\(Observation.number(low))–\(Observation.number(high))"
+        case let (nil, high?): return "< \(Observation.number(high))"
+        case let (low?, nil): return "≥ \(Observation.number(low))"
+        default: return text ?? ""
+        }
+    }
+
+    /// The same range in another unit (both bounds through `convert`).
+    func converted(_ convert: (Double) -> Double?) -> ReferenceRange {
+        ReferenceRange(low: low.flatMap(convert), high: high.flatMap(convert), text: text)
+    }
+}

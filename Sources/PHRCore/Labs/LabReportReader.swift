@@ -1,0 +1,353 @@
+import Foundation
+
+/// Finds the result rows of a lab report from the words on its pages and where they stand:
+/// the table header gives the columns (test, result, flag, units, reference range, in English
+/// and a few other languages), each line below it is split into cells at the gaps between
+/// words, and each cell goes to the column it stands under. A page with two tables side by side
+/// (two headers on one line) is read as two columns of the page. Headings between rows name the
+/// panel. Rows the reader is unsure of say why; nothing is guessed silently.
+public enum LabReportReader {
+    /// A word on a page: text, box in points (origin top-left), its reading-order line.
+    public struct Word: Equatable, Sendable {
+        public var text: String
+        public var x0: Double, y0: Double, x1: Double, y1: Double
+        public var line: Int
+        /// 0-100 for OCR, nil for a text layer.
+        public var confidence: Double?
+
+        public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double, line: Int, confidence: Double? = nil) {
+            self.text = text
+            (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
+            self.line = line
+            self.confidence = confidence
+        }
+    }
+
+    /// One row as read: the cells as printed and what they mean.
+    public struct Row: Codable, Equatable, Sendable {
+        public var page: Int
+        public var name: String
+        public var valueNumber: Double?
+        public var valueText: String?
+        public var unit: String?
+        public var range: ReferenceRange?
+        public var flag: LabFlag?
+        public var panel: String?
+        /// The catalog key when the name is known.
+        public var analyte: String?
+        public var loinc: String?
+        public var confidence: Double
+        /// Why the reader is unsure of this row; nil when it is not.
+        public var unsure: String?
+
+        enum CodingKeys: String, CodingKey {
+            case page, name
+            case valueNumber = "value_number"
+            case valueText = "value_text"
+            case unit, range, flag, panel, analyte, loinc, confidence, unsure
+        }
+
+        /// "12 ng/mL", "Negative".
+        public var valueDisplay: String {
+            let value = valueNumber.map(Observation.number) ?? valueText ?? ""
+            return [value, unit].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+    }
+
+    enum Column: Equatable { case name, value, flag, unit, range, other }
+
+    struct Cell {
+        var text: String
+        var x0: Double, x1: Double
+        var confidence: Double?
+        var centre: Double { (x0 + x1) / 2 }
+    }
+
+    // MARK: Header words
+
+    static let headerWords: [(Column, [String])] = [
+        (.name, ["test", "tests", "analyte", "parameter", "investigation", "examination", "component", "test name", "untersuchung", "analyse",
+                 "examen", "analisis", "prueba", "esame", "bepaling", "determination", "kenngrosse"]),
+        (.value, ["result", "results", "value", "your value", "ergebnis", "resultat", "wert", "resultado", "risultato", "befund", "uitslag", "valeur"]),
+        (.flag, ["flag", "flags", "abnormal", "h l", "kennung", "indicator", "hinweis", "alert", "markierung"]),
+        (.unit, ["unit", "units", "einheit", "unite", "unites", "unidad", "unidades", "unita", "eenheid"]),
+        (.range, ["reference range", "reference", "range", "ref range", "reference interval", "ref interval", "normal range", "referenz",
+                  "referenzbereich", "referenzwerte", "normwert", "normbereich", "valeurs de reference", "valeurs usuelles", "normes",
+                  "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range"]),
+    ]
+
+    static func headerColumn(_ text: String) -> Column? {
+        let normal = AnalyteCatalog.normalized(text)
+        for (column, words) in headerWords where words.contains(normal) { return column }
+        return nil
+    }
+
+    // MARK: Reading
+
+    /// The rows of one page.
+    public static func rows(page: Int, words: [Word], panel initialPanel: String? = nil) -> [Row] {
+        var panel = initialPanel
+        return rows(page: page, words: words, panel: &panel)
+    }
+
+    /// The rows of every page, the panel heading carried over page breaks.
+    public static func rows(pages: [(page: Int, words: [Word])]) -> [Row] {
+        var panel: String?
+        var header: [(Column, Double, Double)]?
+        var result: [Row] = []
+        for page in pages {
+            result += rows(page: page.page, words: page.words, panel: &panel, carriedHeader: &header)
+        }
+        return result
+    }
+
+    static func rows(page: Int, words: [Word], panel: inout String?) -> [Row] {
+        var header: [(Column, Double, Double)]?
+        return rows(page: page, words: words, panel: &panel, carriedHeader: &header)
+    }
+
+    static func rows(page: Int, words: [Word], panel: inout String?, carriedHeader: inout [(Column, Double, Double)]?) -> [Row] {
+        let lines = cellLines(words)
+        // Tables side by side: a line with the name column's header twice splits the page.
+        if let headerIndex = lines.firstIndex(where: { isHeader($0) }) {
+            let nameHeaders = lines[headerIndex].filter { headerColumn($0.text) == .name }
+            if nameHeaders.count >= 2 {
+                let splits = nameHeaders.dropFirst().map { $0.x0 - 1 }
+                var result: [Row] = []
+                var bounds = [-Double.infinity] + splits + [Double.infinity]
+                bounds.sort()
+                for index in 0..<(bounds.count - 1) {
+                    let (left, right) = (bounds[index], bounds[index + 1])
+                    let part = words.filter { $0.x0 >= left && $0.x0 < right }
+                    var partPanel = panel
+                    var partHeader: [(Column, Double, Double)]?
+                    result += rows(page: page, words: part, panel: &partPanel, carriedHeader: &partHeader)
+                    panel = partPanel
+                }
+                return result
+            }
+        }
+        // A page without a header of its own continues the table of the page before.
+        var header: [(Column, Double, Double)]? = lines.contains(where: isHeader) ? nil : carriedHeader
+        var result: [Row] = []
+        for cells in lines {
+            if isHeader(cells) {
+                header = cells.compactMap { cell in headerColumn(cell.text).map { ($0, cell.x0, cell.x1) } }
+                carriedHeader = header
+                continue
+            }
+            guard let active = header else { continue }
+            if let row = row(cells, header: active, page: page, panel: panel) {
+                result.append(row)
+            } else if let heading = panelHeading(cells) {
+                panel = heading
+            } else if endsTable(cells) {
+                header = nil
+            }
+        }
+        return result
+    }
+
+    /// Words grouped into lines, and each line into cells at gaps wider than a space.
+    static func cellLines(_ words: [Word]) -> [[Cell]] {
+        var byLine: [Int: [Word]] = [:]
+        for word in words where !word.text.trimmingCharacters(in: .whitespaces).isEmpty { byLine[word.line, default: []].append(word) }
+        return byLine.keys.sorted().map { key in
+            let sorted = byLine[key]!.sorted { $0.x0 < $1.x0 }
+            var cells: [Cell] = []
+            var previous: Word?
+            for word in sorted {
+                let height = max(word.y1 - word.y0, 1)
+                if let previous, var last = cells.last, word.x0 - previous.x1 < height * 0.7 {
+                    last.text += " " + word.text
+                    last.x1 = max(last.x1, word.x1)
+                    last.confidence = min(last.confidence ?? 100, word.confidence ?? 100)
+                    cells[cells.count - 1] = last
+                } else {
+                    cells.append(Cell(text: word.text, x0: word.x0, x1: word.x1, confidence: word.confidence))
+                }
+                previous = word
+            }
+            return cells
+        }
+    }
+
+    static func isHeader(_ cells: [Cell]) -> Bool {
+        let columns = Set(cells.compactMap { headerColumn($0.text) })
+        return columns.contains(.name) && columns.contains(.value) || columns.contains(.value) && columns.contains(.range)
+    }
+
+    /// A heading line: a single cell of words, no numbers that look like a result.
+    static func panelHeading(_ cells: [Cell]) -> String? {
+        guard cells.count == 1, let text = cells.first?.text, text.count <= 80, text.first?.isLetter == true,
+              LabGrammar.value(text) == nil, !text.hasSuffix(":"), !text.contains(":") else { return nil }
+        let lower = text.lowercased()
+        for ignored in ["page ", "seite ", "comment", "note", "end of report", "continued", "fortsetzung", "suite", "footnote", "*"] where lower.hasPrefix(ignored) {
+            return nil
+        }
+        return text
+    }
+
+    /// Lines that end a results table: signatures, footers, "end of report".
+    static func endsTable(_ cells: [Cell]) -> Bool {
+        let text = AnalyteCatalog.normalized(cells.map(\.text).joined(separator: " "))
+        return ["end of report", "ende des befundes", "fin du rapport", "electronically signed", "validated by", "befund freigegeben"]
+            .contains { text.hasPrefix($0) }
+    }
+
+    /// The column a cell stands under: the header cell it overlaps most, else the nearest.
+    static func column(of cell: Cell, header: [(Column, Double, Double)]) -> Column {
+        var best: (Column, Double)?
+        for (column, x0, x1) in header {
+            let overlap = min(cell.x1, x1) - max(cell.x0, x0)
+            if overlap > 0, overlap > (best?.1 ?? 0) { best = (column, overlap) }
+        }
+        if let best { return best.0 }
+        // No overlap: the header whose span is nearest; the name column reaches right to the next header.
+        let sorted = header.sorted { $0.1 < $1.1 }
+        if let first = sorted.first, first.0 == .name, let second = sorted.dropFirst().first, cell.x1 < second.1 { return .name }
+        return sorted.min { distance(cell, $0) < distance(cell, $1) }?.0 ?? .other
+    }
+
+    private static func distance(_ cell: Cell, _ span: (Column, Double, Double)) -> Double {
+        if cell.x1 < span.1 { return span.1 - cell.x1 }
+        if cell.x0 > span.2 { return cell.x0 - span.2 }
+        return 0
+    }
+
+    static func row(_ cells: [Cell], header: [(Column, Double, Double)], page: Int, panel: String?) -> Row? {
+        guard cells.count >= 2 else { return nil }
+        var byColumn: [Column: [Cell]] = [:]
+        for cell in cells { byColumn[column(of: cell, header: header), default: []].append(cell) }
+        var doubts: [String] = []
+        // The name: the name column's text, else the first cell when it is words.
+        var nameCells = byColumn[.name] ?? []
+        if nameCells.isEmpty, let first = cells.first, first.text.first?.isLetter == true, LabGrammar.value(first.text) == nil {
+            nameCells = [first]
+            doubts.append("name not under the test column")
+        }
+        let name = nameCells.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, name.first?.isLetter == true || name.first == "(" else { return nil }
+        // The value: the result column; a flag or unit that ran into it is split off.
+        var valueCells = byColumn[.value] ?? []
+        var flagText = byColumn[.flag]?.map(\.text).joined(separator: " ")
+        var unitText = byColumn[.unit]?.map(\.text).joined(separator: " ")
+        let rangeText = byColumn[.range]?.map(\.text).joined(separator: " ")
+        if valueCells.isEmpty {
+            // A row without a result in the result column is a heading or a note, not a result.
+            return nil
+        }
+        if valueCells.count > 1 { doubts.append("several cells under the result column") }
+        var valueText = valueCells.map(\.text).joined(separator: " ")
+        var parsed = LabGrammar.value(valueText)
+        if parsed == nil {
+            // "12.5 mg/dL" or "12 L mg/dL" in one cell: peel a unit off the end.
+            let parts = valueText.split(separator: " ").map(String.init)
+            if parts.count >= 2, LabGrammar.isUnit(parts.last!), let inner = LabGrammar.value(parts.dropLast().joined(separator: " ")) {
+                parsed = inner
+                if unitText == nil { unitText = parts.last }
+                valueText = parts.dropLast().joined(separator: " ")
+            }
+        }
+        guard var value = parsed else {
+            valueCells = []
+            return nil
+        }
+        if let text = flagText, !text.isEmpty {
+            if let flag = LabGrammar.flag(text) {
+                if let glued = value.flag, glued != flag { doubts.append("flag column says \(flag.rawValue), value says \(glued.rawValue)") }
+                value.flag = flag
+            } else {
+                doubts.append("'\(text)' in the flag column is not a flag")
+            }
+        }
+        flagText = nil
+        var range: ReferenceRange?
+        var unit = unitText?.trimmingCharacters(in: .whitespaces)
+        if let rangeText, !rangeText.isEmpty {
+            range = LabGrammar.range(rangeText)
+            // A unit printed after the range in the same cell: "30 - 400 ng/mL".
+            if let parsedRange = range, parsedRange.low == nil, parsedRange.high == nil {
+                let parts = rangeText.split(separator: " ").map(String.init)
+                if parts.count >= 2, LabGrammar.isUnit(parts.last!), let inner = LabGrammar.range(parts.dropLast().joined(separator: " ")),
+                   inner.low != nil || inner.high != nil {
+                    range = ReferenceRange(low: inner.low, high: inner.high, text: parts.dropLast().joined(separator: " "))
+                    if unit == nil { unit = parts.last }
+                }
+            }
+        }
+        if let text = unit, !text.isEmpty, !LabGrammar.isUnit(text) { doubts.append("'\(text)' is not a unit phr knows") }
+        if unit?.isEmpty == true { unit = nil }
+        let panelWords = panel.map(AnalyteCatalog.normalized) ?? ""
+        let specimen: Analyte.Specimen = ["urin", "harn"].contains { panelWords.contains($0) } ? .urine : .blood
+        let analyte = AnalyteCatalog.lookup(name, unit: unit, specimen: specimen)
+        var flag = value.flag
+        if let number = value.number {
+            let computed = LabFlag.computed(number, range: range)
+            if value.marked && flag == nil { flag = computed ?? .abnormal }
+            if let flag, let computed, flag == .normal || (flag == .high) != (computed == .high) && flag != .abnormal
+                && flag != .criticalHigh && flag != .criticalLow {
+                doubts.append("flag \(flag.rawValue) disagrees with the range")
+            }
+        }
+        var confidence = 1.0
+        if analyte == nil { confidence -= 0.15 }
+        if value.number != nil && unit == nil && analyte?.conventionalUnit != nil { confidence -= 0.1 }
+        if value.number != nil && range == nil { confidence -= 0.05 }
+        confidence -= Double(doubts.count) * 0.3
+        let ocr = (nameCells + valueCells).compactMap(\.confidence).min()
+        if let ocr {
+            confidence *= max(0, min(1, ocr / 100))
+            if ocr < 60 { doubts.append("the scan is hard to read here (OCR confidence \(Int(ocr)))") }
+        }
+        confidence = max(0, min(1, confidence))
+        return Row(page: page, name: name, valueNumber: value.number, valueText: value.number == nil ? value.text : nil, unit: unit,
+                   range: range, flag: flag, panel: panel, analyte: analyte?.key, loinc: analyte?.loinc.first,
+                   confidence: (confidence * 100).rounded() / 100, unsure: doubts.isEmpty ? nil : doubts.joined(separator: "; "))
+    }
+
+    // MARK: Dates
+
+    /// Labels of the collection date, which is when a result was taken.
+    static let collectionLabels = ["collected", "collection date", "date collected", "date of collection", "specimen collected", "sample collected",
+                                   "entnahme", "probenentnahme", "entnahmedatum", "abnahme", "abnahmedatum", "prelevement", "date de prelevement",
+                                   "preleve le", "fecha de toma", "fecha de extraccion", "data prelievo", "data del prelievo", "afname", "afnamedatum"]
+
+    /// The collection date printed in the report's text ("Collected 03/18/2025", "Entnahme:
+    /// 18.03.2025"); day-first when the report says so by its numbers or its separators.
+    public static func collectionDate(_ text: String, dayFirst: Bool) -> CalendarDate? {
+        for line in text.split(whereSeparator: \.isNewline) {
+            let lower = line.lowercased().folding(options: .diacriticInsensitive, locale: Locale(identifier: "en_US_POSIX"))
+            for label in collectionLabels {
+                guard let found = lower.range(of: label) else { continue }
+                let rest = String(lower[found.upperBound...])
+                if let date = firstDate(rest, dayFirst: dayFirst) { return date }
+            }
+        }
+        return nil
+    }
+
+    /// The first numeric date in `text`: 2025-03-18, 18.03.2025, 18/03/2025, 03/18/2025, 18-03-2025.
+    public static func firstDate(_ text: String, dayFirst: Bool) -> CalendarDate? {
+        let pattern = #"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})([./-])(\d{1,2})\5(\d{4}|\d{2})"#
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
+        let range = NSRange(text.startIndex..., in: text)
+        for match in regex.matches(in: text, range: range) {
+            func group(_ index: Int) -> Int? {
+                guard let r = Range(match.range(at: index), in: text) else { return nil }
+                return Int(text[r])
+            }
+            if let year = group(1), let month = group(2), let day = group(3) {
+                if let date = CalendarDate(year: year, month: month, day: day) { return date }
+                continue
+            }
+            guard let first = group(4), let second = group(6), var year = group(7),
+                  let separator = Range(match.range(at: 5), in: text).map({ text[$0] }) else { continue }
+            if year < 100 { year += year < 70 ? 2000 : 1900 }
+            let dayFirstHere = first > 12 || (second <= 12 && (dayFirst || separator == "."))
+            let (day, month) = dayFirstHere ? (first, second) : (second, first)
+            if let date = CalendarDate(year: year, month: month, day: day) { return date }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// One analyte's results over time in one unit: labs that report in different units are
+/// converted (glucose mg/dL and mmol/L, creatinine mg/dL and µmol/L, HbA1c % and mmol/mol...)
+/// to the unit of the user's unit system when phr knows the conversion.
+public struct LabTrend: Sendable {
+    public struct Point: Sendable {
+        public var observation: Observation
+        public var day: CalendarDate?
+        /// The value in `unit`, nil for a text result or one phr cannot convert.
+        public var value: Double?
+        /// The range in `unit`.
+        public var range: ReferenceRange?
+        public var flag: LabFlag?
+    }
+
+    public var analyte: Analyte?
+    public var displayName: String
+    /// UCUM, or the unit as written when it has no UCUM code; nil for unitless results.
+    public var unit: String?
+    /// Oldest first.
+    public var points: [Point]
+
+    public init(results: [Observation], units: HealthSettings.Units) {
+        let ordered = results.sorted { ($0.effective ?? "", $0.id) < ($1.effective ?? "", $1.id) }
+        let analyte = ordered.lazy.compactMap(\.analyte).first
+        self.analyte = analyte
+        displayName = analyte?.name ?? ordered.last?.name ?? ""
+        let key = analyte?.key
+        let written = ordered.compactMap { $0.valueNumber == nil ? nil : ($0.unitUCUM ?? $0.valueUnit) }
+        // The preferred unit when every number converts to it; else the latest result's unit.
+        var target = written.last
+        if let preferred = analyte?.preferredUnit(units),
+           written.allSatisfy({ LabUnits.convert(1, from: $0, to: preferred, analyte: key) != nil }), !written.isEmpty {
+            target = preferred
+        }
+        unit = target
+        points = ordered.map { observation in
+            let from = observation.unitUCUM ?? observation.valueUnit
+            func convert(_ value: Double) -> Double? {
+                guard let from, let target else { return from == nil && target == nil ? value : nil }
+                return LabUnits.convert(value, from: from, to: target, analyte: key)
+            }
+            let value = observation.valueNumber.flatMap(convert)
+            return Point(observation: observation, day: observation.day, value: value,
+                         range: observation.lab?.range.map { range in range.low == nil && range.high == nil ? range : range.converted(convert) },
+                         flag: observation.effectiveFlag)
+        }
+    }
+
+    /// The unit for people: "ng/mL", "×10³/µL".
+    public var unitDisplay: String { unit.map(LabUnits.display) ?? "" }
+
+    /// The latest result.
+    public var latest: Point? { points.last }
+
+    public enum Direction: String, Sendable { case up, down, steady }
+
+    /// How the latest number compares with the one before (within 2 % is steady).
+    public var direction: Direction? {
+        let numbers = points.compactMap(\.value)
+        guard numbers.count >= 2 else { return nil }
+        let (previous, last) = (numbers[numbers.count - 2], numbers[numbers.count - 1])
+        let tolerance = max(abs(previous) * 0.02, 1e-9)
+        if last > previous + tolerance { return .up }
+        if last < previous - tolerance { return .down }
+        return .steady
+    }
+
+    /// The band drawn behind the chart: the latest result's range with both bounds or one.
+    public var band: ReferenceRange? {
+        points.reversed().lazy.compactMap(\.range).first { $0.low != nil || $0.high != nil }
+    }
+
+    /// "12 ng/mL", "Negative".
+    public static func valueText(_ point: Point, unit: String?) -> String {
+        if let value = point.value { return [Observation.number(value), unit.map(LabUnits.display)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ") }
+        return point.observation.valueDescription
+    }
+}
+
+/// The terminal chart of a trend: one column per result (oldest left), the reference band as
+/// a shaded strip (`░`), points in range `●`, above `▲`, below `▼`; so out-of-range points
+/// differ by shape as well as, on a colour terminal, by colour (red points, green band).
+public enum LabTrendChart {
+    public static func lines(_ trend: LabTrend, height: Int = 8, colour: Bool) -> [String] {
+        let points = trend.points.filter { $0.value != nil }
+        guard !points.isEmpty, height >= 2 else { return [] }
+        let values = points.compactMap(\.value)
+        let band = trend.band
+        var low = values.min()!, high = values.max()!
+        if let bandLow = band?.low { low = min(low, bandLow) }
+        if let bandHigh = band?.high { high = max(high, bandHigh) }
+        if high - low < 1e-9 { high += 1; low -= 1 }
+        let step = (high - low) / Double(height - 1)
+        /// The row (0 = top) a value falls in.
+        func row(_ value: Double) -> Int { max(0, min(height - 1, Int(((high - value) / step).rounded()))) }
+        let labels = (0..<height).map { Observation.number(high - Double($0) * step) }
+        let labelWidth = labels.map(\.count).max() ?? 0
+        // Three cells a result while they fit; past 20 one cell each, past 72 results share cells.
+        let spacing = points.count <= 20 ? 3 : 1
+        let width = spacing == 3 ? points.count * 3 : min(points.count, 72)
+        func column(_ index: Int) -> Int { spacing == 3 ? index * 3 + 1 : index * width / points.count }
+        let bandRows: ClosedRange<Int>? = band.map { band in
+            let top = band.high.map(row) ?? 0, bottom = band.low.map(row) ?? height - 1
+            return min(top, bottom)...max(top, bottom)
+        }
+        var lines: [String] = []
+        for r in 0..<height {
+            var cells = Array(repeating: bandRows?.contains(r) == true ? "░" : " ", count: width)
+            for (index, point) in points.enumerated() where row(point.value!) == r {
+                let symbol: String
+                switch point.flag {
+                case .high?, .criticalHigh?: symbol = "▲"
+                case .low?, .criticalLow?: symbol = "▼"
+                case .abnormal?: symbol = "◆"
+                default: symbol = "●"
+                }
+                cells[column(index)] = colour && symbol != "●" ? "\u{1b}[1;31m\(symbol)\u{1b}[0m" : symbol
+            }
+            var body = cells.joined()
+            if colour && bandRows?.contains(r) == true {
+                body = "\u{1b}[32m" + body.replacingOccurrences(of: "\u{1b}[0m", with: "\u{1b}[0m\u{1b}[32m") + "\u{1b}[0m"
+            }
+            let label = String(repeating: " ", count: labelWidth - labels[r].count) + labels[r]
+            lines.append("\(label) ┤\(body)".replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+        }
+        lines.append(String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: width))
+        let first = points.first?.day?.description ?? "", last = points.last?.day?.description ?? ""
+        let axis = points.count < 2 ? first
+            : width >= first.count + last.count + 1 ? first + String(repeating: " ", count: width - first.count - last.count) + last
+            : "\(first) → \(last)"
+        lines.append(String(repeating: " ", count: labelWidth + 2) + axis)
+        var legend = "● in range  ▲ high  ▼ low"
+        if let band { legend += "  ░ reference \(band.display)\(trend.unit.map { " " + LabUnits.display($0) } ?? "")" }
+        lines.append(String(repeating: " ", count: labelWidth + 2) + legend)
+        return lines
+    }
+}

@@ -1,0 +1,152 @@
+import CPHRSystem
+import Foundation
+import Glibc
+import PHRCore
+
+/// The process that reads Apple Health exports: `phr-render health-export`, started by phr's
+/// `AppleHealthImport` for `phr import export.zip` (or `export.xml`).
+///
+/// An export is a large untrusted file (a zip, then XML), so it is read here, in a process that
+/// holds no key and has phr's environment stripped, under limits on memory, CPU time and open
+/// files, and which may not write any file. It reads the export from descriptor 3 and writes
+/// `AppleHealthMessage`s, one JSON object a line, to standard output: progress while it reads,
+/// then the entries, the Health Records files and a tally per type, then `finished`; or
+/// `refused` with the reason, after which phr imports nothing.
+public enum HealthExportWorker {
+    public typealias Settings = AppleHealthWorkerSettings
+
+    public static func run(_ settings: Settings) -> Never {
+        if phr_die_with_parent() != 0 { exit(70) }
+        closefrom(Settings.inputDescriptor + 1)
+        Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
+                                           cpuHardSeconds: settings.cpuSeconds + 5, openFiles: 16))
+        signal(SIGPIPE, SIG_DFL)
+        let output = MessageWriter(fd: Settings.outputDescriptor)
+        do {
+            guard let zone = TimeZone(identifier: settings.timeZone) else {
+                throw ZipArchive.Refusal(reason: "unknown time zone \(settings.timeZone)")
+            }
+            try read(fd: Settings.inputDescriptor, zone: zone, output: output)
+        } catch let refusal as ZipArchive.Refusal {
+            try? output.send(.refused(reason: refusal.reason))
+        } catch {
+            try? output.send(.refused(reason: "the export could not be read (\(error))"))
+        }
+        do { try output.flush() } catch { exit(70) }
+        exit(0)
+    }
+
+    static func read(fd: Int32, zone: TimeZone, output: MessageWriter) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ZipArchive.Refusal(reason: "the export cannot be read (errno \(errno))") }
+        let size = Int64(info.st_size)
+        let head = try ZipArchive.read(fd, at: 0, count: 4)
+        var progress = ProgressCounter(total: size, output: output)
+        let collector: HealthExportCollector
+        var exportDate: String?
+        var clinical: [ZipArchive.Member] = []
+        if ZipArchive.looksLikeZip(head) {
+            let archive = try ZipArchive(fd: fd, fileSize: size)
+            let exports = archive.members.filter { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }
+            clinical = archive.members.filter {
+                ($0.name.hasPrefix("clinical-records/") || $0.name.contains("/clinical-records/")) && $0.name.hasSuffix(".json")
+            }
+            guard exports.count <= 1 else { throw ZipArchive.Refusal(reason: "the zip holds more than one export.xml") }
+            guard let member = exports.first else {
+                throw ZipArchive.Refusal(reason: "the zip holds no export.xml: not an Apple Health export")
+            }
+            let stream = try archive.open(member)
+            let reader = HealthExportReader(input: { buffer in
+                let count = try stream.read(into: buffer)
+                try progress.advance(to: stream.compressedRead)
+                return count
+            }, collector: HealthExportCollector(zone: zone))
+            collector = try reader.read()
+            exportDate = reader.exportDate
+            for member in clinical {
+                guard member.size <= Settings.maximumClinicalRecordBytes else {
+                    throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is larger than \(Settings.maximumClinicalRecordBytes >> 20) MB")
+                }
+                let file = try archive.open(member)
+                // One byte spare, so the last read reaches the end of the member and its CRC check.
+                var bytes = [UInt8](repeating: 0, count: Int(member.size) + 1)
+                var filled = 0
+                while true {
+                    let got = try bytes.withUnsafeMutableBytes { raw in
+                        try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                    }
+                    if got == 0 { break }
+                    filled += got
+                }
+                guard let text = String(validating: bytes[..<filled], as: UTF8.self) else {
+                    throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is not UTF-8 text")
+                }
+                try output.send(.clinicalRecord(path: String(member.name.suffix(300)), json: text))
+            }
+        } else {
+            var offset: Int64 = 0
+            let reader = HealthExportReader(input: { buffer in
+                while true {
+                    let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                    if count < 0 && errno == EINTR { continue }
+                    guard count >= 0 else { throw ZipArchive.Refusal(reason: "reading the export failed (errno \(errno))") }
+                    offset += Int64(count)
+                    try progress.advance(to: offset)
+                    return count
+                }
+            }, collector: HealthExportCollector(zone: zone))
+            collector = try reader.read()
+            exportDate = reader.exportDate
+        }
+        var finished = collector
+        for entry in finished.finish() {
+            try output.send(.entry(entry))
+        }
+        for type in finished.tallies.keys.sorted() {
+            var tally = finished.tallies[type]!
+            if type == "HKCategoryTypeIdentifierSleepAnalysis" && tally.skipped > 0 && tally.reason == nil {
+                tally.reason = "time in bed or awake on a night without any sleep stage"
+            }
+            try output.send(.tally(tally))
+        }
+        try output.send(.finished(exportDate: exportDate))
+    }
+
+    /// Sends a progress message every 4 MB read.
+    struct ProgressCounter {
+        let total: Int64
+        let output: MessageWriter
+        var sent: Int64 = 0
+
+        mutating func advance(to read: Int64) throws {
+            guard read - sent >= 4 << 20 else { return }
+            sent = read
+            try output.send(.progress(read: read, total: total))
+            try output.flush()
+        }
+    }
+
+    /// JSON lines to a descriptor, buffered.
+    final class MessageWriter {
+        /// One FileDescriptor for the worker's life: it closes the descriptor when it goes.
+        private let output: FileDescriptor
+        private var buffer: [UInt8] = []
+        private let encoder = JSONEncoder()
+
+        init(fd: Int32) {
+            output = FileDescriptor(fd: fd, path: "the message pipe")
+        }
+
+        func send(_ message: AppleHealthMessage) throws {
+            buffer += try encoder.encode(message)
+            buffer.append(0x0A)
+            if buffer.count >= 64 << 10 { try flush() }
+        }
+
+        func flush() throws {
+            guard !buffer.isEmpty else { return }
+            try output.write(buffer)
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import PHRCore
+import PHRRender
+
+/// `phr-render health-export`: the child process that reads an Apple Health export for
+/// `phr import`. Only PHRCore's AppleHealthImport starts it, with the file as descriptor 3
+/// and its messages on standard output (see AppleHealthWorkerSettings).
+struct HealthExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "health-export",
+        abstract: "Read an Apple Health export in a sandboxed child process (started by phr import)."
+    )
+
+    @Option(help: "Address-space and data-segment limit, in bytes.")
+    var memoryBytes: Int
+
+    @Option(help: "CPU seconds allowed.")
+    var cpuSeconds: Int
+
+    @Option(help: "The IANA time zone whose days nights are counted in.")
+    var timeZone: String
+
+    func validate() throws {
+        guard memoryBytes > 0, cpuSeconds > 0, !timeZone.isEmpty else {
+            throw ValidationError("every limit must be positive and the time zone named")
+        }
+    }
+
+    func run() throws {
+        HealthExportWorker.run(AppleHealthWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: timeZone))
+    }
+}

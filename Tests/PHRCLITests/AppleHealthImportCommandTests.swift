@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+
+/// `phr import export.zip` with exports written by the project's generator
+/// (Tools/HealthExportGenerator): exact daily totals after the sources' duplicates are dropped,
+/// across both DST changes; a second import adds nothing and a longer export only the new days;
+/// skipped types are counted; a truncated zip, a malformed XML and an entity bomb are refused
+/// with nothing imported.
+@Suite struct AppleHealthImportCommandTests {
+    static let env = ["PHR_PASSPHRASE": "correct horse battery staple", "TZ": "Europe/Berlin", "PHR_TEST_NOW": "2026-11-21T12:00:00Z"]
+    static let generator = "\(CLI.binDirectory)/phr-health-export-sample"
+
+    /// Runs the generator into `directory`; returns expected.json.
+    static func generate(_ cli: CLI, into name: String, days: Int, start: String) throws -> [String: Any] {
+        let out = "\(cli.directory)/\(name)"
+        let result = try cli.run(["--out", out, "--days", String(days), "--start", start], executable: generator)
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: "\(out)/expected.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The log's entries of `metric`, as `phr log list --json` gives them.
+    static func entries(_ cli: CLI, _ metric: String) throws -> [[String: Any]] {
+        let result = try cli.run(["log", "list", "--metric", metric, "--since", "2000-01-01", "--json"], env)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    }
+
+    /// Sum per day of value × factor.
+    static func totals(_ entries: [[String: Any]]) -> [String: Double] {
+        var sums: [String: Double] = [:]
+        for entry in entries {
+            sums[entry["day"] as! String, default: 0] += (entry["value"] as! Double) * ((entry["factor"] as? Double) ?? 1)
+        }
+        return sums
+    }
+
+    static func close(_ a: Double?, _ b: Double?) -> Bool {
+        guard let a, let b else { return false }
+        return abs(a - b) < 1e-6
+    }
+
+    @Test func importsExactDailyTotalsAcrossDSTAndIsIdempotent() throws {
+        let cli = try CLI(label: "apple-health")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        // 2026-03-15 to 2026-04-13 covers the spring change (29 March); the longer export runs on
+        // past the autumn one (25 October).
+        let expected = try Self.generate(cli, into: "march", days: 30, start: "2026-03-15")
+        let zip = "\(cli.directory)/march/export.zip"
+        let first = try cli.run(["import", zip], Self.env)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("imported \(zip) (Apple Health export) into profile me\n"), "\(first.stdout)")
+        #expect(first.stdout.contains("  DietaryWater          210 records: 150 added, 60 duplicates of a higher-priority source\n"), "\(first.stdout)")
+        #expect(first.stdout.contains("  SleepAnalysis         210 records: 30 added, 150 summed into nights, 30 duplicates of a higher-priority source\n"),
+                "\(first.stdout)")
+        #expect(first.stdout.contains("  Workout               28 records: 23 added, 5 duplicates of a higher-priority source\n"), "\(first.stdout)")
+        #expect(first.stdout.contains("30 records HKQuantityTypeIdentifierRestingHeartRate: phr's health log has no place for heart rate at rest\n"),
+                "\(first.stdout)")
+        #expect(first.stdout.contains("30 records HKQuantityTypeIdentifierStepCount: not kept in phr's health log\n"), "\(first.stdout)")
+        #expect(first.stdout.contains("allergies"), "the Health Records allergy goes in through the FHIR importer: \(first.stdout)")
+
+        let days = try #require(expected["days"] as? [String: [String: Any]])
+        #expect(days.count == 30)
+        let water = Self.totals(try Self.entries(cli, "water"))
+        let meals = Self.totals(try Self.entries(cli, "meal"))
+        let sleep = Self.totals(try Self.entries(cli, "sleep"))
+        let workouts = Self.totals(try Self.entries(cli, "workout"))
+        let weights = Dictionary(uniqueKeysWithValues: try Self.entries(cli, "weight").map { ($0["day"] as! String, $0["value"] as! Double) })
+        let glucose = Dictionary(uniqueKeysWithValues: try Self.entries(cli, "glucose").map { ($0["day"] as! String, $0["value"] as! Double) })
+        let pressures = try Self.entries(cli, "bp")
+        for (day, totals) in days {
+            #expect(Self.close(water[day], totals["water_ml"] as? Double), "water on \(day): \(water[day] ?? 0)")
+            #expect(Self.close(meals[day], totals["meal_kcal"] as? Double), "meals on \(day): \(meals[day] ?? 0)")
+            #expect(Self.close(sleep[day], totals["sleep_min"] as? Double), "sleep on \(day): \(sleep[day] ?? 0)")
+            let workout = totals["workout_min"] as! Double
+            #expect(workout == 0 ? workouts[day] == nil : Self.close(workouts[day], workout), "workouts on \(day)")
+            #expect(Self.close(weights[day], totals["weight_kg"] as? Double), "weight on \(day)")
+            #expect(Self.close(glucose[day], totals["glucose_mmol_l"] as? Double), "glucose on \(day)")
+            if let bp = totals["bp"] as? [Double] {
+                #expect(pressures.contains { $0["day"] as? String == day && $0["value"] as? Double == bp[0] && $0["diastolic"] as? Double == bp[1] },
+                        "blood pressure on \(day)")
+            }
+        }
+        #expect(pressures.count == 10)
+        // The night into the spring change is as long asleep as any other, and keeps its time in bed apart.
+        let night = try #require(try Self.entries(cli, "sleep").first { $0["day"] as? String == "2026-03-29" })
+        #expect(night["value"] as? Double == 435)
+        #expect((night["note"] as? String)?.hasPrefix("in bed 7 h 5 min; from Apple Health (Jane’s Apple Watch)") == true, "\(night)")
+
+        // The same export again: nothing new.
+        let again = try cli.run(["import", zip, "--json"], Self.env)
+        #expect(again.status == 0, "\(again.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect((report["added"] as? [String: Int])?["log_entries"] == nil, "\(again.stdout)")
+        #expect((report["unchanged"] as? [String: Int])?["log_entries"] == 150 + 90 + 30 + 23 + 30 + 10 + 30)
+
+        // A later export (the export.xml alone this time) with seven months more: only the new days.
+        let later = try Self.generate(cli, into: "november", days: 240, start: "2026-03-15")
+        let more = try cli.run(["import", "\(cli.directory)/november/export.xml", "--json"], Self.env)
+        #expect(more.status == 0, "\(more.stderr)")
+        let moreReport = try #require(try JSONSerialization.jsonObject(with: Data(more.stdout.utf8)) as? [String: Any])
+        #expect((moreReport["unchanged"] as? [String: Int])?["log_entries"] == 363)
+        let laterDays = try #require(later["days"] as? [String: [String: Any]])
+        let allWater = Self.totals(try Self.entries(cli, "water"))
+        #expect(allWater.count == 240)
+        for day in ["2026-10-24", "2026-10-25", "2026-10-26"] {
+            #expect(Self.close(allWater[day], laterDays[day]?["water_ml"] as? Double), "water on \(day)")
+            #expect(Self.close(Self.totals(try Self.entries(cli, "sleep"))[day], 435), "sleep on \(day)")
+        }
+    }
+
+    @Test func brokenExportsAreRefusedWithNothingImported() throws {
+        let cli = try CLI(label: "apple-health-broken")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        _ = try Self.generate(cli, into: "export", days: 5, start: "2026-03-27")
+        let zipData = try Data(contentsOf: URL(fileURLWithPath: "\(cli.directory)/export/export.zip"))
+        let xml = try String(contentsOfFile: "\(cli.directory)/export/export.xml", encoding: .utf8)
+        let before = cli.vaultFingerprint()
+
+        let truncated = "\(cli.directory)/truncated.zip"
+        try zipData.prefix(zipData.count * 2 / 3).write(to: URL(fileURLWithPath: truncated))
+        let cut = try cli.run(["import", truncated], Self.env)
+        #expect(cut.status == 65)
+        #expect(cut.stderr == """
+            phr: error: \(truncated): Apple Health export: not a complete zip archive: its end (the central directory) is missing; the file may be truncated
+            phr: hint: nothing was imported; export again from the Health app (profile picture, Export All Health Data) and import the new export.zip
+
+            """, "\(cut.stderr)")
+
+        // A zip whose directory is intact but whose export.xml data is cut short in the middle.
+        var damaged = zipData
+        let middle = damaged.count / 2
+        damaged.replaceSubrange(middle..<(middle + 64), with: Data(repeating: 0xA5, count: 64))
+        let damagedPath = "\(cli.directory)/damaged.zip"
+        try damaged.write(to: URL(fileURLWithPath: damagedPath))
+        let bad = try cli.run(["import", damagedPath], Self.env)
+        #expect(bad.status == 65 && bad.stderr.hasPrefix("phr: error: \(damagedPath): Apple Health export: "), "\(bad.stderr)")
+
+        // A zip whose directory claims export.xml inflates to 4 GB from a few kilobytes: refused
+        // before inflating anything (a zip bomb).
+        var bombZip = zipData
+        let entry = try #require(bombZip.range(of: Data([0x50, 0x4B, 0x01, 0x02])))
+        bombZip.replaceSubrange((entry.lowerBound + 24)..<(entry.lowerBound + 28), with: Data([0xF0, 0xFF, 0xFF, 0xFF]))
+        let bombPath = "\(cli.directory)/bomb.zip"
+        try bombZip.write(to: URL(fileURLWithPath: bombPath))
+        let inflated = try cli.run(["import", bombPath], Self.env)
+        #expect(inflated.status == 65)
+        #expect(inflated.stderr.hasPrefix(
+            "phr: error: \(bombPath): Apple Health export: 'apple_health_export/export.xml' in the zip would inflate more than 200 times (a zip bomb?)\n"),
+            "\(inflated.stderr)")
+
+        // Malformed XML: the records before the fault are not imported either.
+        let malformed = "\(cli.directory)/malformed.xml"
+        let cutAt = xml.range(of: "<Correlation")!.lowerBound
+        try (String(xml[..<cutAt]) + "<Record type=\"HKQuantityTypeIdentifierDietaryWater\" value=\"1\"\n</HealthData>\n")
+            .write(toFile: malformed, atomically: true, encoding: .utf8)
+        let broken = try cli.run(["import", malformed], Self.env)
+        #expect(broken.status == 65)
+        #expect(broken.stderr.hasPrefix("phr: error: \(malformed): Apple Health export: export.xml is not well-formed XML (line "), "\(broken.stderr)")
+
+        // Entities: Apple never declares any; a "billion laughs" is refused before it expands.
+        let bomb = "\(cli.directory)/bomb.xml"
+        var laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ENTITY lol0 \"lol\">\n"
+        for level in 1...9 { laughs += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level - 1);", count: 10) + "\">\n" }
+        laughs += "]>\n<HealthData locale=\"en_US\"><Record type=\"&lol9;\" sourceName=\"x\" startDate=\"\" endDate=\"\"/></HealthData>\n"
+        try laughs.write(toFile: bomb, atomically: true, encoding: .utf8)
+        let exploded = try cli.run(["import", bomb], Self.env)
+        #expect(exploded.status == 65)
+        // libxml2's amplification guard stops this one while reading the DTD.
+        #expect(exploded.stderr.hasPrefix("phr: error: \(bomb): Apple Health export: export.xml is not well-formed XML (line 14: Detected an entity reference loop)\n"),
+                "\(exploded.stderr)")
+        // A harmless entity is refused too, by phr, before any element after the root is read.
+        let declared = "\(cli.directory)/entity.xml"
+        try "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ENTITY ml \"mL\">\n]>\n<HealthData locale=\"en_US\"><Record type=\"HKQuantityTypeIdentifierDietaryWater\" unit=\"&ml;\" sourceName=\"x\" startDate=\"2026-03-01 08:00:00 +0100\" endDate=\"2026-03-01 08:00:00 +0100\" value=\"250\"/></HealthData>\n"
+            .write(toFile: declared, atomically: true, encoding: .utf8)
+        let entity = try cli.run(["import", declared], Self.env)
+        #expect(entity.status == 65)
+        #expect(entity.stderr.hasPrefix("phr: error: \(declared): Apple Health export: export.xml declares XML entities, which an Apple Health export never does\n"),
+                "\(entity.stderr)")
+
+        #expect(cli.vaultFingerprint() == before)
+        #expect(try Self.entries(cli, "water").isEmpty)
+    }
+}

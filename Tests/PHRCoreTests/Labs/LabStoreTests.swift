@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+@testable import PHRCore
+
+/// Typing results in, listing and trending them: what `phr lab add/list/trend` rely on.
+@Suite struct LabStoreTests {
+    static let time = RecordFixtures.time("2025-06-01T10:00:00Z", "Europe/Berlin")
+
+    @discardableResult
+    static func add(_ store: LabStore, _ name: String, _ value: String, _ unit: String?, range: String? = nil, date: String,
+                    flag: String? = nil) throws -> Observation {
+        var input = LabStore.Input(name: name, value: value, unit: unit)
+        input.range = range
+        input.date = date
+        input.flag = flag
+        return try store.add(input)
+    }
+
+    @Test func aTypedResultKeepsCodeUnitRangeAndFlag() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-add")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        let added = try Self.add(store, "ferritin", "12", "ng/mL", range: "30-400", date: "2025-03-18")
+        let read = try store.get(added.id)
+        #expect(read == added)
+        #expect(read.codes == [Coding(system: Coding.System.loinc, code: "2276-4", display: "Ferritin")])
+        #expect(read.valueNumber == 12)
+        #expect(read.valueUnit == "ng/mL")
+        #expect(read.effective == "2025-03-18")
+        #expect(read.category == "laboratory")
+        #expect(read.lab == LabDetails(analyte: "ferritin", unitUCUM: "ng/mL", range: ReferenceRange(low: 30, high: 400, text: "30-400"),
+                                       flag: .low, panel: "Iron studies", origin: .typed, reviewed: true))
+        // A flag given by hand wins over the one the range implies.
+        let given = try Self.add(store, "TSH", "4.1", "mIU/L", range: "0.4-4.0", date: "2025-03-18", flag: "N")
+        #expect(given.lab?.flag == .normal)
+        let text = try Self.add(store, "eGFR", ">60", "mL/min/1.73m2", range: ">=60", date: "2025-03-18")
+        #expect(text.valueNumber == nil && text.valueText == ">60" && text.lab?.range?.low == 60)
+        #expect(text.lab?.unitUCUM == "mL/min/{1.73_m2}")
+    }
+
+    @Test func badValuesRangesAndFlagsAreRefusedByName() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-bad")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        #expect(throws: RecordError.invalidOption(option: "VALUE", reason: "'twelve' is not a result",
+                                                  hint: "give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)")) {
+            try Self.add(store, "ferritin", "twelve", "ng/mL", date: "2025-03-18")
+        }
+        #expect(throws: RecordError.self) { try Self.add(store, "ferritin", "12", "ng/mL", range: "30-", date: "2025-03-18") }
+        #expect(throws: RecordError.self) { try Self.add(store, "ferritin", "12", "ng/mL", date: "2025-03-18", flag: "X") }
+        #expect(throws: RecordError.self) { try Self.add(store, "ferritin", "12", "ng/mL", date: "18.03.2025x") }
+        #expect(try store.list().isEmpty)
+    }
+
+    @Test func listFiltersByAnalyteSynonymDateAndFlag() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-list")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        let low = try Self.add(store, "Ferritin", "12", "ng/mL", range: "30-400", date: "2023-03-18")
+        let normal = try Self.add(store, "Ferritine", "80", "µg/L", range: "30-400", date: "2025-03-18")
+        let other = try Self.add(store, "Kreatinin", "0,9", "mg/dL", range: "0,5-1,2", date: "2025-03-18")
+        #expect(try store.list().map(\.id) == [other.id, normal.id, low.id].sorted { a, b in
+            (a == low.id ? "2023" : "2025", a) > (b == low.id ? "2023" : "2025", b)
+        })
+        var filter = LabStore.Filter()
+        filter.analyte = "ferritin"
+        #expect(Set(try store.list(filter).map(\.id)) == [low.id, normal.id])
+        filter.since = CalendarDate("2024-01-01")
+        #expect(try store.list(filter).map(\.id) == [normal.id])
+        var flagged = LabStore.Filter()
+        flagged.flaggedOnly = true
+        #expect(try store.list(flagged).map(\.id) == [low.id])
+        // Search finds a result by the analyte's name in another language.
+        let hits = try SearchEngine(vault: vault, profile: profile).search("creatinine")
+        #expect(hits.hits.map(\.id).contains(other.id))
+    }
+
+    @Test func aTrendMixesUnitsInTheUsersUnitSystem() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-trend")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        try Self.add(store, "Glucose", "99", "mg/dL", range: "70-99", date: "2024-01-10")
+        try Self.add(store, "Glukose", "6,1", "mmol/L", range: "3,9-5,5", date: "2025-01-10")
+        let metric = try store.trend("glucose", units: .metric)
+        #expect(metric.unit == "mmol/L")
+        #expect(metric.points.map { ($0.value.map { ($0 * 100).rounded() / 100 }) } == [5.50, 6.1])
+        #expect(metric.points.map(\.flag) == [nil, .high])
+        #expect(metric.direction == .up)
+        let us = try store.trend("glucose", units: .us)
+        #expect(us.unit == "mg/dL")
+        #expect(us.points.map { $0.value.map { $0.rounded() } } == [99, 110])
+        #expect(us.band?.low.map { $0.rounded() } == 70)
+        #expect(throws: RecordError.notFound(kind: "lab result", id: "ferritin")) { try store.trend("ferritin") }
+        let summaries = try store.summaries(units: .metric)
+        #expect(summaries.map(\.displayName) == ["Glucose"])
+    }
+
+    /// A fixed series, drawn without and with colour.
+    @Test func theTerminalChartMarksTheBandAndOutOfRangePoints() throws {
+        func point(_ day: String, _ value: Double) -> Observation {
+            Observation(id: "o\(day.prefix(4))\(day.suffix(2))", uid: day, name: "Ferritin", category: "laboratory", status: .final, effective: day,
+                        valueNumber: value, valueUnit: "ng/mL", valueText: nil, valueCodes: nil, components: [], notes: nil, codes: [], source: nil,
+                        lab: LabDetails(analyte: "ferritin", unitUCUM: "ng/mL", range: ReferenceRange(low: 30, high: 100, text: "30-100"),
+                                        origin: .typed, reviewed: true),
+                        createdAt: "2025-01-01T00:00:00Z", updatedAt: "2025-01-01T00:00:00Z")
+        }
+        let trend = LabTrend(results: [point("2023-01-10", 12), point("2023-07-10", 25), point("2024-01-10", 48),
+                                       point("2024-07-10", 95), point("2025-01-10", 140)], units: .metric)
+        let plain = LabTrendChart.lines(trend, height: 6, colour: false)
+        // 25 and 12 are below the band (▼) though 25 shares a row with it; 140 is above (▲).
+        #expect(plain == [
+            "  140 ┤             ▲",
+            "114.4 ┤",
+            " 88.8 ┤░░░░░░░░░░●░░░░",
+            " 63.2 ┤░░░░░░░░░░░░░░░",
+            " 37.6 ┤░░░░▼░░●░░░░░░░",
+            "   12 ┤ ▼",
+            "      └───────────────",
+            "       2023-01-10 → 2025-01-10",
+            "       ● in range  ▲ high  ▼ low  ░ reference 30–100 µg/L",
+        ])
+        let coloured = LabTrendChart.lines(trend, height: 6, colour: true)
+        #expect(coloured[0] == "  140 ┤             \u{1b}[1;31m▲\u{1b}[0m")
+        #expect(coloured[1] == "114.4 ┤")
+        #expect(coloured[2] == " 88.8 ┤\u{1b}[32m░░░░░░░░░░●░░░░\u{1b}[0m")
+        #expect(coloured[4] == " 37.6 ┤\u{1b}[32m░░░░\u{1b}[1;31m▼\u{1b}[0m\u{1b}[32m░░●░░░░░░░\u{1b}[0m")
+        #expect(coloured[5] == "   12 ┤ \u{1b}[1;31m▼\u{1b}[0m")
+    }
+}
