@@ -65,7 +65,12 @@ import Testing
             #expect(document["text_pages"] as? Int == file.pages.count, "\(file.file): every page has text")
             let show = try cli.run(["doc", "show", id, "--text", "--json"], Self.env)
             #expect(show.status == 0, "\(show.stderr)")
-            let pages = try #require((try Self.json(show.stdout) as? [String: Any])?["text"] as? [[String: Any]], "\(show.stdout)")
+            let shown = try #require(try Self.json(show.stdout) as? [String: Any], "\(show.stdout)")
+            let pages = try #require(shown["text"] as? [[String: Any]], "\(show.stdout)")
+            // Which pages OCR read, and how confidently.
+            let ocrPages = shown["ocr_pages"] as? [[String: Any]] ?? []
+            #expect(ocrPages.count == file.pages.count && ocrPages.allSatisfy { $0["status"] as? String == "read" && ($0["confidence"] as? Double) != nil },
+                    "\(file.file): \(ocrPages)")
             for (index, page) in file.pages.enumerated() {
                 let text = pages.first { $0["page"] as? Int == index + 1 }?["text"] as? String ?? ""
                 let (pageEdits, length) = CharacterErrorRate.errors(ocr: text, truth: page.truth)
@@ -123,6 +128,31 @@ import Testing
             let found = try cli.run(["search", word, "--json"], Self.env)
             let ids = ((try? Self.json(found.stdout) as? [String: Any])?["hits"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
             #expect(ids.contains(id), "\(file.file): '\(word)' not found: \(found.stdout)")
+        }
+    }
+
+    /// Orientation detection lives as long as its worker: a page scanned sideways and then one
+    /// upside down, read one after the other by the same worker, both come out upright (the
+    /// second used to abort the worker: the first detection freed a string Tesseract owns).
+    @Test func oneWorkerTurnsASidewaysPageAndThenAnUpsideDownOne() throws {
+        let cli = try CLI(label: "ocr")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let corpus = try ScanCorpus.generate(set: "test", into: "\(cli.directory)/scans")
+        let turned = try ["rot90", "rot180"].map { key in try #require(corpus.manifest.files.first { $0.class == key }) }
+        let add = try cli.run(["doc", "add", "--json"] + turned.map(corpus.path), Self.env.merging(["PHR_OCR_WORKERS": "1"]) { $1 })
+        #expect(add.status == 0, "\(add.stderr)")
+        let results = try #require(try Self.json(add.stdout) as? [[String: Any]], "\(add.stdout)")
+        #expect(results.count == 2)
+        for (file, result) in zip(turned, results) {
+            let document = try #require(result["document"] as? [String: Any], "\(file.file): \(result)")
+            #expect(document["outcome"] as? String == "ocr", "\(file.file): \(result["reason"] ?? "")")
+            let id = try #require(document["id"] as? String)
+            let show = try cli.run(["doc", "show", id, "--text", "--json"], Self.env)
+            let pages = (try Self.json(show.stdout) as? [String: Any])?["text"] as? [[String: Any]] ?? []
+            let text = pages.first?["text"] as? String ?? ""
+            let rate = CharacterErrorRate.rate(ocr: text, truth: file.pages[0].truth)
+            #expect(rate <= Self.uprightBudget, "\(file.file): CER \(rate)\n\(text.prefix(300))")
         }
     }
 

@@ -249,8 +249,12 @@ final class OCREngine {
         var confidence: Float = 0
         var script: UnsafePointer<CChar>?
         var scriptConfidence: Float = 0
+        // `script` points into the OSD model's own script table: capi.h says to free it with
+        // TessDeleteText, but TessBaseAPI::DetectOrientationScript (5.3.0) hands out
+        // unicharset->get_script_from_script_id(), not a copy. Freeing it made the next OSD call
+        // in the same worker abort with a double free (a page turned 90 degrees, then one
+        // upside down: SIGABRT).
         guard TessBaseAPIDetectOrientationScript(osd, &degrees, &confidence, &script, &scriptConfidence) != 0 else { return nil }
-        if let script { TessDeleteText(script) }
         // orient_deg is how far the page is turned clockwise; turning it back is the rest of a turn.
         return ((4 - Int(degrees) / 90) % 4 + 4) % 4
     }
