@@ -161,12 +161,12 @@ enum OCRBenchmark {
         let ocrmypdfRate = Double(pageCount) / ocrmypdfRun.seconds
         let phrRate = Double(pageCount) / phrSeconds
         print("tesseract: `tesseract FILE OUT` (OMP_THREAD_LIMIT=1), one file after another; ocrmypdf: `ocrmypdf --jobs 2 -O0` on one PDF of")
-        print("all pages (img2pdf); phr: `phr doc add --ocr always` of all files (release build, PHR_OCR_WORKERS=2).")
+        print("all pages (img2pdf); phr: `phr doc add --ocr always` of all files (the phr beside phr-bench, PHR_OCR_WORKERS=2).")
         print("CER: Levenshtein distance over whitespace-normalised text / truth length (Tools/ScanCorpus/cer.py)")
         Benchmark.row("", ["tesseract CLI", "ocrmypdf", "phr", "phr / tesseract"])
         Benchmark.row("wall time", [String(format: "%.1f s", tesseractSeconds), String(format: "%.1f s", ocrmypdfRun.seconds),
                                     String(format: "%.1f s", phrSeconds), ""])
-        Benchmark.row("pages/s (budget >= 1.5x, >= ocrmypdf)", [String(format: "%.2f", tesseractRate), String(format: "%.2f", ocrmypdfRate),
+        Benchmark.row("pages/s (>= 1.5x CLI, >= ocrmypdf)", [String(format: "%.2f", tesseractRate), String(format: "%.2f", ocrmypdfRate),
                                                                 String(format: "%.2f", phrRate), String(format: "%.2fx", phrRate / tesseractRate)])
         Benchmark.row("CPU seconds", [String(format: "%.1f s", tesseractCPU), String(format: "%.1f s", ocrmypdfRun.cpuSeconds), String(format: "%.1f s", BenchProcess.cpuSeconds(usage)), ""])
         Benchmark.row("CER, all pages (budget <= CLI)", [percent(tesseract.overall), percent(ocrmypdf.overall), percent(phrTally.overall), ""])
@@ -176,7 +176,7 @@ enum OCRBenchmark {
                                                            "worst " + percent(phrTally.worst[key] ?? 0)])
         }
         Benchmark.row("peak RSS, phr", ["", "", String(format: "%.1f MB", memory.main), ""])
-        Benchmark.row("peak RSS, largest worker (< 400 MB)", ["", "", String(format: "%.1f MB", memory.largestChild), "\(memory.children) workers"])
+        Benchmark.row("peak RSS, worker (< 400 MB)", ["", "", String(format: "%.1f MB", memory.largestChild), "\(memory.children) workers"])
     }
 
     static func percent(_ value: Double) -> String { String(format: "%.2f%%", value * 100) }

@@ -9,23 +9,28 @@ import Testing
     static let passphrase = "correct horse battery staple"
     static var env: [String: String] { ["PHR_PASSPHRASE": passphrase] }
 
-    /// phr's character error rate budget per class of the test set, at most issue 14's caps: 2%
-    /// for clean 300 DPI scans, 6% for everything else. The tesseract CLI on the same pages
-    /// (Tools/ScanCorpus/run_peers.py, docs/benchmarks.md) for comparison: clean-300 0.55%,
-    /// clean-200 0.0%, skew 84.7% (8 pt print turned 1.9 degrees: most blocks dropped), rot90 0.6%,
-    /// rot180 86.9%, rot270 85.7%, noise 7.5%, lighting 12.2%, jpeg50 2.9%, exif-jpeg 87.3%, heic 0.0%.
+    /// phr's character error rate budget per class of the test set: what phr measured (debug
+    /// build, 2026-11-24) with a little headroom, never above issue 14's caps of 2% for clean
+    /// 300 DPI scans and 6% for everything else. Measured: clean-300 0.46%, clean-200 0.00%,
+    /// skew 0.00%, rot90 0.43%, rot180 0.90%, rot270 0.00%, noise 5.67%, jpeg50 1.66%, heic 0.00%;
+    /// over the cap: lighting 7.46% (the rubber stamp read as words the page does not say) and
+    /// exif-jpeg 21.8% (the desk around the photographed page read as lines of junk).
+    /// The tesseract CLI on the same pages (Tools/ScanCorpus/run_peers.py, docs/benchmarks.md):
+    /// clean-300 0.55%, clean-200 0.00%, skew 84.7% (8 pt print turned 1.9 degrees: most blocks
+    /// dropped), rot90 0.6%, rot180 86.9%, rot270 85.7%, noise 7.5%, lighting 12.2%, jpeg50 2.9%,
+    /// exif-jpeg 87.3%, heic 0.0%.
     static let budgets: [String: Double] = [
-        "clean-300": 0.02,
-        "clean-200": 0.03,
-        "skew": 0.03,
-        "rot90": 0.03,
-        "rot180": 0.06,
-        "rot270": 0.03,
+        "clean-300": 0.015,
+        "clean-200": 0.015,
+        "skew": 0.02,
+        "rot90": 0.02,
+        "rot180": 0.03,
+        "rot270": 0.02,
         "noise": 0.06,
         "lighting": 0.06,
-        "jpeg50": 0.04,
+        "jpeg50": 0.03,
         "exif-jpeg": 0.06,
-        "heic": 0.04,
+        "heic": 0.02,
     ]
 
     /// A turned page that came out upright reads within this; one left on its side or upside
