@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import zlib
@@ -456,9 +457,15 @@ def generate(outdir, set_name, seed):
     os.makedirs(outdir, exist_ok=True)
     jobs = [(outdir, seed, spec) for spec in plan(set_name)]
     # One process per core: each file depends only on its own seed, so the order of work does
-    # not change a byte.
-    with multiprocessing.Pool(os.cpu_count()) as pool:
+    # not change a byte. The workers are told to finish (close, join), never terminated: a
+    # parent that starts this with signals blocked (Foundation's Process under Swift Testing
+    # did) passes the mask on, SIGTERM never arrives, and terminate() waited for ever.
+    pool = multiprocessing.Pool(os.cpu_count())
+    try:
         entries = pool.map(make_file, jobs, chunksize=1)
+    finally:
+        pool.close()
+        pool.join()
     manifest = {
         "version": MANIFEST_VERSION,
         "generator": "Tools/ScanCorpus/make_scans.py",
@@ -474,6 +481,8 @@ def generate(outdir, set_name, seed):
 
 
 def main():
+    # Signals blocked by whoever started us (see generate) are unblocked for us and our workers.
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     parser = argparse.ArgumentParser(description="Writes phr's OCR accuracy corpus.")
     parser.add_argument("outdir")
     parser.add_argument("--set", default="full", choices=["full", "bench", "test"])
