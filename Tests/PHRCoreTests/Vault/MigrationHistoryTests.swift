@@ -22,6 +22,7 @@ import Testing
         ("v1-health-log", "924bc4727f3fa4bcde30c199614787e110b1a1c707e56f3867246914ccfbe8ac"),
         ("v2-document-per-profile", "5b4f9d1afdd115ecd71595116d101b81a2bda9cf34987be05830c92ccf487583"),
         ("v2-document-page-staging", "fbc3e87da97494b00e76d72184329594d81629c13db4678c614da80518be9c52"),
+        ("v2-reminder-channels", "1a46267a8797abe6a58852a3a57b65fee6a49c1d5d32da8e11e6f40823be3b7e"),
     ]
 
     static func sha256(_ text: String) throws -> String {
