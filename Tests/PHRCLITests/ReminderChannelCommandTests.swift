@@ -433,8 +433,9 @@ final class TLSServer: @unchecked Sendable {
         return text
     }
 
+    /// SIGKILL: s_server waiting on its stdin does not end on SIGTERM.
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

@@ -39,10 +39,11 @@ extension DesktopServices {
 
     /// Whether notify-send takes `--action` and the session's notification daemon shows actions.
     static func notificationsOfferActions(notifySend: String) -> Bool {
-        guard output(notifySend, ["--help"])?.contains("--action") == true, let gdbus = find("gdbus") else { return false }
+        guard let gdbus = find("gdbus") else { return false }
         let capabilities = output(gdbus, ["call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
                                           "/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.GetCapabilities", "--timeout", "5"])
-        return capabilities?.contains("'actions'") == true
+        guard capabilities?.contains("'actions'") == true else { return false }
+        return output(notifySend, ["--help"])?.contains("--action") == true
     }
 
     /// Shows a dose reminder through the detached action shell; false when it could not start.
