@@ -310,18 +310,71 @@ import Testing
         #expect(refused.status == 77 && refused.stdout.isEmpty && refused.stderr.hasPrefix("phr: error: the vault at \(cli.vault) is locked\n"))
     }
 
+    @Test func aDesktopDoseReminderOffersTakenAndSkip() throws {
+        let cli = try CLI(label: "actions")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        // A notification daemon with actions (gdbus answers GetCapabilities) and a notify-send
+        // that knows --action; the user clicks "Taken" on the first dose and "Skip" on the next.
+        let bin = "\(cli.directory)/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let answers = "\(cli.directory)/answers"
+        #expect(FileManager.default.createFile(atPath: answers, contents: Data("take\nskip\n".utf8)))
+        let scripts = [
+            "gdbus": "#!/bin/sh\necho \"(['actions', 'body'],)\"\n",
+            "notify-send": """
+                #!/bin/sh
+                case "$1" in --help) echo '  -A, --action=[NAME=]Text...'; exit 0 ;; esac
+                printf '%s|' "$@" >> '\(cli.directory)/notify.log'; echo >> '\(cli.directory)/notify.log'
+                case "$*" in *--wait*) a=$(head -n 1 '\(answers)'); sed -i 1d '\(answers)'; echo "$a" ;; esac
+
+                """,
+        ]
+        for (name, script) in scripts {
+            #expect(FileManager.default.createFile(atPath: "\(bin)/\(name)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        }
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let med = try Self.id(try cli.run(["med", "add", "Metformin", "--schedule", "08:00,20:00"], Self.env("2026-03-10T06:00:00Z")))
+        #expect(try cli.run(["remind", "add", "med"], Self.env("2026-03-10T06:00:00Z")).status == 0)
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", "Europe/Berlin", path)).status == 0)
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T19:05:00Z", "Europe/Berlin", path)).status == 0)
+        // The action shells run on their own; wait for both doses to be logged.
+        var doses: [[String: Any]] = []
+        for _ in 0..<100 {
+            let shown = try cli.run(["med", "show", med, "--json"], Self.env("2026-03-10T19:30:00Z"))
+            doses = ((try? Self.json(shown)) as? [String: Any])?["doses"] as? [[String: Any]] ?? []
+            if doses.count >= 2 { break }
+            usleep(100_000)
+        }
+        #expect(doses.compactMap { $0["status"] as? String }.sorted() == ["skipped", "taken"], "\(doses)")
+        let log = try String(contentsOfFile: "\(cli.directory)/notify.log", encoding: .utf8)
+        #expect(log.contains("--action=take=Taken|--action=skip=Skip|--wait|--|phr: medication|A dose is due. 'phr med due' shows it.|"))
+    }
+
     @Test func remindInstallWritesATimerThatHoldsNoSecret() throws {
         let cli = try CLI(label: "install")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
         let config = "\(cli.directory)/config"
         let env = ["XDG_CONFIG_HOME": config, "TZ": "UTC"]
+        // A channel's token and secret URL stay in the vault: never in the units.
+        let token = "tk_unitsecret987654"
+        let tokenFile = "\(cli.directory)/token"
+        #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        let channel = try cli.run(["remind", "channel", "add", "ntfy", "-", "--token-file", tokenFile], env.merging(["PHR_PASSPHRASE": Self.passphrase]) { $1 },
+                                  stdin: "https://ntfy.example.org/topic-secret-4242\n")
+        #expect(channel.status == 0 && !channel.output.contains(token) && !channel.output.contains("topic-secret-4242"))
         let install = try cli.run(["remind", "install", "--no-enable", "--every", "10m", "--profile", "me"], env)
         Self.expect(install, stdout: "",
                     stderr: "phr: wrote \(config)/systemd/user/phr-remind.service\nphr: wrote \(config)/systemd/user/phr-remind.timer\nphr: reminders run while the vault is unlocked ('phr unlock --for 12h'); when it is locked they wait\n")
         let service = try String(contentsOfFile: "\(config)/systemd/user/phr-remind.service", encoding: .utf8)
         #expect(service.contains("ExecStart=\(Self.realPHR) remind due --notify --if-unlocked --vault \(cli.vault) --profile me\n"))
         #expect(!service.contains("PASSPHRASE"))
+        #expect(service.contains("KillMode=process\n"))
+        for unit in ["phr-remind.service", "phr-remind.timer"] {
+            let text = try String(contentsOfFile: "\(config)/systemd/user/\(unit)", encoding: .utf8)
+            #expect(!text.contains(token) && !text.contains("topic-secret") && !text.contains("ntfy.example.org"))
+        }
         #expect(try String(contentsOfFile: "\(config)/systemd/user/phr-remind.timer", encoding: .utf8).contains("OnCalendar=*:0/10\n"))
         #expect((try FileManager.default.attributesOfItem(atPath: "\(config)/systemd/user/phr-remind.service"))[.posixPermissions] as? Int == 0o600)
         Self.expect(try cli.run(["remind", "install", "--no-enable", "--every", "15m"], env), status: 1, stdout: "", stderr: """

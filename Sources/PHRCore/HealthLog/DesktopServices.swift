@@ -38,12 +38,19 @@ public enum DesktopServices {
     }
 
     /// One desktop notification per reminder, with the text the privacy rule allows
-    /// (`DueReminder.notification(details:)`).
-    public static func notify(_ reminders: [DueReminder], details: Bool) -> NotificationOutcome {
+    /// (`DueReminder.notification(details:)`); with `doseActions`, dose reminders offer
+    /// "Taken" and "Skip" where the desktop can (DesktopServices+DoseActions.swift).
+    public static func notify(_ reminders: [DueReminder], details: Bool, doseActions: DoseActions? = nil) -> NotificationOutcome {
         guard !reminders.isEmpty else { return .nothingDue }
         guard let notifySend = find("notify-send") else { return .missing }
+        var offersActions: Bool?
         for reminder in reminders {
             let (title, body) = reminder.notification(details: details)
+            if reminder.kind == .med, let doseActions {
+                if offersActions == nil { offersActions = notificationsOfferActions(notifySend: notifySend) }
+                if offersActions == true,
+                   notifyWithActions(reminder, title: title, body: body, notifySend: notifySend, actions: doseActions) { continue }
+            }
             let arguments = ["--app-name=phr", "--urgency=\(reminder.kind == .water ? "low" : "normal")", "--", title, body]
             // A daemon that refuses one notification is not a reason to stop; one that cannot
             // be started at all is.
@@ -79,7 +86,9 @@ extension DueReminder {
     public func notification(details: Bool) -> (title: String, body: String) {
         let tipLine = tip.map { "\n\($0.text)" } ?? ""
         if details {
-            return ("phr: \(title)", message + tipLine)
+            // Whoever reads it away from the computer gets the commands to type.
+            let skip = kind == .med ? recordID.map { "; skip it with 'phr med take \($0) --skip'" } ?? "" : ""
+            return ("phr: \(title)", message + skip + tipLine)
         }
         switch kind {
         case .water: return ("phr: water", "Time for a glass of water." + tipLine)

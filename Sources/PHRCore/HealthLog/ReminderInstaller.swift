@@ -75,7 +75,8 @@ public enum ReminderInstaller {
         if let file = plan.passphraseFile {
             lines.append("Environment=" + systemdQuoted("PHR_PASSPHRASE_FILE=\(file)"))
         }
-        lines += ["UMask=0077", "NoNewPrivileges=yes", ""]
+        // A dose reminder's "Taken"/"Skip" shell outlives the run that showed it.
+        lines += ["UMask=0077", "NoNewPrivileges=yes", "KillMode=process", ""]
         return lines.joined(separator: "\n")
     }
 

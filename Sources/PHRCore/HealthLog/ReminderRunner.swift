@@ -20,8 +20,9 @@ public struct ReminderRunner {
     }
 
     /// The reminders due now that were not shown before; with `record`, they are remembered as
-    /// shown (`--peek` looks without recording).
-    public func due(record: Bool = true) throws -> [DueReminder] {
+    /// shown (`--peek` looks without recording), and with `queue` also queued for every
+    /// reminder channel in the same transaction (ReminderDelivery sends them).
+    public func due(record: Bool = true, queue: Bool = false) throws -> [DueReminder] {
         if !record { return try vault.database.read { db in try pending(db).show } }
         return try vault.database.write { db in
             let (show, superseded) = try pending(db)
@@ -32,6 +33,7 @@ public struct ReminderRunner {
             }
             try db.execute(sql: "DELETE FROM reminder_sent WHERE profile_id = ? AND due_at < ?",
                            arguments: [profile.id, Timestamp.string(time.now.addingTimeInterval(-Double(Self.memoryDays) * 86400))])
+            if queue { try ReminderDelivery.queue(db, show, profileID: profile.id, now: time.now) }
             return show
         }
     }

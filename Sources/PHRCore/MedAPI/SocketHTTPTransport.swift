@@ -33,12 +33,18 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
     static let maximumRedirects = 5
 
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
-        let perWait = max(0.05, min(request.timeout, timeout))
+        try send(method: request.method, url: request.wireURL, headers: request.headers, body: nil, timeout: request.timeout)
+    }
+
+    /// Sends one request with an optional body (reminder channels POST theirs). Redirects are
+    /// followed only for requests without a body: a POST is never replayed somewhere else.
+    public func send(method: String, url: URL, headers: [String: String], body: Data?, timeout requestTimeout: TimeInterval) throws -> HTTPResponse {
+        let perWait = max(0.05, min(requestTimeout, timeout))
         let deadline = Date().addingTimeInterval(max(perWait * 4, 60))
-        var url = request.wireURL
+        var url = url
         for _ in 0...Self.maximumRedirects {
-            let response = try exchange(url: url, request: request, perWait: perWait, deadline: deadline)
-            guard [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") else {
+            let response = try exchange(url: url, method: method, headers: headers, body: body, perWait: perWait, deadline: deadline)
+            guard body == nil, [301, 302, 303, 307, 308].contains(response.status), let location = response.header("location") else {
                 return response
             }
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL, Self.mayFollow(next) else {
@@ -59,7 +65,8 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    private func exchange(url: URL, request: HTTPRequest, perWait: TimeInterval, deadline: Date) throws -> HTTPResponse {
+    private func exchange(url: URL, method: String, headers: [String: String], body: Data?, perWait: TimeInterval,
+                          deadline: Date) throws -> HTTPResponse {
         guard let host = url.host, let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http" else {
             throw TransportFailure(.unreachable, "'\(url.absoluteString)' is not an http(s) URL")
         }
@@ -69,15 +76,16 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
         defer { connection.close() }
         var target = url.path.isEmpty ? "/" : url.path
         if let query = url.query { target += "?" + query }
-        var head = "\(request.method) \(target) HTTP/1.1\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n"
         head += "Host: \(url.port.map { "\(host):\($0)" } ?? host)\r\n"
         head += "Accept-Encoding: gzip\r\nConnection: close\r\n"
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key })
+        for (name, value) in headers.sorted(by: { $0.key < $1.key })
             where !["host", "connection", "accept-encoding", "content-length"].contains(name.lowercased()) {
             head += "\(name): \(value)\r\n"
         }
+        if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
-        try connection.write(Array(head.utf8))
+        try connection.write(Array(head.utf8) + (body.map { Array($0) } ?? []))
         var reader = ResponseReader(connection: connection, host: host)
         return try reader.read()
     }

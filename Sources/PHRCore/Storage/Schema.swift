@@ -29,6 +29,7 @@ enum Schema {
         Migration(identifier: "v2-document-page-staging", sql: documentPageStagingSQL),
         Migration(identifier: "v3-document-ocr", sql: documentOCRSQL),
         Migration(identifier: "v3-lab-results", sql: labResultsSQL),
+        Migration(identifier: "v3-reminder-channels", sql: reminderChannelsSQL),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -11,10 +11,12 @@ struct RemindCommand: ParsableCommand {
             'remind add' sets the rules; 'remind due' shows what is due now, each reminder once \
             (run it by hand, or every few minutes from the timer 'remind install' writes). \
             Appointments added with --remind are reminded of too. Notifications go through \
-            notify-send; their text names no medication or person unless --notify-details.
+            notify-send and every channel ('remind channel add': ntfy, Gotify, e-mail, a webhook, \
+            a command); their text names no medication or person unless --notify-details (for \
+            the desktop) or a channel's --details.
             """,
         subcommands: [RemindAdd.self, RemindList.self, RemindDue.self, RemindPause.self, RemindResume.self, RemindRemove.self,
-                      RemindInstall.self, RemindUninstall.self]
+                      RemindInstall.self, RemindUninstall.self, RemindChannel.self, RemindStatus.self]
     )
 }
 
@@ -100,7 +102,7 @@ struct RemindDue: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Flag(help: "Also send a desktop notification for each (notify-send).") var notify = false
+    @Flag(help: "Also send each to the desktop (notify-send) and to every reminder channel.") var notify = false
     @Flag(name: .customLong("notify-details"),
           help: "Put medication names and who an appointment is with into notifications (they pass through notify-send's command line).")
     var notifyDetails = false
@@ -120,8 +122,19 @@ struct RemindDue: ParsableCommand {
             (vault, chosen) = try VaultAccess.open(self.vault.location, profile: profile)
         }
         let time = TimeContext.current()
-        let due = try ReminderRunner(vault: vault, profile: chosen, time: time).due(record: !peek)
-        if notify { Notifier.send(due, details: notifyDetails) }
+        let due = try ReminderRunner(vault: vault, profile: chosen, time: time).due(record: !peek, queue: notify && !peek)
+        if notify {
+            let delivery = ReminderDelivery(vault: vault, profile: chosen, time: time)
+            let hasChannels = try !ReminderChannelStore(vault: vault, profile: chosen, time: time).list().isEmpty
+            var doseActions: DesktopServices.DoseActions?
+            if !peek {
+                let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+                doseActions = DesktopServices.DoseActions(executable: executable, arguments: ["--vault", self.vault.location.root]
+                                                            + (profile.requested.map { ["--profile", $0] } ?? []))
+            }
+            Notifier.send(due, details: notifyDetails, quietWithoutNotifySend: hasChannels, doseActions: doseActions)
+            if !peek && hasChannels { Notifier.report(try delivery.deliver()) }
+        }
         if output.json { return try Console.json(due) }
         if due.isEmpty {
             if !notify || Console.stdoutIsTTY { Console.note("nothing due") }
@@ -275,15 +288,32 @@ enum SystemCtl {
 }
 
 enum Notifier {
-    static func send(_ reminders: [DueReminder], details: Bool) {
-        switch DesktopServices.notify(reminders, details: details) {
+    /// Desktop notifications; without notify-send that is worth a warning only when there is
+    /// no channel to take the reminders instead (a server with only ntfy).
+    static func send(_ reminders: [DueReminder], details: Bool, quietWithoutNotifySend: Bool = false,
+                     doseActions: DesktopServices.DoseActions? = nil) {
+        switch DesktopServices.notify(reminders, details: details, doseActions: doseActions) {
         case .sent, .nothingDue:
+            break
+        case .missing where quietWithoutNotifySend:
             break
         case .missing:
             Console.warning("notify-send was not found, so no desktop notification was sent")
             Console.message("phr: hint: install it (Debian: apt install libnotify-bin)")
         case .failed:
             Console.warning("notify-send could not run")
+        }
+    }
+
+    /// One warning per channel that failed this run; what failed stays queued for the next.
+    static func report(_ reports: [ReminderDelivery.ChannelReport]) {
+        for report in reports {
+            if let error = report.error {
+                Console.warning("channel \(report.channel) (\(report.kind.rawValue)) failed: \(error); it is retried on the next runs ('phr remind status')")
+            }
+            if report.gaveUp > 0 {
+                Console.warning("channel \(report.channel) (\(report.kind.rawValue)): gave up on \(report.gaveUp) reminder\(report.gaveUp == 1 ? "" : "s") too old to send")
+            }
         }
     }
 }

@@ -1,0 +1,441 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Reminders to the user's own channels through the real binary, against real servers on
+/// loopback: an HTTP server in the test taking ntfy, Gotify and webhook requests, a `sendmail`
+/// stand-in, a command, and `openssl s_server` for TLS. The clock (PHR_TEST_NOW) and zone are fixed.
+@Suite struct ReminderChannelCommandTests {
+    static let passphrase = "correct horse battery staple"
+
+    static func env(_ now: String, _ extra: [String: String] = [:]) -> [String: String] {
+        ["PHR_PASSPHRASE": passphrase, "TZ": "Europe/Berlin", "PHR_TEST_NOW": now].merging(extra) { $1 }
+    }
+
+    static func id(_ result: CLI.Result) throws -> String {
+        let range = try #require(result.stdout.range(of: "channel [0-9a-hjkmnp-tv-z]{6}", options: .regularExpression), "no ID in \(result.stdout)")
+        return String(result.stdout[range].dropFirst(8))
+    }
+
+    static func json(_ result: CLI.Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+    }
+
+    /// A bin directory with stand-ins: `sendmail` and `notify-send` append their arguments and
+    /// stdin to files; `record-command` (the command channel) does the same.
+    static func standIns(_ cli: CLI) throws -> String {
+        let bin = "\(cli.directory)/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        for name in ["sendmail", "notify-send", "record-command"] {
+            let script = "#!/bin/sh\nprintf 'argv:%s|' \"$@\" >> '\(cli.directory)/\(name).log'\necho >> '\(cli.directory)/\(name).log'\ncat >> '\(cli.directory)/\(name).log'\necho '<end>' >> '\(cli.directory)/\(name).log'\n"
+            #expect(FileManager.default.createFile(atPath: "\(bin)/\(name)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        }
+        return bin
+    }
+
+    static func log(_ cli: CLI, _ name: String) -> String {
+        (try? String(contentsOfFile: "\(cli.directory)/\(name).log", encoding: .utf8)) ?? ""
+    }
+
+    static func secretFile(_ cli: CLI, _ name: String, _ text: String) throws -> String {
+        let path = "\(cli.directory)/\(name)"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((text + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        return path
+    }
+
+    @Test func everyChannelGetsTheReminderWithoutDetailsByDefault() throws {
+        let cli = try CLI(label: "channels")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let bin = try Self.standIns(cli)
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let setUp = Self.env("2026-03-10T06:00:00Z", path)
+        #expect(try cli.run(["med", "add", "Metformin", "--dose", "500 mg", "--schedule", "08:00"], setUp).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
+
+        let ntfyToken = "tk_ntfysecret0123456789"
+        let gotifyToken = "AgotifySecret.42"
+        let topic = "phr-topic-k3j4h5g6f7"
+        let ntfy = try cli.run(["remind", "channel", "add", "ntfy", "http://127.0.0.1:\(server.port)/\(topic)",
+                                "--token-file", try Self.secretFile(cli, "ntfy-token", ntfyToken)], setUp)
+        let n = try Self.id(ntfy)
+        #expect(ntfy.stdout == "added channel \(n): ntfy http://127.0.0.1:\(server.port)/…\n")
+        #expect(ntfy.stderr == "phr: 'phr remind channel test \(n)' sends a test notification\n")
+        let g = try Self.id(try cli.run(["remind", "channel", "add", "gotify", "http://localhost:\(server.port)/",
+                                         "--token-file", try Self.secretFile(cli, "gotify-token", gotifyToken)], setUp))
+        // A URL holding a key is read from stdin, so it never appears on a command line.
+        let w = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "-"], setUp,
+                                        stdin: "http://127.0.0.1:\(server.port)/hook?key=webhooksecret\n"))
+        let e = try Self.id(try cli.run(["remind", "channel", "add", "email", "me@example.org"], setUp))
+        let c = try Self.id(try cli.run(["remind", "channel", "add", "command", "record-command"], setUp))
+
+        // 08:05 CET: the 08:00 dose goes to the desktop and to all five channels.
+        let due = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", path))
+        #expect(due.status == 0 && due.stderr.isEmpty, "\(due.stderr)")
+        #expect(due.stdout.hasPrefix("today 08:00  med    Metformin 500 mg: the 08:00 dose"))
+        let requests = server.requests
+        try #require(requests.count == 3)
+        let text = "A dose is due. 'phr med due' shows it."
+        let byPath = Dictionary(requests.map { ($0.target, $0) }, uniquingKeysWith: { a, _ in a })
+        let ntfyRequest = try #require(byPath["/\(topic)"])
+        #expect(ntfyRequest.method == "POST")
+        #expect(ntfyRequest.headers["title"] == "phr: medication" && ntfyRequest.headers["priority"] == "4")
+        #expect(ntfyRequest.headers["authorization"] == "Bearer \(ntfyToken)")
+        #expect(String(decoding: ntfyRequest.body, as: UTF8.self) == text)
+        let gotifyRequest = try #require(byPath["/message"])
+        #expect(gotifyRequest.method == "POST" && gotifyRequest.headers["x-gotify-key"] == gotifyToken)
+        #expect(gotifyRequest.headers["content-type"] == "application/json")
+        let gotifyBody = try #require(try JSONSerialization.jsonObject(with: gotifyRequest.body) as? [String: Any])
+        #expect(gotifyBody["title"] as? String == "phr: medication" && gotifyBody["message"] as? String == text && gotifyBody["priority"] as? Int == 8)
+        let hook = try #require(byPath["/hook?key=webhooksecret"])
+        #expect(hook.method == "POST" && hook.headers["authorization"] == nil)
+        let hookBody = try #require(try JSONSerialization.jsonObject(with: hook.body) as? [String: Any])
+        #expect(hookBody["kind"] as? String == "med" && hookBody["message"] as? String == text && hookBody["record_id"] == nil)
+        #expect(hookBody["due_at"] as? String == "2026-03-10T08:00:00+01:00")
+        let mail = Self.log(cli, "sendmail")
+        #expect(mail.hasPrefix("argv:-t|argv:-i|\nTo: me@example.org\r\nSubject: phr: medication\r\n"))
+        #expect(mail.contains("\r\n\r\n\(text)\r\n"))
+        #expect(Self.log(cli, "record-command") == "argv:|\nphr: medication\n\(text)\n<end>\n")
+        // No record detail reached any channel: not the name, not the amount.
+        for sent in requests.map({ String(decoding: $0.head + $0.body, as: UTF8.self) }) + [mail, Self.log(cli, "record-command")] {
+            #expect(!sent.contains("Metformin") && !sent.contains("500"), "\(sent)")
+        }
+
+        // Each channel delivered once; nothing more is queued, and a second run sends nothing.
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:06:00Z", path)).stdout.isEmpty)
+        #expect(server.requests.count == 3)
+        let status = try #require(try Self.json(try cli.run(["remind", "status", "--json"], setUp)) as? [[String: Any]])
+        #expect(status.map { $0["id"] as? String } == [n, g, w, e, c])
+        #expect(status.allSatisfy { $0["delivered"] as? Int == 1 && $0["pending"] as? Int == 0 && $0["last_error"] is NSNull })
+
+        // Listings never show a token, a topic or a key.
+        let list = try cli.run(["remind", "channel", "list", "--json"], setUp)
+        let listed = try #require(try Self.json(list) as? [[String: Any]])
+        #expect(listed.map { $0["target"] as? String } == ["http://127.0.0.1:\(server.port)/…", "http://localhost:\(server.port)/",
+                                                          "http://127.0.0.1:\(server.port)/…", "me@example.org", "a command (14 characters)"])
+        #expect(listed.map { $0["token"] as? Bool } == [true, true, false, false, false])
+        for output in [list.stdout, try cli.run(["remind", "channel", "list"], setUp).stdout, try cli.run(["remind", "status"], setUp).stdout] {
+            for secret in [ntfyToken, gotifyToken, topic, "webhooksecret"] { #expect(!output.contains(secret)) }
+        }
+
+        // Details are opt-in per channel: then the text names the medication and the commands to type.
+        #expect(try cli.run(["remind", "channel", "rm", c], setUp).stdout == "removed channel \(c): command a command (14 characters)\n")
+        let detailed = try cli.run(["remind", "channel", "add", "command", "record-command", "--details"], setUp)
+        #expect(detailed.stderr.hasPrefix("phr: notifications through channel \(try Self.id(detailed)) will name medications, people and amounts\n"))
+        try? FileManager.default.removeItem(atPath: "\(cli.directory)/record-command.log")
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-11T07:05:00Z", path)).status == 0)
+        let medID = try #require(Self.log(cli, "record-command").range(of: "phr med take [0-9a-z]{6}", options: .regularExpression))
+        let command = Self.log(cli, "record-command")
+        let take = String(command[medID])
+        #expect(command == "argv:|\nphr: Metformin 500 mg\nthe 08:00 dose, due today at 08:00; log it with '\(take)'; skip it with '\(take) --skip'\n<end>\n")
+        // A channel that leaves the machine is warned about.
+        let away = try cli.run(["remind", "channel", "add", "ntfy", "https://ntfy.example.org/another-topic", "--details"], setUp)
+        #expect(away.stderr.hasPrefix("phr: warning: notifications through channel \(try Self.id(away)) will name medications, people and amounts, and they leave this computer (https://ntfy.example.org/…)\n"))
+    }
+
+    @Test func aFailingChannelIsRetriedWithBackoffAndNeverHoldsUpTheOthers() throws {
+        let cli = try CLI(label: "retry")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let server = try LoopbackHTTPServer(statuses: [500])
+        defer { server.stop() }
+        let bin = try Self.standIns(cli)
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let setUp = Self.env("2026-03-10T06:00:00Z", path)
+        #expect(try cli.run(["med", "add", "Metformin", "--schedule", "08:00"], setUp).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
+        let n = try Self.id(try cli.run(["remind", "channel", "add", "ntfy", "http://127.0.0.1:\(server.port)/retry-topic"], setUp))
+        let dead = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "http://127.0.0.1:\(LoopbackHTTPServer.closedPort())/hook"], setUp))
+        let c = try Self.id(try cli.run(["remind", "channel", "add", "command", "record-command"], setUp))
+
+        let first = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", path))
+        #expect(first.status == 0)
+        #expect(first.stderr == """
+            phr: warning: channel \(n) (ntfy) failed: 127.0.0.1 answered HTTP 500; it is retried on the next runs ('phr remind status')
+            phr: warning: channel \(dead) (webhook) failed: 127.0.0.1 refused the connection; it is retried on the next runs ('phr remind status')
+
+            """)
+        // The dead channels did not keep the command from its reminder.
+        #expect(Self.log(cli, "record-command").contains("A dose is due."))
+        func status(_ now: String) throws -> [String: [String: Any]] {
+            let list = try #require(try Self.json(try cli.run(["remind", "status", "--json"], Self.env(now))) as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! String, $0) })
+        }
+        var now = try status("2026-03-10T07:05:00Z")
+        #expect(now[n]?["pending"] as? Int == 1 && now[n]?["last_error"] as? String == "127.0.0.1 answered HTTP 500")
+        #expect(now[n]?["next_attempt_at"] as? String == "2026-03-10T07:06:00Z")
+        #expect(now[c]?["delivered"] as? Int == 1 && now[c]?["pending"] as? Int == 0)
+        let table = try cli.run(["remind", "status"], Self.env("2026-03-10T07:05:00Z"))
+        #expect(table.stdout.contains("127.0.0.1 answered HTTP 500") && table.stdout.contains("1, next today 08:06"))
+
+        // Before the backoff has passed, nothing is tried again.
+        _ = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:30Z", path))
+        #expect(server.requests.count == 1)
+        // On the next run after it, the reminder arrives; the dead channel waits longer (2 minutes).
+        let second = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:06:10Z", path))
+        #expect(second.stderr == "phr: warning: channel \(dead) (webhook) failed: 127.0.0.1 refused the connection; it is retried on the next runs ('phr remind status')\n")
+        #expect(server.requests.count == 2 && server.requests.allSatisfy { $0.target == "/retry-topic" && String(decoding: $0.body, as: UTF8.self) == "A dose is due. 'phr med due' shows it." })
+        now = try status("2026-03-10T07:06:10Z")
+        #expect(now[n]?["pending"] as? Int == 0 && now[n]?["delivered"] as? Int == 1 && now[n]?["last_error"] is NSNull)
+        #expect(now[dead]?["next_attempt_at"] as? String == "2026-03-10T07:08:10Z")
+        // Twelve hours on the dose reminder is too old to send: given up, counted, said once.
+        let late = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T19:10:00Z", path))
+        #expect(late.stderr == "phr: warning: channel \(dead) (webhook): gave up on 1 reminder too old to send\n")
+        now = try status("2026-03-10T19:10:00Z")
+        #expect(now[dead]?["given_up"] as? Int == 1 && now[dead]?["pending"] as? Int == 0)
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T19:20:00Z", path)).stderr.isEmpty)
+    }
+
+    @Test func badChannelsAreRefusedClearly() throws {
+        let cli = try CLI(label: "badchannel")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let env = Self.env("2026-03-10T06:00:00Z")
+        func refused(_ arguments: [String], status: Int32 = 64, _ stderr: String) throws {
+            let result = try cli.run(["remind", "channel", "add"] + arguments, env)
+            #expect(result.status == status && result.stdout.isEmpty, "\(arguments)")
+            #expect(result.stderr.hasPrefix(stderr), "\(result.stderr)")
+        }
+        try refused(["ntfy", "http://ntfy.example.org/topic"],
+                    "phr: error: ntfy channel: plain http is only allowed to this machine (127.0.0.1, ::1, localhost); use https\n")
+        try refused(["ntfy", "https://ntfy.example.org/"], "phr: error: ntfy channel: the URL names no topic\n")
+        try refused(["webhook", "ftp://example.org/x"], "phr: error: webhook channel: 'ftp' is not http or https\n")
+        try refused(["gotify", "https://gotify.example.org"], "phr: error: --token-file: a gotify channel needs the application token\n")
+        try refused(["email", "not an address"], "phr: error: email channel: 'not an address' is not an e-mail address\n")
+        try refused(["pager", "x"], "phr: error: KIND: 'pager' is not a channel; use ntfy, gotify, email, webhook or command\n")
+        try refused(["ntfy", "https://ntfy.example.org/t", "--token-file", "\(cli.directory)/missing"], status: 66,
+                    "phr: error: --token-file \(cli.directory)/missing: no such file or directory\n")
+        #expect(try cli.run(["remind", "channel", "add", "email", "me@example.org"], env).status == 0)
+        try refused(["email", "me@example.org"], status: 1, "phr: error: channel ")
+        let none = try cli.run(["remind", "channel", "test", "zzzz"], env)
+        #expect(none.status == 66)
+    }
+
+    @Test func aTLSChannelIsVerifiedAgainstTheTrustedCertificates() throws {
+        let cli = try CLI(label: "tlschannel")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let site = cli.directory
+        let made = try Self.runQuietly("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                                                            "-days", "2", "-subj", "/CN=phr test", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                                                            "-keyout", "\(site)/key.pem", "-out", "\(site)/cert.pem"], in: site)
+        try #require(made == 0)
+        let env = Self.env("2026-03-10T06:00:00Z")
+        let server = try TLSServer(directory: site)
+        defer { server.stop() }
+        let w = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "https://localhost:\(server.port)/hook"], env))
+        // Trusted through SSL_CERT_FILE, as OpenSSL lets any program be told of a private CA.
+        let tested = try cli.run(["remind", "channel", "test"], env.merging(["SSL_CERT_FILE": "\(site)/cert.pem"]) { $1 })
+        #expect(tested.status == 0 && tested.stdout == "\(w)  webhook  sent\n", "\(tested.stderr)")
+        let request = server.received()
+        #expect(request.hasPrefix("POST /hook HTTP/1.1\r\n"))
+        #expect(request.contains("\"message\":\"Reminders from phr reach this channel.\""))
+        // The system's trust store does not know the test certificate: refused, and said so.
+        let second = try TLSServer(directory: site)
+        defer { second.stop() }
+        #expect(try cli.run(["remind", "channel", "rm", w], env).status == 0)
+        let u = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "https://localhost:\(second.port)/hook"], env))
+        let untrusted = try cli.run(["remind", "channel", "test"], env)
+        #expect(untrusted.status == 69)
+        #expect(untrusted.stdout.hasPrefix("\(u)  webhook  failed: the certificate of localhost is not trusted"))
+        #expect(untrusted.stderr == "phr: error: 1 channel did not take the test notification\nphr: hint: 'phr remind status' shows why; fix the channel or remove it\n")
+    }
+
+    static func runQuietly(_ executable: String, _ arguments: [String], in directory: String) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+/// A small HTTP/1.1 server on 127.0.0.1 for one test: it records each request and answers
+/// with the next of `statuses` (then 200), one request per connection.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    struct Request {
+        let method: String
+        let target: String
+        /// Names lowercased.
+        let headers: [String: String]
+        let head: Data
+        let body: Data
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let lock = NSLock()
+    private var recorded: [Request] = []
+    private var statuses: [Int]
+
+    init(statuses: [Int] = []) throws {
+        self.statuses = statuses
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        try #require(bound == 0 && listen(fd, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    var requests: [Request] {
+        lock.lock()
+        defer { lock.unlock() }
+        return recorded
+    }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// A port nothing listens on.
+    static func closedPort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private func serve() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            handle(connection)
+            close(connection)
+        }
+    }
+
+    private func handle(_ connection: Int32) {
+        var buffer = [UInt8]()
+        let size = 65536
+        var chunk = [UInt8](repeating: 0, count: size)
+        func fill() -> Bool {
+            let count = recv(connection, &chunk, size, 0)
+            guard count > 0 else { return false }
+            buffer += chunk[0..<count]
+            return true
+        }
+        var headEnd: Int?
+        while headEnd == nil {
+            if let range = Data(buffer).range(of: Data("\r\n\r\n".utf8)) { headEnd = range.lowerBound } else if !fill() { return }
+        }
+        let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let requestLine = lines.removeFirst().split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = Int(headers["content-length"] ?? "0") ?? 0
+        while buffer.count < headEnd! + 4 + length { if !fill() { break } }
+        let body = Data(buffer[(headEnd! + 4)..<min(buffer.count, headEnd! + 4 + length)])
+        lock.lock()
+        recorded.append(Request(method: String(requestLine.first ?? ""), target: String(requestLine.dropFirst().first ?? ""),
+                                headers: headers, head: Data(head.utf8), body: body))
+        let status = statuses.isEmpty ? 200 : statuses.removeFirst()
+        lock.unlock()
+        let answer = Array("HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+        _ = send(connection, answer, answer.count, Int32(MSG_NOSIGNAL))
+    }
+}
+
+/// `openssl s_server` on loopback for one connection: what the client sent is read from its
+/// stdout, and once the request is complete an HTTP answer is written to its stdin.
+final class TLSServer: @unchecked Sendable {
+    let port: Int
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var text = ""
+    private let done = DispatchSemaphore(value: 0)
+
+    init(directory: String) throws {
+        port = LoopbackHTTPServer.closedPort()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread { [self] in
+            let reader = output.fileHandleForReading
+            let writer = input.fileHandleForWriting
+            var received = Data()
+            while true {
+                let data = reader.availableData
+                if data.isEmpty { break }
+                received += data
+                let request = String(decoding: received, as: UTF8.self)
+                if let end = request.range(of: "\r\n\r\n"),
+                   let lengthLine = request[..<end.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
+                   let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+                   request[end.upperBound...].utf8.count >= length {
+                    writer.write(Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8))
+                    try? writer.close()
+                    break
+                }
+            }
+            lock.lock()
+            text = String(decoding: received, as: UTF8.self)
+            lock.unlock()
+            done.signal()
+        }.start()
+        // Wait until it accepts connections.
+        for _ in 0..<100 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return }
+            usleep(50_000)
+        }
+    }
+
+    /// What the client sent (waits up to 10 seconds for the request to be complete).
+    func received() -> String {
+        _ = done.wait(timeout: .now() + 10)
+        lock.lock()
+        defer { lock.unlock() }
+        return text
+    }
+
+    /// SIGKILL: s_server waiting on its stdin does not end on SIGTERM.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
