@@ -29,18 +29,33 @@ extension PageTextCleaner {
         case space(Unicode.Scalar)
         /// Anything else up to the next space or control; `neutral` when it holds no letter.
         case other([Unicode.Scalar], neutral: Bool)
+        /// Punctuation or digits in embeddings of their own: the text, and the text as it came,
+        /// which is kept outside a stretch (where its controls still separate words).
+        case wrapped([Unicode.Scalar], original: [Unicode.Scalar])
 
         var isGlyph: Bool { if case .glyph = self { return true } else { return false } }
         var canJoinStretch: Bool {
             switch self {
-            case .glyph, .space: return true
+            case .glyph, .space, .wrapped: return true
             case .other(_, let neutral): return neutral
             }
         }
         var scalars: [Unicode.Scalar] {
             switch self {
-            case .glyph(let scalars), .other(let scalars, _): return scalars
+            case .glyph(let scalars), .other(let scalars, _), .wrapped(let scalars, _): return scalars
             case .space(let scalar): return [scalar]
+            }
+        }
+        /// As it came, controls included.
+        var original: [Unicode.Scalar] {
+            if case .wrapped(_, let original) = self { return original }
+            return scalars
+        }
+        var isNeutral: Bool {
+            switch self {
+            case .wrapped: return true
+            case .other(_, let neutral): return neutral
+            default: return false
             }
         }
     }
@@ -51,15 +66,15 @@ extension PageTextCleaner {
         var index = 0
         while index < tokens.count {
             guard tokens[index].isGlyph, let end = stretchEnd(tokens, from: index) else {
-                output.append(contentsOf: tokens[index].scalars)
+                output.append(contentsOf: tokens[index].original)
                 index += 1
                 continue
             }
             // Neutrals before the first glyph of the stretch belong to it too (a full stop at
             // the left end of a line drawn left to right ends the sentence).
             var start = index
-            while leftToRightPage, start > 0, case .other(_, true) = tokens[start - 1], output.count >= tokens[start - 1].scalars.count {
-                output.removeLast(tokens[start - 1].scalars.count)
+            while leftToRightPage, start > 0, tokens[start - 1].isNeutral, output.count >= tokens[start - 1].original.count {
+                output.removeLast(tokens[start - 1].original.count)
                 start -= 1
             }
             var stretch = Array(tokens[start...end])
@@ -99,7 +114,7 @@ extension PageTextCleaner {
         }
         var end = lastGlyph
         // Neutrals right after the last glyph (not spaces) stay with it.
-        while end + 1 < tokens.count, case .other(_, true) = tokens[end + 1] { end += 1 }
+        while end + 1 < tokens.count, tokens[end + 1].isNeutral { end += 1 }
         return adjacent ? end : nil
     }
 
@@ -125,7 +140,7 @@ extension PageTextCleaner {
                 // A full stop of a right-to-left line comes wrapped twice ("\u{202B}\u{202A}.\u{202C}\u{202C}").
                 if !content.isEmpty, !content.contains(where: { $0.properties.isAlphabetic || $0.properties.isWhitespace }) {
                     flush()
-                    tokens.append(.other(content, neutral: true))
+                    tokens.append(.wrapped(content, original: Array(scalars[index...close])))
                     index = close + 1
                     continue
                 }
