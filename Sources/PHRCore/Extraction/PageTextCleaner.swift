@@ -3,6 +3,9 @@ import Foundation
 /// Turns poppler's page text into the text phr stores and searches.
 ///
 /// poppler reproduces what the PDF draws, which is not always what a person would type:
+/// - right-to-left text drawn glyph by glyph comes one glyph per run, on a left-to-right page
+///   in the reverse of typed order: these runs are joined into words in typed order first
+///   (`joinGlyphRuns`);
 /// - right-to-left runs come wrapped in bidi embedding controls (U+202B ... U+202C), and two
 ///   adjacent runs are two words ("‫לחיוב‬‫פעולות‬"): a control between two visible characters
 ///   becomes a space, elsewhere it is dropped;
@@ -26,7 +29,7 @@ enum PageTextCleaner {
         }
 
         var runBoundary = false
-        for scalar in text.replacingOccurrences(of: "\r\n", with: "\n").unicodeScalars {
+        for scalar in joinGlyphRuns(text.replacingOccurrences(of: "\r\n", with: "\n")).unicodeScalars {
             let value = scalar.value
             if isDirectionalRun(value) {
                 runBoundary = true

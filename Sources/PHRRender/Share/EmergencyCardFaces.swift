@@ -20,6 +20,7 @@ struct EmergencyCardFaces {
     /// One labelled list on a side: "ALLERGIES Penicillin (severe) · Latex".
     struct Block {
         var label: String
+        /// Pango markup, one string per item.
         var items: [String]
         /// Items set in bold red (severe allergies).
         var urgent: Set<Int> = []
@@ -29,8 +30,8 @@ struct EmergencyCardFaces {
         func markup() -> String {
             var parts = items.enumerated().map { index, item in
                 urgent.contains(index)
-                    ? "<span weight=\"bold\" foreground=\"\(EmergencyCardFaces.red.markupValue)\">\(escapeMarkup(item))</span>"
-                    : escapeMarkup(item)
+                    ? "<span weight=\"bold\" foreground=\"\(EmergencyCardFaces.red.markupValue)\">\(item)</span>"
+                    : item
             }
             if parts.isEmpty { parts = [escapeMarkup(empty)] }
             if dropped > 0 { parts.append("<i>+\(dropped) more, see the full page</i>") }
@@ -65,9 +66,9 @@ struct EmergencyCardFaces {
         canvas.drawTextLines(.plain(personLine), lines: 0..<1, x: x, y: y + (nameLines.isEmpty ? 0 : nameLines[shown - 1].bottom),
                              width: nameWidth, style: TextStyle(size: 6.6, color: .muted))
         y += 34
-        var allergies = Block(label: "Allergies", items: card.allergies.map(Self.allergyText), empty: "none recorded")
+        var allergies = Block(label: "Allergies", items: card.allergies.map { escapeMarkup(Self.allergyText($0)) }, empty: "none recorded")
         allergies.urgent = Set(card.allergies.indices.filter { card.allergies[$0].severity == "severe" || card.allergies[$0].criticality == "high" })
-        let conditions = Block(label: "Conditions", items: card.conditions, empty: "none recorded")
+        let conditions = Block(label: "Conditions", items: card.conditions.map(escapeMarkup), empty: "none recorded")
         drawFitted([allergies, conditions], on: canvas, top: y, bottom: Self.size.height - Self.inset)
     }
 
@@ -76,22 +77,28 @@ struct EmergencyCardFaces {
         let medications = Block(label: "Medications", items: card.medications.map { medication in
             // A dose keeps its number and unit on one line ("325 mg").
             let dose = medication.dose.map { $0.replacingOccurrences(of: " ", with: "\u{00A0}") }
-            return [[medication.name, dose].compactMap { $0 }.joined(separator: " "), medication.schedule].joined(separator: ", ")
+            return escapeMarkup([[medication.name, dose].compactMap { $0 }.joined(separator: " "), medication.schedule].joined(separator: ", "))
         }, empty: "none recorded")
         let contacts = Block(label: "In an emergency call", items: card.contacts.map { contact in
-            contact.name + (contact.relation.map { " (\($0))" } ?? "") + " " + contact.phone
+            escapeMarkup(contact.name + (contact.relation.map { " (\($0))" } ?? "")) + " " + Self.phoneMarkup(contact.phone)
         }, empty: "no emergency contact recorded")
         var other: [String] = []
         if let donor = card.organDonor { other.append("organ donor: \(donor ? "yes" : "no")") }
         if let notes = card.notes { other.append(notes) }
         var blocks = [medications, contacts]
-        if !other.isEmpty { blocks.append(Block(label: "Notes", items: other, empty: "")) }
+        if !other.isEmpty { blocks.append(Block(label: "Notes", items: other.map(escapeMarkup), empty: "")) }
         let footerStyle = TextStyle(size: 4.8, color: .muted)
         let footer = "Made \(generatedOn) with phr · more on the full page"
         let footerHeight = canvas.measureText(.plain(footer), style: footerStyle).height
         drawFitted(blocks, on: canvas, top: Self.inset + 2, bottom: Self.size.height - Self.inset - footerHeight - 2)
         canvas.drawText(.plain(footer), x: Self.inset, y: Self.size.height - Self.inset - footerHeight,
                         width: Self.size.width - 2 * Self.inset, style: footerStyle)
+    }
+
+    /// A phone number as markup that is never broken across lines: a number split after a
+    /// hyphen or a space reads as two numbers, or as a wrong one.
+    static func phoneMarkup(_ phone: String, monospaced: Bool = false) -> String {
+        "<span allow_breaks=\"false\"\(monospaced ? " font_family=\"DejaVu Sans Mono\"" : "")>\(escapeMarkup(phone))</span>"
     }
 
     /// "born 1984-07-22 (42) · male".

@@ -53,6 +53,14 @@ import Testing
 
     @Test func cleaningSeparatesDirectionalRunsAndDropsControls() {
         #expect(PageTextCleaner.clean("\u{202B}לחיוב\u{202C}\u{202B}פעולות\u{202C} \u{202B}אלה\u{202C}") == "לחיוב פעולות אלה")
+        // One glyph per run, left to right on a mainly left-to-right page: typed order again.
+        func glyphs(_ word: String) -> String { word.map { "\u{202B}\($0)\u{202C}" }.joined() }
+        #expect(PageTextCleaner.clean("Notes for the doctor:\n.\(glyphs("ضيرملا")) \(glyphs("ىلع")) \(glyphs("بجي"))")
+                == "Notes for the doctor:\nيجب على المريض.")
+        // On a mainly right-to-left page they come in typed order, each space one glyph late
+        // (after the first letter of the next word), and a full stop wrapped twice.
+        #expect(PageTextCleaner.clean("\(glyphs("يجبع")) \(glyphs("لىا")) \(glyphs("لمريض"))\u{202B}\u{202A}.\u{202C}\u{202C}")
+                == "يجب على المريض.")
         #expect(PageTextCleaner.clean("Ge\u{00AD}sund\u{00AD}heit\u{E000}\u{FFFD}\u{1}") == "Gesundheit")
     }
 
