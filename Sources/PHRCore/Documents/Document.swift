@@ -31,6 +31,8 @@ public struct Document: Codable, Sendable, Equatable {
     public var extractor: String
     public var addedAt: String
     public var updatedAt: String
+    /// Whether the document waits for OCR (`phr doc reindex --ocr`).
+    public var ocr: DocumentOCRState
     /// The blob holding the original (internal; not part of the JSON output).
     var blobName: String
 
@@ -49,6 +51,7 @@ public struct Document: Codable, Sendable, Equatable {
         case size, sha256, extractor
         case addedAt = "added_at"
         case updatedAt = "updated_at"
+        case ocr
     }
 
     public init(from decoder: Decoder) throws {
@@ -74,6 +77,7 @@ public struct Document: Codable, Sendable, Equatable {
         extractor = try c.decode(String.self, forKey: .extractor)
         addedAt = try c.decode(String.self, forKey: .addedAt)
         updatedAt = try c.decode(String.self, forKey: .updatedAt)
+        ocr = try c.decodeIfPresent(DocumentOCRState.self, forKey: .ocr) ?? .notNeeded
         blobName = ""
     }
 
@@ -100,6 +104,7 @@ public struct Document: Codable, Sendable, Equatable {
         extractor = row["extractor"]
         addedAt = row["added_at"]
         updatedAt = row["updated_at"]
+        ocr = DocumentOCRState(rawValue: row["ocr"] ?? "") ?? .notNeeded
         blobName = row["blob_name"]
     }
 
@@ -107,8 +112,9 @@ public struct Document: Codable, Sendable, Equatable {
     public var outcomeDescription: String {
         switch outcome {
         case .indexed: return "indexed"
+        case .ocr: return "indexed by OCR"
         case .partial: return "partially indexed"
-        case .noText: return "no text (needs OCR)"
+        case .noText: return ocr == .done ? "no text" : "no text (needs OCR)"
         case .junkText: return "unreadable text (not indexed)"
         case .unreadable: return "unreadable"
         case .passwordRequired: return "password required"
@@ -118,3 +124,55 @@ public struct Document: Codable, Sendable, Equatable {
 
 /// Stored as its raw value, the same spelling as in the JSON output.
 extension ExtractionOutcome: DatabaseValueConvertible {}
+
+/// Whether a document still needs OCR.
+public enum DocumentOCRState: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+    /// Its text layer is all it needs (or it has no content to read).
+    case notNeeded = "not_needed"
+    /// Stored without OCR (added with --ocr never, or before phr had OCR): `phr doc reindex --ocr` reads it.
+    case waiting
+    /// OCR has read it (whatever it found).
+    case done
+}
+
+/// What OCR made of one page of a document.
+public struct DocumentPageOCR: Codable, Sendable, Equatable {
+    public enum Status: String, Codable, Sendable, CaseIterable, DatabaseValueConvertible {
+        /// Text by OCR.
+        case read
+        /// Text by OCR below the confidence floor: searchable, ranked below other hits.
+        case lowConfidence = "low_confidence"
+        /// OCR found no text.
+        case empty
+        /// OCR could not run on the page; `detail` says why.
+        case failed
+    }
+
+    public var page: Int
+    public var status: Status
+    /// Mean word confidence, 0 to 100.
+    public var confidence: Double?
+    /// Why OCR failed, or what it had to do ("turned 180 degrees").
+    public var detail: String?
+
+    public init(page: Int, status: Status, confidence: Double? = nil, detail: String? = nil) {
+        self.page = page
+        self.status = status
+        self.confidence = confidence
+        self.detail = detail
+    }
+
+    /// The record for an extracted page, or nil if OCR had nothing to do with it.
+    init?(_ page: ExtractedPage) {
+        guard page.source == .ocr || page.ocrFailed else { return nil }
+        let status: Status
+        if page.ocrFailed {
+            status = .failed
+        } else if page.quality == .text {
+            status = page.isLowConfidenceOCR ? .lowConfidence : .read
+        } else {
+            status = .empty
+        }
+        self.init(page: page.number, status: status, confidence: page.ocrConfidence, detail: page.note)
+    }
+}

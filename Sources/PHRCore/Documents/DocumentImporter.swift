@@ -16,6 +16,8 @@ public final class DocumentImporter {
 
     /// The value of `document.extractor`: which code produced the text, for `doc reindex`.
     var extractorVersion: String { extractor.extractorVersion ?? "phr-extract 1" }
+    /// The OCR languages used when a command does not choose (the vault's default).
+    public var ocrLanguages = "eng"
 
     public init(vault: Vault, profile: Profile, extractor: TextExtractor = TextExtractor(),
                 preferDayFirst: Bool = false) {
@@ -34,6 +36,8 @@ public final class DocumentImporter {
         public var provider: String?
         public var note: String?
         public var pdfPassword: SecretBytes?
+        /// Whether scans and photos are read by OCR, and in which languages.
+        public var ocr: OCROptions = .default
 
         public init() {}
     }
@@ -286,16 +290,9 @@ public final class DocumentImporter {
                     guard let item = try self.prepare(index: index, file: file, blobsInBatch: &blobsInBatch, finish: finish) else { continue }
                     if item.blob.isNew { uncommitted.insert(item.blob.name) }
                     TestPause.here(.blobStored)
-                    if item.kind.isImage {
-                        // Images need no extraction: they are stored as needing OCR.
-                        let summary = ExtractionSummary(outcome: .noText, pageCount: 1, reason: "an image: needs OCR to be searchable")
-                        finish(index, try self.commit(item, summary: summary, options: options))
-                        uncommitted.remove(item.blob.name)
-                        continue
-                    }
                     pending[jobCount] = item
                     jobCount += 1
-                    return ExtractionJob(.file(item.file), password: options.pdfPassword)
+                    return ExtractionJob(.file(item.file), password: options.pdfPassword, ocr: options.ocr)
                 } catch {
                     guard Self.stopsTheBatch(error) else {
                         finish(index, FileResult(file: file.path.display, status: .failed, reason: Self.describe(error)))
@@ -410,10 +407,10 @@ public final class DocumentImporter {
         }
         guard kind != .other else {
             if file.inDirectory {
-                finish(index, FileResult(file: display, status: .skipped, reason: "not a PDF, PNG or JPEG file"))
+                finish(index, FileResult(file: display, status: .skipped, reason: "not a PDF or an image"))
                 return nil
             }
-            return failed(info.st_size == 0 ? "the file is empty" : "not a PDF, PNG or JPEG file")
+            return failed(info.st_size == 0 ? "the file is empty" : "not a PDF or an image (PNG, JPEG, TIFF, WebP, HEIC)")
         }
         let blob: BlobStore.StoredBlob
         do {
@@ -500,12 +497,13 @@ public final class DocumentImporter {
             try db.execute(sql: """
                 INSERT INTO document (id, profile_id, blob_name, file_name, media_type, title, type, type_source,
                     date, date_source, provider, note, outcome, outcome_detail, page_count, text_pages, size, sha256,
-                    extractor, added_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    extractor, added_at, updated_at, ocr)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [id, profile.id, item.blob.name, fileName, item.kind.mediaType, title, type, typeSource,
                                  date, dateSource, try DocumentFields.provider(options.provider), try DocumentFields.note(options.note), summary.outcome.rawValue, summary.reason,
                                  summary.pageCount, summary.textPages, item.blob.size, Data(item.blob.sha256),
-                                 extractorVersion, now, now])
+                                 extractorVersion, now, now, Self.ocrState(summary: summary, pages: item.pages)])
+            try DocumentStore.replaceOCRPages(db, documentID: id, pages: item.pages.ocrPages)
             for tag in tags {
                 try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [id, tag])
             }
@@ -514,6 +512,17 @@ public final class DocumentImporter {
             return document
         }
         return FileResult(file: item.display, status: .added, document: document, reason: summary.reason)
+    }
+
+    /// Whether a document still needs OCR after this extraction: not if OCR read (or tried to
+    /// read) any page, nor if nothing in it needs OCR.
+    static func ocrState(summary: ExtractionSummary, pages: PageSpool) -> DocumentOCRState {
+        if !pages.ocrPages.isEmpty { return .done }
+        switch summary.outcome {
+        case .noText, .junkText: return .waiting
+        case .partial where (summary.reason ?? "").contains("OCR"): return .waiting
+        default: return .notNeeded
+        }
     }
 
     /// Search entries for every page with text; the title, tags, provider and note go with each.
@@ -540,10 +549,21 @@ public final class DocumentImporter {
     /// Extracts the text of `documents` again from their blobs (decrypted into memory files, never
     /// onto a disk), replacing their search entries and outcomes. User-set title, type and date
     /// are kept; guessed ones are guessed again.
-    public func reindex(_ documents: [Document], password: SecretBytes? = nil,
+    ///
+    /// `ocr` says whether pages are read by OCR: nil keeps each document as it was (documents OCR
+    /// read are read by OCR again, the others are not); a mode applies to every document.
+    /// Each document is committed as soon as it is read, so an interrupted run loses nothing
+    /// and `reindex --ocr` of the documents still waiting continues where it stopped.
+    public func reindex(_ documents: [Document], password: SecretBytes? = nil, ocr: OCROptions? = nil,
                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [Document] {
-        // Images have no text to extract; they keep their outcome.
-        let pdfs = documents.filter { $0.mediaType == "application/pdf" }
+        func options(_ document: Document) -> OCROptions {
+            if let ocr { return ocr }
+            return OCROptions(mode: document.ocr == .done ? .auto : .never, languages: ocrLanguages)
+        }
+        // Images without OCR have no text to extract; they keep their outcome.
+        let pdfs = documents.filter { document in
+            document.mediaType == "application/pdf" || (FileSniffer.Kind(mediaType: document.mediaType).isImage && options(document).mode != .never)
+        }
         // Staged pages are leftovers to `phr check --repair` unless a writer holds blobs/.
         let writerLock = try vault.blobs.writerLock()
         defer { writerLock.release() }
@@ -565,7 +585,7 @@ public final class DocumentImporter {
                 damaged[document.id] = (error as? VaultError)?.errorDescription ?? error.localizedDescription
                 return ExtractionJob(.file((try? MemoryFile.make()) ?? FileDescriptor(fd: -1, path: "memfd")))
             }
-            return ExtractionJob(.file(memory), password: password)
+            return ExtractionJob(.file(memory), password: password, ocr: options(document))
         }
         try extractor.extractAll(jobs, onPage: { job, page in
             try pages[job].append(page)
@@ -587,7 +607,28 @@ public final class DocumentImporter {
         // Re-extracted pages replace the old ones: for the index, as many rows again.
         let rewritten = updated.reduce(0) { $0 + max($1.textPages, 1) }
         _ = try? vault.database.write { db in try SearchIndex.compactAfterBulkChange(db, addedRows: rewritten) }
-        return updated + documents.filter { $0.mediaType != "application/pdf" }
+        let read = Set(pdfs.map(\.id))
+        return updated + documents.filter { !read.contains($0.id) }
+    }
+
+    /// Every page's words with their boxes, in page order: what OCR stored for the pages it read,
+    /// and for the other pages the text layer's words, read again from the original (decrypted
+    /// into a memory file) by an extraction worker. For the lab-results reader.
+    public func layouts(of document: Document, password: SecretBytes? = nil) throws -> [PageLayout] {
+        var byPage: [Int: PageLayout] = [:]
+        for layout in try vault.database.read({ db in try DocumentStore.ocrLayouts(db, documentID: document.id) }) {
+            byPage[layout.page] = layout
+        }
+        if document.mediaType == "application/pdf" && byPage.count < document.pageCount {
+            let memory = try MemoryFile.make()
+            try vault.blobs.read(name: document.blobName) { try memory.write($0) }
+            let job = ExtractionJob(.file(memory), password: password,
+                                    ocr: OCROptions(mode: .never, languages: ocrLanguages, textLayerWords: true))
+            _ = try extractor.extract(job.source, password: job.password, ocr: job.ocr) { page in
+                if byPage[page.number] == nil, page.quality == .text, let layout = page.layout { byPage[page.number] = layout }
+            }
+        }
+        return byPage.keys.sorted().map { byPage[$0]! }
     }
 
     private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document {
@@ -606,13 +647,16 @@ public final class DocumentImporter {
         document.textPages = summary.textPages
         document.extractor = extractorVersion
         document.updatedAt = Timestamp.string(Date())
+        document.ocr = Self.ocrState(summary: summary, pages: pages)
         let profileID = profile.id
         return try vault.database.write { db in
             try db.execute(sql: """
                 UPDATE document SET type = ?, date = ?, date_source = ?, outcome = ?, outcome_detail = ?, page_count = ?,
-                    text_pages = ?, extractor = ?, updated_at = ? WHERE id = ?
+                    text_pages = ?, extractor = ?, updated_at = ?, ocr = ? WHERE id = ?
                 """, arguments: [document.type, document.date, document.dateSource, document.outcome, document.outcomeDetail,
-                                 document.pageCount, document.textPages, document.extractor, document.updatedAt, document.id])
+                                 document.pageCount, document.textPages, document.extractor, document.updatedAt, document.ocr,
+                                 document.id])
+            try DocumentStore.replaceOCRPages(db, documentID: document.id, pages: pages.ocrPages)
             try Self.index(db, document: &document, pages: pages, profileID: profileID)
             return document
         }

@@ -204,15 +204,66 @@ extension Document {
     }
 }
 
+extension DocumentStore {
+    /// Replaces what OCR recorded for `documentID`'s pages.
+    static func replaceOCRPages(_ db: Database, documentID: String, pages: [(record: DocumentPageOCR, layout: PageLayout?)]) throws {
+        try db.execute(sql: "DELETE FROM document_page WHERE document_id = ?", arguments: [documentID])
+        let insert = try db.makeStatement(sql: """
+            INSERT INTO document_page (document_id, page, ocr, confidence, detail, width, height, words)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (record, layout) in pages {
+            let confidence = record.confidence.map { max(0, min(100, $0)) }
+            try insert.execute(arguments: [documentID, record.page, record.status, confidence, record.detail,
+                                           max(0, layout?.width ?? 0), max(0, layout?.height ?? 0),
+                                           Data(PageWordCoding.encode(layout?.words ?? []))])
+        }
+    }
+
+    /// What OCR made of each page of a document that it read or tried to, in page order.
+    public static func ocrPages(_ db: Database, documentID: String) throws -> [DocumentPageOCR] {
+        try Row.fetchAll(db, sql: "SELECT page, ocr, confidence, detail FROM document_page WHERE document_id = ? ORDER BY page",
+                         arguments: [documentID]).map { row in
+            DocumentPageOCR(page: row["page"], status: DocumentPageOCR.Status(rawValue: row["ocr"]) ?? .failed,
+                            confidence: row["confidence"], detail: row["detail"])
+        }
+    }
+
+    /// The words and boxes OCR stored for a document's pages, in page order. Text-layer pages
+    /// are not stored: `DocumentImporter.layouts` reads them from the original on demand.
+    public static func ocrLayouts(_ db: Database, documentID: String) throws -> [PageLayout] {
+        try Row.fetchAll(db, sql: """
+            SELECT page, confidence, width, height, words FROM document_page
+            WHERE document_id = ? AND ocr IN ('read', 'low_confidence') ORDER BY page
+            """, arguments: [documentID]).map { row in
+            let words = PageWordCoding.decode((row["words"] as Data?) ?? Data()) ?? []
+            return PageLayout(page: row["page"], width: row["width"], height: row["height"], source: .ocr,
+                              meanConfidence: row["confidence"], words: words)
+        }
+    }
+
+    /// How many of the profile's documents wait for OCR.
+    public static func waitingForOCR(_ db: Database, profileID: Int64?) throws -> Int {
+        if let profileID {
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE ocr = 'waiting' AND profile_id = ?",
+                                    arguments: [profileID]) ?? 0
+        }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE ocr = 'waiting'") ?? 0
+    }
+}
+
 /// Errors of the document commands.
 public enum DocumentError: PHRError, Equatable {
     case exists(String)
     case refusingTerminal
     /// `--pdf-password-file` cannot be read (`code` is the errno) or holds no password.
     case passwordFile(path: String, reason: String, code: Int32?)
+    /// Tesseract has no data for these languages in `directory` (exit 69).
+    case ocrLanguageMissing(languages: [String], directory: String, option: String)
 
     public var exitStatus: ExitStatus {
         switch self {
+        case .ocrLanguageMissing: return .unavailable
         case .exists: return .failure
         case .refusingTerminal: return .usage
         case .passwordFile(_, _, let code):
@@ -229,6 +280,8 @@ public enum DocumentError: PHRError, Equatable {
         case .exists(let path): return "\(path) already exists"
         case .refusingTerminal: return "refusing to write a document's bytes to a terminal"
         case .passwordFile(let path, let reason, _): return "--pdf-password-file \(path): \(reason)"
+        case .ocrLanguageMissing(let languages, let directory, let option):
+            return "\(option): the OCR language pack for \(languages.joined(separator: ", ")) is not installed (no \(languages[0]).traineddata in \(directory))"
         }
     }
 
@@ -251,6 +304,8 @@ public enum DocumentError: PHRError, Equatable {
     public var hint: String? {
         switch self {
         case .passwordFile: return "give a file whose first line is the PDF's password"
+        case .ocrLanguageMissing(let languages, _, _):
+            return "install it (Debian: apt-get install \(languages.map(OCRLanguages.package).joined(separator: " ")), or make deps OCR_LANGS=\"\(languages.joined(separator: " "))\"), or choose other languages"
         case .exists: return "choose another name, or remove the file first"
         case .refusingTerminal: return "redirect the output, e.g. 'phr doc export ID --out - > file.pdf', or give a file name"
         }

@@ -23,6 +23,8 @@ final class PageSpool {
     /// The start of the document's text, for the type and date guessers.
     private(set) var guessText = ""
     private(set) var textPages = 0
+    /// What OCR made of each page it read or tried to, with the words of the pages it read.
+    private(set) var ocrPages: [(record: DocumentPageOCR, layout: PageLayout?)] = []
 
     init(database: VaultDatabase) throws {
         self.database = database
@@ -30,6 +32,9 @@ final class PageSpool {
     }
 
     func append(_ page: ExtractedPage) throws {
+        if let record = DocumentPageOCR(page) {
+            ocrPages.append((record, page.source == .ocr && page.quality == .text ? page.layout : nil))
+        }
         guard page.quality == .text, !page.text.isEmpty else { return }
         textPages += 1
         if guessText.utf8.count < Self.guessLimit {
@@ -69,6 +74,7 @@ final class PageSpool {
     /// Forgets everything, staged rows included (the document was not committed).
     func discard() {
         held.removeAll()
+        ocrPages.removeAll()
         guessText = ""
         guard stagedPages > 0 else { return }
         let token = token

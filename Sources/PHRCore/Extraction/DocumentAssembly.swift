@@ -10,23 +10,92 @@ struct DocumentAssembly {
     private(set) var opened: WorkerOpenedDocument?
     private(set) var pagesReceived = 0
     private var counts: [PageQuality: Int] = [:]
+    /// OCR pages with text, their confidences, and pages where OCR failed.
+    private var ocrConfidences: [Double] = []
+    private var lowConfidencePages = 0
+    private var ocrFailures: [Int] = []
+    /// Pages skipped because the worker died on them (a resumed document).
+    private var lostPages: [Int] = []
 
     /// Records the `opened` message.
+    /// A resumed document opens again in its new worker: the same page count, or it is not
+    /// the same document.
     mutating func open(_ document: WorkerOpenedDocument) throws {
-        guard opened == nil else { throw ExtractionError.protocolViolation(detail: "a document opened twice") }
+        if let opened {
+            guard resuming, opened.pageCount == document.pageCount else {
+                throw ExtractionError.protocolViolation(detail: "a document opened twice")
+            }
+            resuming = false
+            return
+        }
         opened = document
     }
 
-    /// Records a `page` message and returns the page to hand to the caller.
+    /// True between `skipPageAfterFailure` and the new worker's `opened`.
+    private(set) var resuming = false
+
+    /// The worker died or hung on the next page: that page is lost, and the document resumes
+    /// after it in a fresh worker. Returns the page to resume from, or nil if nothing is left.
+    mutating func skipPageAfterFailure() -> Int? {
+        guard let opened, pagesReceived < opened.pageCount else { return nil }
+        pagesReceived += 1
+        counts[.failed, default: 0] += 1
+        lostPages.append(pagesReceived)
+        resuming = true
+        return pagesReceived < opened.pageCount ? pagesReceived + 1 : nil
+    }
+
+    /// Records a text-layer `page` message.
     mutating func page(number: Int, flags: WorkerPageFlags, text: String) throws -> ExtractedPage {
-        guard let opened, number == pagesReceived + 1, number <= opened.pageCount else {
+        try page(WorkerPage(number: number, flags: flags, text: text))
+    }
+
+    /// Records a `page` message and returns the page to hand to the caller.
+    mutating func page(_ page: WorkerPage) throws -> ExtractedPage {
+        let number = page.number
+        guard let opened, !resuming, number == pagesReceived + 1, number <= opened.pageCount else {
             throw ExtractionError.protocolViolation(detail: "page \(number) out of order")
         }
         pagesReceived = number
-        let quality = PageTextAssessor.quality(of: text, hasImages: flags.contains(.hasImages),
-                                               failed: flags.contains(.failed))
+        let note = Self.sanitize(page.note)
+        if page.flags.contains(.ocrFailed) { ocrFailures.append(number) }
+        let quality: PageQuality
+        if page.source == .ocr {
+            let visible = page.text.unicodeScalars.contains { !$0.properties.isWhitespace }
+            quality = visible ? .text : (page.flags.contains(.failed) ? .failed : .imageOnly)
+        } else {
+            quality = PageTextAssessor.quality(of: page.text, hasImages: page.flags.contains(.hasImages),
+                                               failed: page.flags.contains(.failed))
+        }
         counts[quality, default: 0] += 1
-        return ExtractedPage(number: number, text: quality == .text ? PageTextCleaner.clean(text) : "", quality: quality)
+        if page.source == .ocr && quality != .text { ocrEmptyPages += 1 }
+        if page.flags.contains(.ocrFailed), ocrFailureReason == nil, let note {
+            ocrFailureReason = "OCR failed: \(note)"
+            if page.flags.contains(.failed) { imageFailure = note }
+        }
+        let text = quality == .text ? PageTextCleaner.clean(page.text) : ""
+        var confidence: Double?
+        if page.source == .ocr, quality == .text {
+            confidence = page.confidence ?? 0
+            ocrConfidences.append(confidence!)
+            if confidence! < OCRLanguages.lowConfidenceFloor { lowConfidencePages += 1 }
+        }
+        var layout: PageLayout?
+        if !page.words.isEmpty || page.source == .ocr {
+            layout = PageLayout(page: number, width: page.width, height: page.height, source: page.source,
+                                meanConfidence: confidence, words: page.words.map(Self.cleanWord))
+        }
+        return ExtractedPage(number: number, text: text, quality: quality, source: page.source,
+                             ocrConfidence: confidence, layout: layout, note: note, ocrFailed: page.flags.contains(.ocrFailed))
+    }
+
+    /// A word as the worker sent it, without controls (it is untrusted text too).
+    private static func cleanWord(_ word: PageWord) -> PageWord {
+        var clean = word
+        if word.text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            clean.text = String(String.UnicodeScalarView(word.text.unicodeScalars.filter { $0.properties.generalCategory != .control }))
+        }
+        return clean
     }
 
     /// The summary once the worker said `done`.
@@ -46,7 +115,8 @@ struct DocumentAssembly {
             }
             let (outcome, pageReason) = classify()
             return ExtractionSummary(outcome: outcome, pageCount: opened.pageCount, textPages: counts[.text] ?? 0,
-                                     reason: pageReason, metadata: metadata(), syntaxErrors: syntaxErrors)
+                                     reason: pageReason, metadata: metadata(), syntaxErrors: syntaxErrors,
+                                     ocrPages: ocrConfidences.count)
         }
     }
 
@@ -58,8 +128,15 @@ struct DocumentAssembly {
         }
         let place = "on page \(pagesReceived + 1) of \(opened.pageCount)"
         return ExtractionSummary(outcome: textPages > 0 ? .partial : .unreadable, pageCount: opened.pageCount,
-                                 textPages: textPages, reason: "\(failure) \(place)", metadata: metadata())
+                                 textPages: textPages, reason: "\(failure) \(place)", metadata: metadata(),
+                                 ocrPages: ocrConfidences.count)
     }
+
+    /// What a worker's death on a page is called in the summary of a resumed document.
+    mutating func noteLostPage(_ reason: String) {
+        lostPageReasons.append(reason)
+    }
+    private var lostPageReasons: [String] = []
 
     private func classify() -> (ExtractionOutcome, String?) {
         let pageCount = opened?.pageCount ?? 0
@@ -68,18 +145,50 @@ struct DocumentAssembly {
         let failed = counts[.failed] ?? 0
         let images = counts[.imageOnly] ?? 0
         if pageCount == 0 { return (.unreadable, "the document has no pages") }
+        let ocrFailed = ocrFailures.count
         if text > 0 {
-            guard junk + failed + images > 0 else { return (.indexed, nil) }
-            var parts: [String] = []
-            if failed > 0 { parts.append("\(failed) of \(pageCount) pages could not be read") }
+            var ocrPart: String?
+            if !ocrConfidences.isEmpty {
+                let mean = ocrConfidences.reduce(0, +) / Double(ocrConfidences.count)
+                let pages = pageCount == 1 ? "" : "\(ocrConfidences.count) of \(pageCount) pages by OCR, "
+                ocrPart = "\(pages)mean confidence \(Int(mean.rounded()))"
+                    + (lowConfidencePages > 0 ? ", \(lowConfidencePages) low-confidence" : "")
+            }
+            guard junk + failed + images > 0 else { return (ocrPart == nil ? .indexed : .ocr, ocrPart) }
+            var parts: [String] = ocrPart.map { [$0] } ?? []
+            if failed > 0 {
+                let lost = lostPages.isEmpty ? "" : " (page\(lostPages.count == 1 ? "" : "s") \(lostPages.map(String.init).joined(separator: ", ")): \(lostPageReasons.first ?? "the reader failed"))"
+                parts.append("\(failed) of \(pageCount) pages could not be read\(lost)")
+            }
             if junk > 0 { parts.append("\(junk) of \(pageCount) pages hold unusable text") }
-            if images > 0 { parts.append("\(images) of \(pageCount) pages are images without text (need OCR)") }
+            if images > 0 {
+                parts.append(attemptedOCR
+                    ? "\(images) of \(pageCount) pages are images where OCR found no text"
+                    : "\(images) of \(pageCount) pages are images without text (need OCR)")
+            }
             return (.partial, parts.joined(separator: ", "))
         }
         if junk > 0 { return (.junkText, "the text layer is unusable (fonts without character maps); needs OCR") }
-        if failed == pageCount { return (.unreadable, "no page could be read") }
+        if failed == pageCount {
+            // An image that cannot be read at all (too large, damaged) says why.
+            if let imageFailure { return (.unreadable, imageFailure) }
+            if lostPages.count == 1 && pageCount == 1 {
+                return (.unreadable, "\(lostPageReasons.first ?? "the reader failed") on page 1 of 1")
+            }
+            if !lostPages.isEmpty { return (.unreadable, "no page could be read: \(lostPageReasons.first ?? "the reader failed")") }
+            return (.unreadable, "no page could be read")
+        }
+        if ocrFailed > 0 || images > 0 && attemptedOCR {
+            return (.noText, ocrFailureReason ?? "OCR found no text")
+        }
         return (.noText, "no text layer; needs OCR")
     }
+
+    /// True once any page came back from OCR (with or without text).
+    private var attemptedOCR: Bool { !ocrConfidences.isEmpty || !ocrFailures.isEmpty || ocrEmptyPages > 0 }
+    private var ocrEmptyPages = 0
+    private var ocrFailureReason: String?
+    private var imageFailure: String?
 
     private func metadata(encrypted: Bool = false) -> DocumentMetadata {
         guard let opened else { return DocumentMetadata(isEncrypted: encrypted) }

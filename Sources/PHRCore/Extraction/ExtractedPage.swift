@@ -7,11 +7,32 @@ public struct ExtractedPage: Sendable, Equatable {
     public let text: String
     /// What the page held.
     public let quality: PageQuality
+    /// Where the text came from.
+    public let source: PageTextSource
+    /// The mean OCR word confidence (0 to 100) of an OCR page.
+    public let ocrConfidence: Double?
+    /// The words with their boxes: for OCR pages, and for text-layer pages when asked for.
+    public let layout: PageLayout?
+    /// Why OCR failed on the page, or what it had to do ("turned 180 degrees"); nil otherwise.
+    public let note: String?
+    /// OCR was needed and could not run (too large, timed out, no language data): `note` says why.
+    public let ocrFailed: Bool
 
-    public init(number: Int, text: String, quality: PageQuality) {
+    public init(number: Int, text: String, quality: PageQuality, source: PageTextSource = .textLayer,
+                ocrConfidence: Double? = nil, layout: PageLayout? = nil, note: String? = nil, ocrFailed: Bool = false) {
+        self.ocrFailed = ocrFailed
         self.number = number
         self.text = quality == .text ? text : ""
         self.quality = quality
+        self.source = source
+        self.ocrConfidence = ocrConfidence
+        self.layout = layout
+        self.note = note
+    }
+
+    /// An OCR page below `OCRLanguages.lowConfidenceFloor`: searchable, ranked below text.
+    public var isLowConfidenceOCR: Bool {
+        source == .ocr && quality == .text && (ocrConfidence ?? 0) < OCRLanguages.lowConfidenceFloor
     }
 }
 

@@ -3,10 +3,13 @@ public struct ExtractionJob {
     public var source: ExtractionSource
     /// The user's password as UTF-8 bytes (from `--pdf-password-file`); see `PDFPasswordCandidates`.
     public var password: SecretBytes?
+    /// Whether and how pages are read by OCR.
+    public var ocr: OCROptions
 
-    public init(_ source: ExtractionSource, password: SecretBytes? = nil) {
+    public init(_ source: ExtractionSource, password: SecretBytes? = nil, ocr: OCROptions = .none) {
         self.source = source
         self.password = password
+        self.ocr = ocr
     }
 }
 

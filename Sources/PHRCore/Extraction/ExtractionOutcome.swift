@@ -2,8 +2,10 @@
 ///
 /// The raw values are the vault's and the JSON output's spelling; never rename them.
 public enum ExtractionOutcome: String, Codable, Sendable, CaseIterable {
-    /// Every page that has content has searchable text.
+    /// Every page that has content has searchable text, from its text layer.
     case indexed
+    /// Every page that has content has searchable text, and some or all of it came from OCR.
+    case ocr
     /// Some pages have text; others could not be read, hold junk, or are images needing OCR.
     case partial
     /// No text layer (scans, photos, text drawn as curves): needs OCR to become searchable.
@@ -16,5 +18,5 @@ public enum ExtractionOutcome: String, Codable, Sendable, CaseIterable {
     case passwordRequired = "password_required"
 
     /// True if the document contributes text to the search index.
-    public var isSearchable: Bool { self == .indexed || self == .partial }
+    public var isSearchable: Bool { self == .indexed || self == .ocr || self == .partial }
 }

@@ -15,9 +15,12 @@ public struct ExtractionSummary: Codable, Sendable, Equatable {
     public var metadata: DocumentMetadata
     /// How many syntax problems poppler reported while reading (repaired or not); 0 for a clean file.
     public var syntaxErrors: Int
+    /// Pages whose text came from OCR.
+    public var ocrPages: Int
 
     public init(outcome: ExtractionOutcome, pageCount: Int = 0, textPages: Int = 0, reason: String? = nil,
-                metadata: DocumentMetadata = DocumentMetadata(), syntaxErrors: Int = 0) {
+                metadata: DocumentMetadata = DocumentMetadata(), syntaxErrors: Int = 0, ocrPages: Int = 0) {
+        self.ocrPages = ocrPages
         self.outcome = outcome
         self.pageCount = pageCount
         self.textPages = textPages

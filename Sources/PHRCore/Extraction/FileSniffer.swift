@@ -1,7 +1,8 @@
+import Foundation
 import Glibc
 
-/// Tells PDFs, PNG and JPEG images and everything else apart by their first bytes, whatever the
-/// file is named.
+/// Tells PDFs, images (PNG, JPEG, TIFF, WebP, HEIC/HEIF) and everything else apart by their
+/// first bytes, whatever the file is named.
 ///
 /// A PDF starts with `%PDF-`, but readers accept up to 1024 bytes of junk before it (ISO 32000-2
 /// annex H / Acrobat's implementation note 13), and so does poppler; so does this. PNG files start
@@ -10,7 +11,7 @@ import Glibc
 public enum FileSniffer {
     /// What a file is.
     public enum Kind: String, Codable, Sendable, CaseIterable {
-        case pdf, png, jpeg, other
+        case pdf, png, jpeg, tiff, webp, heic, other
 
         /// The media type to record with the document.
         public var mediaType: String {
@@ -18,12 +19,20 @@ public enum FileSniffer {
             case .pdf: return "application/pdf"
             case .png: return "image/png"
             case .jpeg: return "image/jpeg"
+            case .tiff: return "image/tiff"
+            case .webp: return "image/webp"
+            case .heic: return "image/heic"
             case .other: return "application/octet-stream"
             }
         }
 
-        /// True for the photographed-paper formats the documents layer stores as needing OCR.
-        public var isImage: Bool { self == .png || self == .jpeg }
+        /// The kind a recorded media type names.
+        public init(mediaType: String) {
+            self = Kind.allCases.first { $0 != .other && $0.mediaType == mediaType } ?? .other
+        }
+
+        /// True for scans and photos, which only OCR makes searchable.
+        public var isImage: Bool { self != .pdf && self != .other }
     }
 
     /// How many leading bytes `kind(ofHeader:)` looks at.
@@ -37,6 +46,14 @@ public enum FileSniffer {
         let bytes = Array(header.prefix(headerLength))
         if bytes.starts(with: pngSignature) { return .png }
         if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF { return .jpeg }
+        // TIFF: "II*\0" or "MM\0*" (TIFF 6.0, section 2).
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        // WebP: a RIFF container of form type "WEBP".
+        if bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && bytes[8..<12].elementsEqual(Array("WEBP".utf8)) { return .webp }
+        // HEIF (ISO/IEC 23008-12): an "ftyp" box first whose major brand is an HEIF image brand.
+        if bytes.count >= 12 && bytes[4..<8].elementsEqual(Array("ftyp".utf8)),
+           let brand = String(bytes: bytes[8..<12], encoding: .ascii),
+           ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(brand) { return .heic }
         if bytes.count >= pdfMarker.count {
             for start in 0...(bytes.count - pdfMarker.count) where bytes[start] == pdfMarker[0] {
                 if bytes[start..<start + pdfMarker.count].elementsEqual(pdfMarker) { return .pdf }

@@ -11,14 +11,14 @@
 /// - glyph-index text: with a full (non-subset) TrueType font the glyph numbers sit 29 below the
 ///   ASCII codes, so "Hello world" becomes "+HOOR ZRUOG": capitals and punctuation where
 ///   lowercase letters should be, and no A, B or C, which real capitals always include.
-enum PageTextAssessor {
+package enum PageTextAssessor {
     /// The share of visible characters that may be controls before a page is junk.
     static let maximumControlShare = 0.10
     /// The share of visible characters that may be unmappable (U+FFFD, private use, unassigned).
     static let maximumUnmappableShare = 0.25
 
     /// The quality of a page whose worker reported `text`, `hasImages` and whether it loaded.
-    static func quality(of text: String, hasImages: Bool, failed: Bool) -> PageQuality {
+    package static func quality(of text: String, hasImages: Bool, failed: Bool) -> PageQuality {
         if failed { return .failed }
         let counts = Counts(text)
         if counts.visible == 0 { return hasImages ? .imageOnly : .blank }

@@ -70,3 +70,47 @@ package enum PageTextColumns {
         !scalar.properties.isWhitespace
     }
 }
+
+extension PageTextColumns {
+    /// The words of a text-layer page with their boxes: characters between spaces, line breaks
+    /// or column gaps, each word's box the union of its glyphs' boxes. Lines are counted by the
+    /// text's line breaks. Empty if the boxes do not line up with the characters.
+    package static func words(_ text: String, boxes: [Box]) -> [PageWord] {
+        var words: [PageWord] = []
+        var boxIndex = 0
+        var line = 0
+        var current = String.UnicodeScalarView()
+        var union: Box?
+        var previous: Box?
+        func flush() {
+            if let box = union, !current.isEmpty {
+                words.append(PageWord(text: String(current), x0: box.x1, y0: box.y1, x1: box.x2, y1: box.y2, line: line))
+            }
+            current = String.UnicodeScalarView()
+            union = nil
+        }
+        for scalar in text.unicodeScalars {
+            if PageTextCleaner.isDirectionalRun(scalar.value) { continue }
+            guard boxIndex < boxes.count else { return [] }
+            let box = boxes[boxIndex]
+            boxIndex += 1
+            if scalar == "\n" {
+                flush()
+                line += 1
+                previous = nil
+                continue
+            }
+            if scalar.properties.isWhitespace {
+                flush()
+                previous = box
+                continue
+            }
+            if let previous, !current.isEmpty, startsColumn(box, after: previous) { flush() }
+            current.append(scalar)
+            union = union.map { Box(x1: min($0.x1, box.x1), y1: min($0.y1, box.y1), x2: max($0.x2, box.x2), y2: max($0.y2, box.y2)) } ?? box
+            previous = box
+        }
+        flush()
+        return boxIndex == boxes.count ? words : []
+    }
+}

@@ -47,10 +47,10 @@ public final class TextExtractor {
     /// Problems with the document itself (damaged, encrypted, hostile) are the summary's
     /// outcome, never a thrown error. Throws `ExtractionError` if no worker can run, or whatever
     /// `onPage` throws (the worker is then killed).
-    public func extract(_ source: ExtractionSource, password: SecretBytes? = nil,
+    public func extract(_ source: ExtractionSource, password: SecretBytes? = nil, ocr: OCROptions = .none,
                         onPage: (ExtractedPage) throws -> Void) throws -> ExtractionSummary {
         var result: ExtractionSummary?
-        try extractAll(CollectionOfOne(ExtractionJob(source, password: password)),
+        try extractAll(CollectionOfOne(ExtractionJob(source, password: password, ocr: ocr)),
                        onPage: { _, page in try onPage(page) },
                        onFinish: { _, summary in result = summary })
         return result!
@@ -90,8 +90,15 @@ public final class TextExtractor {
     /// A worker's whole environment: nothing of phr's own (PHR_PASSPHRASE and the like never
     /// reach a process that parses hostile files), only the Swift backtracer switched off, since
     /// a crash report is slow and could print memory.
+    /// OMP_THREAD_LIMIT=1: Tesseract's OpenMP threads on two workers at once made OCR twenty
+    /// times slower; phr parallelises across pages instead. TESSDATA_PREFIX is passed on so a
+    /// user's own language data is found. Neither holds anything secret.
     var workerEnvironment: [String] {
-        var environment = ["SWIFT_BACKTRACE=enable=no"]
+        var environment = ["SWIFT_BACKTRACE=enable=no", "OMP_THREAD_LIMIT=1"]
+        // TESSDATA_PREFIX, and the benchmark's PHR_OCR_STEPS (which preprocessing steps run).
+        for name in ["TESSDATA_PREFIX", "PHR_OCR_STEPS"] {
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { environment.append("\(name)=\(value)") }
+        }
         #if DEBUG
         environment += testFaults.map { "\($0.key)=\($0.value)" }.sorted()
         #endif
@@ -103,7 +110,7 @@ public final class TextExtractor {
         return try WorkerProcess.spawn(executable: workerExecutable,
                                        arguments: ExtractionWorkerSettings(limits).arguments,
                                        environment: workerEnvironment,
-                                       maximumPayload: limits.maximumPageTextBytes + 4096)
+                                       maximumPayload: limits.maximumPageTextBytes + (6 << 20))
     }
 
     fileprivate func returnWorker(_ worker: WorkerProcess) {
@@ -130,6 +137,11 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
 
     struct Document {
         let index: Int
+        /// The job and its open file, kept to resume the document in a fresh worker after one
+        /// died on a page (an image bomb, a page that hangs OCR).
+        let job: ExtractionJob
+        let file: FileDescriptor
+        var resumes = 0
         var assembly = DocumentAssembly()
         /// Monotonic times, moved forward by the time callbacks take.
         var started: Double
@@ -208,12 +220,13 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         case let .file(file):
             owner = file
         }
-        return try withExtendedLifetime(owner) { try dispatchOpen(job, descriptor: owner.fd, index: index, slot: slot) }
+        return try dispatchOpen(job, file: owner, index: index, slot: slot)
     }
 
     /// Checks the open file is a regular file and a PDF, then sends it with the password
     /// candidates to the slot's worker (starting one if needed).
-    private mutating func dispatchOpen(_ job: ExtractionJob, descriptor: Int32, index: Int, slot: Int) throws -> ExtractionSummary? {
+    private mutating func dispatchOpen(_ job: ExtractionJob, file: FileDescriptor, index: Int, slot: Int) throws -> ExtractionSummary? {
+        let descriptor = file.fd
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             return ExtractionSummary(outcome: .unreadable, reason: "cannot read the file: \(ExtractionError.describe(errno))")
@@ -227,13 +240,23 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         } catch let error as POSIXIOError {
             return ExtractionSummary(outcome: .unreadable, reason: "cannot read the file: \(ExtractionError.describe(error.code))")
         }
-        guard kind == .pdf else {
-            let detail = kind.isImage ? " (a \(kind.rawValue.uppercased()) image)" : ""
-            return ExtractionSummary(outcome: .unreadable, reason: "not a PDF file\(detail)")
+        guard kind == .pdf || kind.isImage else {
+            return ExtractionSummary(outcome: .unreadable, reason: "not a PDF file or an image")
         }
+        if kind.isImage && job.ocr.mode == .never {
+            return ExtractionSummary(outcome: .noText, pageCount: 1, reason: "an image: needs OCR to be searchable")
+        }
+        try send(job, file: file, firstPage: 1, slot: slot)
+        let now = Monotonic.now()
+        slots[slot].document = Document(index: index, job: job, file: file, started: now, lastProgress: now)
+        return nil
+    }
 
+    /// Sends the job for `file` to the slot's worker, starting one if needed.
+    private mutating func send(_ job: ExtractionJob, file: FileDescriptor, firstPage: Int, slot: Int) throws {
+        let descriptor = file.fd
         var candidates = job.password.map(PDFPasswordCandidates.make) ?? []
-        var frame = WorkerJob(passwordCandidates: candidates).encoded()
+        var frame = WorkerJob(passwordCandidates: candidates, ocr: job.ocr, firstPage: firstPage).encoded()
         defer {
             wipe(&frame)
             for index in candidates.indices { wipe(&candidates[index]) }
@@ -253,10 +276,34 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                 slots[slot].worker = nil
             }
         }
-        let now = Monotonic.now()
-        slots[slot].document = Document(index: index, started: now, lastProgress: now)
-        return nil
     }
+
+    /// After the worker died or was killed on a page, resumes the document after that page in a
+    /// fresh worker, at most `maximumResumes` times; returns false if the document is finished.
+    private mutating func resume(_ slot: Int, reason: String) throws -> Bool {
+        guard var document = slots[slot].document, document.resumes < Self.maximumResumes,
+              document.assembly.opened != nil else { return false }
+        document.assembly.noteLostPage(reason)
+        let pagesBefore = document.assembly.pagesReceived
+        guard let next = document.assembly.skipPageAfterFailure() else {
+            slots[slot].document = document
+            slots[slot].worker = nil
+            guard document.assembly.pagesReceived > pagesBefore else { return false }
+            // The last page was the one lost: the document is complete without it.
+            try finish(slot, try document.assembly.summary(status: .read, syntaxErrors: 0, reason: ""))
+            return true
+        }
+        document.resumes += 1
+        let now = Monotonic.now()
+        document.lastProgress = now
+        slots[slot].document = document
+        slots[slot].worker = nil
+        try send(document.job, file: document.file, firstPage: next, slot: slot)
+        return true
+    }
+
+    /// Pages a document may lose to dying workers before the rest of it is given up.
+    static var maximumResumes: Int { 3 }
 
     // MARK: Waiting
 
@@ -286,10 +333,12 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             worker.kill()
             _ = worker.reap()
             slots[slot].worker = nil
-            let failure = after >= document.started + limits.documentTimeout
+            let wholeDocument = after >= document.started + limits.documentTimeout
+            let failure = wholeDocument
                 ? "the reader took longer than \(Self.seconds(limits.documentTimeout)) in all"
                 : "the reader made no progress for \(Self.seconds(limits.stepTimeout))"
-            try finish(slot, document.assembly.summary(failure: failure))
+            if !wholeDocument, try resume(slot, reason: failure) { continue }
+            try finish(slot, slots[slot].document!.assembly.summary(failure: failure))
         }
     }
 
@@ -324,8 +373,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                 break  // consumed by `WorkerProcess.receive`
             case let .opened(opened):
                 try checked(slot) { try $0.assembly.open(opened) }
-            case let .page(number, flags, text):
-                guard let page = try checked(slot, { try $0.assembly.page(number: number, flags: flags, text: text) }) else { return }
+            case let .page(workerPage):
+                guard let page = try checked(slot, { try $0.assembly.page(workerPage) }) else { return }
                 let index = slots[slot].document!.index
                 let onPage = self.onPage
                 try callback { try onPage(index, page) }
@@ -356,6 +405,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             let termination = WorkerTermination(status: worker.reap())
             let reason = termination.reason(limits: limits, memoryExhausted: worker.diagnosticsShowMemoryExhaustion)
             slots[slot].worker = nil
+            if try resume(slot, reason: reason) { return }
             try finish(slot, slots[slot].document!.assembly.summary(failure: reason))
         }
     }

@@ -1,4 +1,4 @@
-/// The messages between phr and its extraction workers (`phr-render extract`), version 2.
+/// The messages between phr and its extraction workers (`phr-render extract`), version 3.
 ///
 /// Transport: an AF_UNIX stream socket pair; the worker holds its end as descriptor 3, and its
 /// stdout and stderr go to a pipe the parent drains and never prints. Every message is a frame:
@@ -12,7 +12,11 @@
 ///     0x01 ready   version u16, extractor str ("poppler 22.12.0; phr-extract 1")   once, at start
 ///     0x02 opened  pageCount u32, flags u8 (1: encrypted), created i64 (Unix time; Int64.min
 ///                  if unknown), title str
-///     0x03 page    number u32 (from 1), flags u8 (1: page failed to load, 2: page has images),
+///     0x03 page    number u32 (from 1), flags u8 (1: page failed to load, 2: page has images,
+///                  4: OCR was tried and failed), source u8 (0: text layer, 1: OCR), confidence u8
+///                  (mean OCR word confidence 0...100, 255: none), width u32, height u32 (the upright
+///                  page in hundredths of a point), note str (why OCR failed, or what it did),
+///                  words (u32 length, then `PageWordCoding` bytes; empty unless OCR or asked),
 ///                  text: the rest of the payload, UTF-8
 ///     0x04 done    status u8 (0: read, 1: password required, 2: unreadable), flags u8 (1: the
 ///                  worker exits after this job), syntaxErrors u32, reason str
@@ -20,13 +24,17 @@
 /// Parent to worker:
 ///
 ///     0x10 job     count u8, then count × (length u16, bytes): the password candidates to try,
-///                  in order. The document's descriptor travels with this frame as SCM_RIGHTS.
+///                  in order; OCR mode u8 (0 auto, 1 always, 2 never), languages str ("deu+eng"),
+///                  flags u8 (1: send text-layer word boxes too), first page u32 (from 1: the
+///                  pages before it are skipped, for a document resumed after a worker died on a
+///                  page). The document's descriptor travels with this frame as SCM_RIGHTS.
 ///
-/// A job is answered by `opened`, one `page` per page in order, and `done`; a document that does
-/// not open gets only `done`. The parent sends the next job only after `done`. The parent closing
+/// A job is answered by `opened`, one `page` per page in order (from the first page asked for),
+/// and `done`; a document that does not open gets only `done`. Images (PNG, JPEG, TIFF, WebP,
+/// HEIC) are documents too: one page per frame. The parent sends the next job only after `done`. The parent closing
 /// its end means "no more jobs"; the worker's end closing before `done` means it died.
 package enum WorkerProtocol {
-    package static let version: UInt16 = 2
+    package static let version: UInt16 = 3
     /// The worker's end of the socket pair.
     package static let workerSocketDescriptor: Int32 = 3
     /// The hidden subcommand that runs a worker.
@@ -38,11 +46,16 @@ package enum WorkerProtocol {
 package enum WorkerMessage: Equatable {
     case ready(version: UInt16, extractor: String)
     case opened(WorkerOpenedDocument)
-    case page(number: Int, flags: WorkerPageFlags, text: String)
+    case page(WorkerPage)
     case done(WorkerDocumentStatus, retiring: Bool, syntaxErrors: Int, reason: String)
 
     package enum Kind: UInt8 {
         case ready = 0x01, opened = 0x02, page = 0x03, done = 0x04
+    }
+
+    /// A text-layer page without word boxes.
+    package static func page(number: Int, flags: WorkerPageFlags, text: String) -> WorkerMessage {
+        .page(WorkerPage(number: number, flags: flags, text: text))
     }
 
     /// The frame for this message.
@@ -60,11 +73,19 @@ package enum WorkerMessage: Equatable {
             payload.u8(document.isEncrypted ? 1 : 0)
             payload.i64(document.creationTime ?? Int64.min)
             payload.string(document.title ?? "")
-        case let .page(number, flags, text):
+        case let .page(page):
             kind = .page
-            payload.u32(UInt32(clamping: number))
-            payload.u8(flags.rawValue)
-            payload.bytes(Array(text.utf8))
+            payload.u32(UInt32(clamping: page.number))
+            payload.u8(page.flags.rawValue)
+            payload.u8(page.source == .ocr ? 1 : 0)
+            payload.u8(page.confidence.map { UInt8(max(0, min(100, $0.rounded()))) } ?? 255)
+            payload.u32(WorkerPage.hundredths(page.width))
+            payload.u32(WorkerPage.hundredths(page.height))
+            payload.string(page.note)
+            let words = page.words.isEmpty ? [] : PageWordCoding.encode(page.words)
+            payload.u32(UInt32(words.count))
+            payload.bytes(words)
+            payload.bytes(Array(page.text.utf8))
         case let .done(status, retiring, syntaxErrors, reason):
             kind = .done
             payload.u8(status.rawValue)
@@ -96,7 +117,23 @@ package enum WorkerMessage: Equatable {
         case .page:
             let number = Int(try reader.u32())
             let flags = WorkerPageFlags(rawValue: try reader.u8())
-            message = .page(number: number, flags: flags, text: String(decoding: reader.rest(), as: UTF8.self))
+            let sourceByte = try reader.u8()
+            guard sourceByte <= 1 else { throw ExtractionError.protocolViolation(detail: "unknown page source") }
+            let confidence = try reader.u8()
+            guard confidence <= 100 || confidence == 255 else {
+                throw ExtractionError.protocolViolation(detail: "a confidence over 100")
+            }
+            let width = Double(try reader.u32()) / 100
+            let height = Double(try reader.u32()) / 100
+            let note = try reader.string()
+            let wordBytes = try reader.take(Int(try reader.u32()))
+            guard let words = PageWordCoding.decode(wordBytes) else {
+                throw ExtractionError.protocolViolation(detail: "malformed word boxes")
+            }
+            message = .page(WorkerPage(number: number, flags: flags, source: sourceByte == 1 ? .ocr : .textLayer,
+                                       confidence: confidence == 255 ? nil : Double(confidence), width: width,
+                                       height: height, note: note, words: words,
+                                       text: String(decoding: reader.rest(), as: UTF8.self)))
         case .done:
             guard let status = WorkerDocumentStatus(rawValue: try reader.u8()) else {
                 throw ExtractionError.protocolViolation(detail: "unknown document status")
@@ -128,12 +165,47 @@ package struct WorkerOpenedDocument: Equatable {
     }
 }
 
+/// A `page` message.
+package struct WorkerPage: Equatable {
+    package var number: Int
+    package var flags: WorkerPageFlags
+    package var source: PageTextSource
+    /// Mean OCR word confidence, 0...100.
+    package var confidence: Double?
+    /// The upright page size in points.
+    package var width: Double
+    package var height: Double
+    /// Why OCR failed on this page, or what it did ("turned 180 degrees"); short, printable.
+    package var note: String
+    package var words: [PageWord]
+    package var text: String
+
+    package init(number: Int, flags: WorkerPageFlags = [], source: PageTextSource = .textLayer, confidence: Double? = nil,
+                 width: Double = 0, height: Double = 0, note: String = "", words: [PageWord] = [], text: String) {
+        self.number = number
+        self.flags = flags
+        self.source = source
+        self.confidence = confidence
+        self.width = width
+        self.height = height
+        self.note = note
+        self.words = words
+        self.text = text
+    }
+
+    static func hundredths(_ value: Double) -> UInt32 {
+        guard value.isFinite, value > 0 else { return 0 }
+        return UInt32(min(Double(UInt32.max), (value * 100).rounded()))
+    }
+}
+
 /// Flags of a `page` message.
 package struct WorkerPageFlags: OptionSet, Equatable {
     package let rawValue: UInt8
     package init(rawValue: UInt8) { self.rawValue = rawValue }
     package static let failed = WorkerPageFlags(rawValue: 1)
     package static let hasImages = WorkerPageFlags(rawValue: 2)
+    package static let ocrFailed = WorkerPageFlags(rawValue: 4)
 }
 
 /// How a worker finished a job.
@@ -150,6 +222,15 @@ package enum WorkerDocumentStatus: UInt8 {
 package struct WorkerJob {
     package static let kind: UInt8 = 0x10
     package var passwordCandidates: [[UInt8]]
+    package var ocr: OCROptions
+    /// The first page to read, from 1.
+    package var firstPage: Int
+
+    package init(passwordCandidates: [[UInt8]], ocr: OCROptions = .none, firstPage: Int = 1) {
+        self.passwordCandidates = passwordCandidates
+        self.ocr = ocr
+        self.firstPage = firstPage
+    }
 
     package func encoded() -> [UInt8] {
         var payload = ByteWriter()
@@ -159,6 +240,10 @@ package struct WorkerJob {
             payload.u16(UInt16(clamping: candidate.count))
             payload.bytes(Array(candidate.prefix(Int(UInt16.max))))
         }
+        payload.u8(ocr.mode == .auto ? 0 : ocr.mode == .always ? 1 : 2)
+        payload.string(ocr.languages)
+        payload.u8(ocr.textLayerWords ? 1 : 0)
+        payload.u32(UInt32(clamping: max(1, firstPage)))
         defer { payload.wipe() }
         return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
     }
@@ -173,8 +258,16 @@ package struct WorkerJob {
             let length = Int(try reader.u16())
             candidates.append(Array(try reader.take(length)))
         }
-        guard reader.isAtEnd else { throw ExtractionError.protocolViolation(detail: "trailing bytes in a job") }
-        return WorkerJob(passwordCandidates: candidates)
+        let modes: [OCRMode] = [.auto, .always, .never]
+        let modeByte = Int(try reader.u8())
+        guard modeByte < modes.count else { throw ExtractionError.protocolViolation(detail: "unknown OCR mode") }
+        let languages = try reader.string()
+        let flags = try reader.u8()
+        let firstPage = Int(try reader.u32())
+        guard reader.isAtEnd, firstPage >= 1 else { throw ExtractionError.protocolViolation(detail: "trailing bytes in a job") }
+        return WorkerJob(passwordCandidates: candidates,
+                         ocr: OCROptions(mode: modes[modeByte], languages: languages, textLayerWords: flags & 1 != 0),
+                         firstPage: firstPage)
     }
 }
 

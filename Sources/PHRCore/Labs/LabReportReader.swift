@@ -7,21 +7,8 @@ import Foundation
 /// (two headers on one line) is read as two columns of the page. Headings between rows name the
 /// panel. Rows the reader is unsure of say why; nothing is guessed silently.
 public enum LabReportReader {
-    /// A word on a page: text, box in points (origin top-left), its reading-order line.
-    public struct Word: Equatable, Sendable {
-        public var text: String
-        public var x0: Double, y0: Double, x1: Double, y1: Double
-        public var line: Int
-        /// 0-100 for OCR, nil for a text layer.
-        public var confidence: Double?
-
-        public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double, line: Int, confidence: Double? = nil) {
-            self.text = text
-            (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
-            self.line = line
-            self.confidence = confidence
-        }
-    }
+    /// A word on a page with its box (PageLayout, from the text layer or OCR).
+    public typealias Word = PageWord
 
     /// One row as read: the cells as printed and what they mean.
     public struct Row: Codable, Equatable, Sendable {
@@ -45,6 +32,35 @@ public enum LabReportReader {
             case valueNumber = "value_number"
             case valueText = "value_text"
             case unit, range, flag, panel, analyte, loinc, confidence, unsure
+        }
+
+        /// A person's correction in review: each given text replaces that part, parsed as a
+        /// report cell would be ("" clears the unit, range or flag). The row is then sure.
+        public mutating func edit(value: String? = nil, unit: String? = nil, range: String? = nil, flag: String? = nil) throws {
+            if let value {
+                guard let parsed = LabGrammar.value(value) else {
+                    throw RecordError.invalidField(field: "value", reason: "'\(value.prefix(40))' is not a result")
+                }
+                valueNumber = parsed.number
+                valueText = parsed.number == nil ? parsed.text : nil
+                if let glued = parsed.flag { self.flag = glued }
+            }
+            if let unit { self.unit = unit.isEmpty ? nil : try RecordFields.text(unit, field: "unit", limit: 40) }
+            if let range { self.range = range.isEmpty ? nil : LabGrammar.range(range) }
+            if let flag {
+                if flag.isEmpty {
+                    self.flag = nil
+                } else {
+                    guard let parsed = LabGrammar.flag(flag) else {
+                        throw RecordError.invalidField(field: "flag", reason: "'\(flag.prefix(20))' is not a flag; use H, L, HH, LL, A or N")
+                    }
+                    self.flag = parsed
+                }
+            }
+            analyte = AnalyteCatalog.lookup(name, unit: self.unit)?.key ?? analyte
+            loinc = analyte.flatMap(AnalyteCatalog.entry(key:))?.loinc.first
+            unsure = nil
+            confidence = 1
         }
 
         /// "12 ng/mL", "Negative".

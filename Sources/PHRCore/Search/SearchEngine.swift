@@ -176,6 +176,8 @@ public struct SearchEngine {
         var type: String?
         var date: String?
         var score: Double
+        /// A page OCR read with low confidence: ranked after every other hit.
+        var demoted: Bool
 
         init(row: Row, score: Double) {
             id = row[0]
@@ -185,6 +187,7 @@ public struct SearchEngine {
             title = row[4]
             type = row[5]
             date = row[6]
+            demoted = (row[7] as Int64?) == 1
             self.score = score
         }
 
@@ -220,7 +223,14 @@ public struct SearchEngine {
     /// Up to `window` ranked index matches that pass `conditions`, best first.
     private func candidates(_ db: Database, expression: String?, conditions: [String],
                             arguments: StatementArguments, window: Int) throws -> CandidateWindow {
-        let selectEntry = "SELECT e.id, e.kind, e.record_id, e.page, e.title, e.type, e.date FROM search_entry e"
+        // Pages OCR read with low confidence come after every other hit (their words are less
+        // sure), found through document_page's primary key.
+        let selectEntry = """
+            SELECT e.id, e.kind, e.record_id, e.page, e.title, e.type, e.date,
+                (e.kind = 'document' AND EXISTS (SELECT 1 FROM document_page p WHERE p.document_id = e.record_id
+                    AND p.page = e.page AND p.ocr = 'low_confidence')) AS demoted
+            FROM search_entry e
+            """
         guard let expression else {
             // Only substring clauses: no ranking, newest first.
             let sql = selectEntry + " WHERE " + conditions.joined(separator: " AND ")
@@ -245,6 +255,7 @@ public struct SearchEngine {
         let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
         // Best score first; equal scores (rounded, as BM25 sums differ in the last bits) by recency.
         let sorted = rows.map { Candidate(row: $0, score: scores[$0[0]]!) }.sorted { a, b in
+            if a.demoted != b.demoted { return !a.demoted }
             let (x, y) = ((a.score * 1e6).rounded(), (b.score * 1e6).rounded())
             if x != y { return x < y }
             if a.date != b.date { return (a.date ?? "") > (b.date ?? "") }

@@ -69,7 +69,7 @@ enum ShareDocumentSelection {
         switch document.outcome {
         case .passwordRequired: return "its original is a password-protected PDF"
         case .unreadable: return "its original could not be read when it was added"
-        case .indexed, .partial, .noText, .junkText: return nil
+        case .indexed, .ocr, .partial, .noText, .junkText: return nil
         }
     }
 

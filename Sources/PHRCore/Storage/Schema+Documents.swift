@@ -145,4 +145,66 @@ extension Schema {
             PRIMARY KEY (token, page)
         ) STRICT, WITHOUT ROWID;
         """
+
+    /// Migration "v3-document-ocr" (Schema.migrations): scans and photos become searchable.
+    /// Documents may be TIFF, WebP or HEIC images; the outcome "ocr" means indexed with text
+    /// from OCR; `ocr` says whether a document still waits for OCR ('waiting': stored without
+    /// it, `phr doc reindex --ocr` reads it), and `document_page` keeps, for each page OCR
+    /// read, how confident it was and the words with their boxes (PageWordCoding).
+    /// Documents stored before OCR existed that need it start out waiting. The table is rebuilt
+    /// to change its CHECK constraints, as in v2-document-per-profile.
+    static let documentOCRSQL = """
+        CREATE TABLE document_new (
+            id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+            profile_id INTEGER NOT NULL REFERENCES profile (id),
+            blob_name TEXT NOT NULL REFERENCES blob (name),
+            file_name TEXT NOT NULL,
+            media_type TEXT NOT NULL CHECK (media_type IN ('application/pdf', 'image/png', 'image/jpeg',
+                'image/tiff', 'image/webp', 'image/heic')),
+            title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+            type TEXT NOT NULL CHECK (type IN ('prescription', 'insurance', 'lab', 'imaging', 'discharge',
+                'visit', 'vaccination', 'referral', 'bill', 'other')),
+            type_source TEXT NOT NULL CHECK (type_source IN ('guessed', 'user')),
+            date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+            date_source TEXT CHECK (date_source IN ('guessed', 'metadata', 'user')),
+            provider TEXT,
+            note TEXT,
+            outcome TEXT NOT NULL CHECK (outcome IN ('indexed', 'ocr', 'partial', 'no_text', 'junk_text',
+                'unreadable', 'password_required')),
+            outcome_detail TEXT,
+            page_count INTEGER NOT NULL CHECK (page_count >= 0),
+            text_pages INTEGER NOT NULL CHECK (text_pages >= 0),
+            size INTEGER NOT NULL CHECK (size >= 0),
+            sha256 BLOB NOT NULL CHECK (length(sha256) = 32),
+            extractor TEXT NOT NULL,
+            added_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            ocr TEXT NOT NULL DEFAULT 'not_needed' CHECK (ocr IN ('not_needed', 'waiting', 'done')),
+            UNIQUE (profile_id, blob_name)
+        ) STRICT;
+        INSERT INTO document_new SELECT *,
+            CASE WHEN outcome IN ('no_text', 'junk_text') OR (outcome = 'partial' AND outcome_detail LIKE '%OCR%')
+                THEN 'waiting' ELSE 'not_needed' END
+            FROM document;
+        DROP TABLE document;
+        ALTER TABLE document_new RENAME TO document;
+        CREATE INDEX document_profile_date ON document (profile_id, date);
+        CREATE INDEX document_blob ON document (blob_name);
+        CREATE INDEX document_ocr_waiting ON document (ocr) WHERE ocr = 'waiting';
+
+        CREATE TABLE document_page (
+            document_id TEXT NOT NULL REFERENCES document (id) ON DELETE CASCADE,
+            page INTEGER NOT NULL CHECK (page >= 1),
+            -- 'read': text by OCR; 'low_confidence': text by OCR below the confidence floor
+            -- (searchable, ranked below other hits); 'empty': OCR found no text; 'failed': OCR
+            -- could not run on the page (detail says why).
+            ocr TEXT NOT NULL CHECK (ocr IN ('read', 'low_confidence', 'empty', 'failed')),
+            confidence REAL CHECK (confidence IS NULL OR confidence BETWEEN 0 AND 100),
+            detail TEXT,
+            width REAL NOT NULL DEFAULT 0 CHECK (width >= 0),
+            height REAL NOT NULL DEFAULT 0 CHECK (height >= 0),
+            words BLOB NOT NULL DEFAULT x'',
+            PRIMARY KEY (document_id, page)
+        ) STRICT, WITHOUT ROWID;
+        """
 }

@@ -27,6 +27,7 @@ enum Schema {
         Migration(identifier: "v1-health-log", sql: healthLogSQL),
         Migration(identifier: "v2-document-per-profile", sql: documentPerProfileSQL),
         Migration(identifier: "v2-document-page-staging", sql: documentPageStagingSQL),
+        Migration(identifier: "v3-document-ocr", sql: documentOCRSQL),
         Migration(identifier: "v3-lab-results", sql: labResultsSQL),
     ]
 

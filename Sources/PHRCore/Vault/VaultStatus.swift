@@ -75,6 +75,9 @@ public struct VaultStatus: Codable, Sendable, Equatable {
                 for (label, table) in countedTables where try db.tableExists(table) {
                     result[label] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table.quotedDatabaseIdentifier)") ?? 0
                 }
+                // Documents stored without OCR that `phr doc reindex --ocr` would read (only when any do).
+                let waiting = try DocumentStore.waitingForOCR(db, profileID: nil)
+                if waiting > 0 { result["documents_waiting_for_ocr"] = waiting }
                 return result
             }
         }

@@ -33,22 +33,31 @@ public enum ExtractionWorker {
         let beforeSending: (String) -> Void = { _ in }
         #endif
         do {
-            try channel.send(.ready(version: WorkerProtocol.version, extractor: "poppler \(String(cString: poppler_get_version())); phr-extract 1"))
+            try channel.send(.ready(version: WorkerProtocol.version,
+                                    extractor: "poppler \(String(cString: poppler_get_version())); \(ReaderLibraries.tesseract); phr-extract 2"))
             var handled = 0
+            let ocr = OCREngine()
             while let (received, descriptor) = try channel.nextJob() {
                 var job = received
                 advanceCPULimit(settings)
-                let opening = PopplerReader.open(descriptor: descriptor, candidates: job.passwordCandidates, log: log)
-                for index in job.passwordCandidates.indices { wipe(&job.passwordCandidates[index]) }
+                let kind = (try? FileSniffer.kind(ofDescriptor: descriptor)) ?? .other
                 let (status, reason): (WorkerDocumentStatus, String)
-                switch opening {
-                case let .passwordRequired(message):
-                    (status, reason) = (.passwordRequired, message)
-                case let .unreadable(message):
-                    (status, reason) = (.unreadable, message)
-                case let .opened(reader):
-                    (status, reason) = try readPages(reader, settings: settings, log: log, channel: &channel,
-                                                     beforeSending: beforeSending)
+                if kind.isImage {
+                    for index in job.passwordCandidates.indices { wipe(&job.passwordCandidates[index]) }
+                    (status, reason) = try readImage(descriptor: descriptor, kind: kind, job: job, ocr: ocr, settings: settings,
+                                                     channel: &channel, beforeSending: beforeSending)
+                } else {
+                    let opening = PopplerReader.open(descriptor: descriptor, candidates: job.passwordCandidates, log: log)
+                    for index in job.passwordCandidates.indices { wipe(&job.passwordCandidates[index]) }
+                    switch opening {
+                    case let .passwordRequired(message):
+                        (status, reason) = (.passwordRequired, message)
+                    case let .unreadable(message):
+                        (status, reason) = (.unreadable, message)
+                    case let .opened(reader):
+                        (status, reason) = try readPages(reader, job: job, ocr: ocr, settings: settings, log: log,
+                                                         channel: &channel, beforeSending: beforeSending)
+                    }
                 }
                 close(descriptor)
                 handled += 1
@@ -64,9 +73,10 @@ public enum ExtractionWorker {
         exit(0)
     }
 
-    /// Sends `opened` and every page; returns the status and reason for `done`. `beforeSending`
-    /// sees each page's text first (the test faults' hook; nothing in release builds).
-    private static func readPages(_ reader: PopplerReader, settings: Settings, log: PopplerLog,
+    /// Sends `opened` and every page from the job's first; returns the status and reason for
+    /// `done`. `beforeSending` sees each page's text first (the test faults' hook; nothing in
+    /// release builds).
+    private static func readPages(_ reader: PopplerReader, job: WorkerJob, ocr: OCREngine, settings: Settings, log: PopplerLog,
                                   channel: inout WorkerChannel,
                                   beforeSending: (String) -> Void) throws -> (WorkerDocumentStatus, String) {
         let pageCount = reader.pageCount
@@ -77,17 +87,92 @@ public enum ExtractionWorker {
         if pageCount == 0 {
             return (.unreadable, log.sawInvalidPageCount ? "damaged: invalid page count" : "the document has no pages")
         }
-        for index in 0..<pageCount {
+        let mode = job.ocr.mode
+        for index in max(0, job.firstPage - 1)..<pageCount {
             advanceCPULimit(settings)
-            guard let page = reader.page(at: index) else {
-                try channel.send(.page(number: index + 1, flags: .failed, text: ""))
+            guard let page = reader.page(at: index, words: job.ocr.textLayerWords, coverage: mode == .auto) else {
+                try channel.send(.page(WorkerPage(number: index + 1, flags: .failed, text: "")))
                 continue
+            }
+            let quality = PageTextAssessor.quality(of: page.text, hasImages: page.hasImages, failed: false)
+            let needsOCR: Bool
+            switch mode {
+            case .never: needsOCR = false
+            case .always: needsOCR = true
+            case .auto:
+                // No text, junk, or a little text on a page that is mostly picture (a scanned
+                // letter with a typed header stamped on it).
+                needsOCR = quality == .imageOnly || quality == .junk
+                    || (quality == .text && page.imageShare > 0.5 && PopplerReader.visibleCount(page.text) < 400)
+            }
+            var flags: WorkerPageFlags = page.hasImages ? .hasImages : []
+            var note = ""
+            if needsOCR {
+                do {
+                    let image = try reader.render(at: index, resolution: 300, maximumMegapixels: ImageDecoder.workingMegapixels)
+                    let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings))
+                    let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr,
+                                          words: result.words).text
+                    beforeSending(text)
+                    try channel.send(.page(WorkerPage(number: index + 1, flags: flags, source: .ocr, confidence: result.meanConfidence,
+                                                      width: result.width, height: result.height, note: result.note,
+                                                      words: result.words, text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))))
+                    continue
+                } catch let failure as OCRFailure {
+                    flags.insert(.ocrFailed)
+                    note = failure.note
+                }
             }
             beforeSending(page.text)
             let text = truncated(page.text, toUTF8Bytes: settings.maximumPageTextBytes)
-            try channel.send(.page(number: index + 1, flags: page.hasImages ? .hasImages : [], text: text))
+            try channel.send(.page(WorkerPage(number: index + 1, flags: flags, width: page.width, height: page.height, note: note,
+                                              words: page.words, text: text)))
         }
         return (.read, "")
+    }
+
+    /// Reads a scan or photo: every frame is a page, read by OCR.
+    private static func readImage(descriptor: Int32, kind: FileSniffer.Kind, job: WorkerJob, ocr: OCREngine, settings: Settings,
+                                  channel: inout WorkerChannel,
+                                  beforeSending: (String) -> Void) throws -> (WorkerDocumentStatus, String) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return (.unreadable, "the file cannot be read") }
+        guard info.st_size <= Int64(ImageDecoder.maximumFileBytes) else {
+            return (.unreadable, "the image file is larger than \(ImageDecoder.maximumFileBytes >> 20) MB")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(filled)) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return (.unreadable, "the file cannot be read") }
+            filled += count
+        }
+        let decoder = ImageDecoder(bytes: bytes, kind: kind)
+        let pageCount = decoder.pageCount()
+        try channel.send(.opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: false)))
+        for index in max(0, job.firstPage - 1)..<pageCount {
+            advanceCPULimit(settings)
+            do {
+                let image = try decoder.page(index)
+                let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings))
+                let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr, words: result.words).text
+                beforeSending(text)
+                try channel.send(.page(WorkerPage(number: index + 1, flags: .hasImages, source: .ocr, confidence: result.meanConfidence,
+                                                  width: result.width, height: result.height, note: result.note,
+                                                  words: result.words, text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))))
+            } catch let failure as OCRFailure {
+                let flags: WorkerPageFlags = failure.isImageFault ? [.failed, .ocrFailed] : [.hasImages, .ocrFailed]
+                try channel.send(.page(WorkerPage(number: index + 1, flags: flags, source: .ocr, note: failure.note, text: "")))
+            }
+        }
+        return (.read, "")
+    }
+
+    /// Wall-clock seconds OCR may spend on one page: inside the page's CPU limit, so a slow page
+    /// ends with its own outcome before the limit kills the worker.
+    private static func ocrSeconds(_ settings: Settings) -> Double {
+        Double(max(2, settings.cpuSecondsPerStep - 4))
     }
 
     /// `text` cut to at most `limit` UTF-8 bytes, at a character boundary.

@@ -74,11 +74,28 @@ final class PopplerReader {
         return time > 0 ? Int64(time) : nil
     }
 
+    /// What one page held, as read from its text layer.
+    struct PageRead {
+        var text: String
+        /// True if a page without text has images.
+        var hasImages: Bool
+        /// The share of the page's area under images, when asked for (0 otherwise).
+        var imageShare: Double = 0
+        /// The page size in points.
+        var width: Double = 0
+        var height: Double = 0
+        /// The words with their boxes, when asked for.
+        var words: [PageWord] = []
+    }
+
     /// The text of page `index` (from 0) and whether a page without text has images, or nil if
-    /// poppler cannot load the page.
-    func page(at index: Int) -> (text: String, hasImages: Bool)? {
+    /// poppler cannot load the page. `words` asks for the words' boxes; `coverage` for the
+    /// share of the page under images when the page holds little text.
+    func page(at index: Int, words wantWords: Bool = false, coverage: Bool = false) -> PageRead? {
         guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
         var text = ""
         if let raw = poppler_page_get_text(page) {
             text = String(cString: raw)
@@ -93,27 +110,75 @@ final class PopplerReader {
         if lostLines { text = byLines }
         var rectangles: UnsafeMutablePointer<PopplerRectangle>?
         var count: guint = 0
+        var words: [PageWord] = []
         if !text.isEmpty, !lostLines, poppler_page_get_text_layout(page, &rectangles, &count) != 0, let rectangles {
             let boxes = UnsafeBufferPointer(start: rectangles, count: Int(count)).map {
                 PageTextColumns.Box(x1: $0.x1, y1: $0.y1, x2: $0.x2, y2: $0.y2)
             }
             g_free(rectangles)
+            if wantWords { words = PageTextColumns.words(text, boxes: boxes) }
             text = PageTextColumns.separate(text, boxes: boxes)
         }
         let fields = formFieldValues(page)
         if !fields.isEmpty {
             text += (text.isEmpty || text.hasSuffix("\n") ? "" : "\n") + fields.joined(separator: "\n")
         }
-        // Only a page without text needs the image check, which is a second pass over its
-        // content stream; image mapping records image boxes without decoding any image data.
+        // Only a page without text (or, when asked, with little) needs the image check, which
+        // is a second pass over its content stream; image mapping records image boxes without
+        // decoding any image data.
         var hasImages = false
-        if text.unicodeScalars.allSatisfy({ $0.properties.isWhitespace }) {
+        var imageShare = 0.0
+        let visible = Self.visibleCount(text)
+        if visible == 0 || (coverage && visible < 400) {
             if let images = poppler_page_get_image_mapping(page) {
-                hasImages = true
+                hasImages = visible == 0
+                var area = 0.0
+                var node: UnsafeMutablePointer<GList>? = images
+                while let current = node {
+                    node = current.pointee.next
+                    guard let data = current.pointee.data else { continue }
+                    let box = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee.area
+                    let w = max(0, min(box.x2, width) - max(box.x1, 0)), h = max(0, min(box.y2, height) - max(box.y1, 0))
+                    area += w * h
+                }
                 poppler_page_free_image_mapping(images)
+                if width > 0 && height > 0 { imageShare = min(1, area / (width * height)) }
             }
         }
-        return (text, hasImages)
+        return PageRead(text: text, hasImages: hasImages, imageShare: imageShare, width: width, height: height, words: words)
+    }
+
+    /// Page `index` drawn as a grey image at `resolution` pixels per inch, or less if that would
+    /// exceed `maximumMegapixels` (a poster-sized page).
+    func render(at index: Int, resolution: Int, maximumMegapixels: Double) throws -> GreyImage {
+        guard let page = poppler_document_get_page(document, Int32(index)) else {
+            throw OCRFailure.undecodable("the page cannot be loaded")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        guard width.isFinite, height.isFinite, width >= 1, height >= 1 else {
+            throw OCRFailure.undecodable("the page has no size")
+        }
+        var dpi = Double(resolution)
+        let megapixels = (width * dpi / 72) * (height * dpi / 72) / 1_000_000
+        if megapixels > maximumMegapixels { dpi *= (maximumMegapixels / megapixels).squareRoot() }
+        dpi = max(dpi, 20)
+        let pixelWidth = max(1, Int((width * dpi / 72).rounded())), pixelHeight = max(1, Int((height * dpi / 72).rounded()))
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(pixelWidth), Int32(pixelHeight)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { throw OCRFailure.outOfMemory }
+        defer { cairo_surface_destroy(surface) }
+        let context = cairo_create(surface)
+        defer { cairo_destroy(context) }
+        cairo_set_source_rgb(context, 1, 1, 1)
+        cairo_paint(context)
+        cairo_scale(context, dpi / 72, dpi / 72)
+        poppler_page_render_for_printing(page, context)
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { throw OCRFailure.outOfMemory }
+        return try GreyImage.fromCairoRGB24(data, width: pixelWidth, height: pixelHeight,
+                                            stride: Int(cairo_image_surface_get_stride(surface)),
+                                            resolution: Int(dpi.rounded()))
     }
 
     /// The whole page's text selected line by line.

@@ -4,7 +4,8 @@ import PHRCore
 import PHRTypesetting
 
 /// A chosen document ready to be drawn into a bundle, inside the drawing worker: a PDF opened by
-/// poppler, or a PNG or JPEG read into memory.
+/// poppler, or images read into memory: PNG and JPEG as they are, TIFF (every page), WebP and
+/// HEIC decoded by leptonica and libheif and turned into PNG for cairo.
 ///
 /// The worker gets each document as a memory file (memfd_create(2): no path, never on a disk)
 /// that the parent filled with the blob's authenticated plaintext; poppler reads it
@@ -12,7 +13,7 @@ import PHRTypesetting
 final class BundleDocument {
     enum Content {
         case pdf(PDFPageSource)
-        case image(RasterImage)
+        case images([RasterImage])
     }
 
     let document: Document
@@ -23,7 +24,7 @@ final class BundleDocument {
     var pageCount: Int {
         switch content {
         case .pdf(let source): return source.pageCount
-        case .image: return 1
+        case .images(let images): return images.count
         }
     }
 
@@ -47,7 +48,21 @@ final class BundleDocument {
             var bytes = [UInt8](repeating: 0, count: size)
             let read = bytes.withUnsafeMutableBytes { pread(descriptor.fd, $0.baseAddress, size, 0) }
             guard read == size else { throw POSIXIOError(operation: "read", path: descriptor.path, code: errno) }
-            return BundleDocument(document: document, content: .image(try RasterImage(bytes: bytes)), descriptor: descriptor)
+            let kind = FileSniffer.kind(ofHeader: bytes.prefix(FileSniffer.headerLength))
+            if kind == .png || kind == .jpeg {
+                return BundleDocument(document: document, content: .images([try RasterImage(bytes: bytes)]), descriptor: descriptor)
+            }
+            let decoder = ImageDecoder(bytes: bytes, kind: kind)
+            var images: [RasterImage] = []
+            for page in 0..<min(decoder.pageCount(), 500) {
+                do {
+                    images.append(try RasterImage(bytes: try decoder.embeddablePNG(page)))
+                } catch let failure as OCRFailure {
+                    throw ShareError.documentNotEmbeddable(id: document.id, reason: "its original cannot be read (\(failure.note))")
+                }
+            }
+            guard !images.isEmpty else { throw ShareError.documentNotEmbeddable(id: document.id, reason: "its original has no pages") }
+            return BundleDocument(document: document, content: .images(images), descriptor: descriptor)
         } catch let error as TypesettingError {
             throw ShareError.documentNotEmbeddable(id: document.id, reason: reason(error))
         }

@@ -53,8 +53,8 @@ extension ShareBundleComposer {
                         throw ShareError.documentNotEmbeddable(id: document.id, reason: "page \(page + 1) of its original cannot be read")
                     }
                     shown = size
-                case .image(let image):
-                    shown = Size(width: Double(image.displayWidth), height: Double(image.displayHeight))
+                case .images(let images):
+                    shown = Size(width: Double(images[page].displayWidth), height: Double(images[page].displayHeight))
                 }
                 let detail = [document.type, document.date, "page \(page + 1) of \(bundled.pageCount)"].compactMap { $0 }
                 flow.decoration = HeadedPages(footer: footer, title: "Document \(index + 1) of \(documents.count) · \(document.title)",
@@ -69,9 +69,9 @@ extension ShareBundleComposer {
                 switch bundled.content {
                 case .pdf(let source):
                     placed = flow.canvas.drawPDFPage(source, index: page, fittingIn: area)
-                case .image(let image):
+                case .images(let images):
                     do {
-                        placed = try flow.canvas.drawImage(image, fittingIn: area)
+                        placed = try flow.canvas.drawImage(images[page], fittingIn: area)
                     } catch {
                         throw ShareError.documentNotEmbeddable(id: document.id, reason: "its image cannot be drawn (\(error.localizedDescription))")
                     }

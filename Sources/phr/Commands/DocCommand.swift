@@ -7,8 +7,34 @@ struct DocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doc",
         abstract: "Add, list, show, export, edit and remove documents (PDFs and photos of paper).",
-        subcommands: [DocAdd.self, DocList.self, DocShow.self, DocExport.self, DocEdit.self, DocRemove.self, DocReindex.self]
+        subcommands: [DocAdd.self, DocList.self, DocShow.self, DocExport.self, DocEdit.self, DocRemove.self, DocReindex.self,
+                      DocSettings.self]
     )
+}
+
+extension OCRMode: ExpressibleByArgument {}
+
+/// --ocr and --ocr-lang of the commands that read documents.
+struct OCRArguments: ParsableArguments {
+    @Option(help: "When to read pages by OCR: auto (images, and PDF pages without usable text), always, or never.")
+    var ocr: OCRMode = .auto
+
+    @Option(name: .customLong("ocr-lang"), help: "OCR languages, Tesseract's codes joined by '+' (deu+eng); the vault's default ('phr doc settings') if omitted.")
+    var ocrLang: String?
+
+    /// The options for the importer: the languages checked to be installed when OCR may run.
+    func options(_ vault: Vault, mode: OCRMode? = nil) throws -> OCROptions {
+        let mode = mode ?? ocr
+        let languages = try ocrLang ?? DocumentSettings.ocrLanguages(vault, environment: ProcessEnvironment.variables)
+        if mode != .never { try OCRLanguages.validate(languages, environment: ProcessEnvironment.variables) }
+        return OCROptions(mode: mode, languages: languages)
+    }
+
+    func validate() throws {
+        if let ocrLang, OCRLanguages.parse(ocrLang) == nil {
+            throw ValidationError("--ocr-lang: '\(ocrLang)' is not a list of Tesseract languages; use codes joined by '+', like deu+eng")
+        }
+    }
 }
 
 /// The documents of the chosen profile in an open vault.
@@ -39,15 +65,18 @@ struct DocAdd: ParsableCommand {
         commandName: "add",
         abstract: "Store documents encrypted and index their text.",
         discussion: """
-            Takes PDF, PNG and JPEG files, and directories (searched recursively; other files in
-            them are skipped). The same content added twice is stored once. A file that cannot
-            be read is reported and the others are still added; the command then exits 65.
+            Takes PDFs, scans and photos (PNG, JPEG, TIFF, WebP, HEIC), and directories (searched
+            recursively; other files in them are skipped). Images, and PDF pages without a usable
+            text layer, are read by OCR (Tesseract, in the sandboxed reader) unless --ocr never.
+            The same content added twice is stored once. A file that cannot be read is reported
+            and the others are still added; the command then exits 65.
             """
     )
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
+    @OptionGroup var ocr: OCRArguments
 
     @Argument(help: "Files or directories to add.")
     var files: [String]
@@ -97,9 +126,14 @@ struct DocAdd: ParsableCommand {
             options.pdfPassword = try DocumentError.readPasswordFile(pdfPasswordFile)
         }
         let context = try DocContext(vault, profile)
-        let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
+        options.ocr = try ocr.options(context.vault)
+        let extractor = TextExtractor(limits: try ExtractionLimits.fromEnvironment(ProcessEnvironment.variables))
+        let importer = DocumentImporter(vault: context.vault, profile: context.profile, extractor: extractor,
+                                        preferDayFirst: DocContext.preferDayFirst)
+        importer.ocrLanguages = options.ocr.languages
         let files = expansion.files
-        let showBar = files.count > 1 || files.contains { ($0.path.linkStatus().map { Int64($0.st_size) } ?? 0) > 20_000_000 }
+        let showBar = files.count > 1 || options.ocr.mode != .never
+            || files.contains { ($0.path.linkStatus().map { Int64($0.st_size) } ?? 0) > 20_000_000 }
         let bar = Progress("adding", enabled: showBar && Console.stderrIsTTY)
         var results: [DocumentImporter.FileResult]
         var stopped: DocumentImportError?
@@ -148,7 +182,7 @@ struct DocAdd: ParsableCommand {
             var parts = ["\(added) added"]
             if duplicates > 0 { parts.append("\(duplicates) already in the vault") }
             if problems > 0 { parts.append("\(problems) with problems (see above)") }
-            if skipped > 0 { parts.append("\(skipped) skipped (not PDF, PNG or JPEG)") }
+            if skipped > 0 { parts.append("\(skipped) skipped (not a PDF or an image)") }
             Console.note(parts.joined(separator: ", "))
         }
         if problems > 0 { throw ExitCode(ExitStatus.dataError.rawValue) }
@@ -208,13 +242,17 @@ struct DocShow: ParsableCommand {
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
         let pages = text ? try context.store.text(of: document) : []
+        let ocrPages = try context.vault.database.read { db in try DocumentStore.ocrPages(db, documentID: document.id) }
         if output.json {
             struct Shown: Encodable {
                 let document: Document
+                let ocrPages: [DocumentPageOCR]
                 let text: [Page]?
                 struct Page: Encodable { let page: Int; let text: String }
+                enum CodingKeys: String, CodingKey { case document, ocrPages = "ocr_pages", text }
             }
-            try Console.json(Shown(document: document, text: text ? pages.map { Shown.Page(page: $0.page, text: $0.text) } : nil))
+            try Console.json(Shown(document: document, ocrPages: ocrPages,
+                                   text: text ? pages.map { Shown.Page(page: $0.page, text: $0.text) } : nil))
             return
         }
         let fields: [(String, String?)] = [
@@ -229,6 +267,7 @@ struct DocShow: ParsableCommand {
             ("file", "\(document.fileName) (\(document.mediaType), \(Console.bytes(document.size)))"),
             ("pages", "\(document.pageCount), \(document.textPages) with text"),
             ("text", document.outcomeDescription + (document.outcomeDetail.map { ": \($0)" } ?? "")),
+            ("ocr", Self.ocrLine(document, pages: ocrPages)),
             ("sha256", document.sha256),
             ("added", document.addedAt),
             ("extractor", document.extractor),
@@ -245,6 +284,23 @@ struct DocShow: ParsableCommand {
             }
             if pages.isEmpty { Console.note("no text was extracted from this document") }
         }
+    }
+
+    /// Which pages OCR read and how confidently, or that the document waits for it.
+    static func ocrLine(_ document: Document, pages: [DocumentPageOCR]) -> String? {
+        if document.ocr == .waiting { return "waiting (read it with 'phr doc reindex --ocr \(document.id)')" }
+        guard !pages.isEmpty else { return nil }
+        return pages.map { page in
+            var part = "page \(page.page): "
+            switch page.status {
+            case .read: part += "confidence \(Int((page.confidence ?? 0).rounded()))"
+            case .lowConfidence: part += "low confidence (\(Int((page.confidence ?? 0).rounded())))"
+            case .empty: part += "no text found"
+            case .failed: part += "failed"
+            }
+            if let detail = page.detail { part += ", \(detail)" }
+            return part
+        }.joined(separator: "; ")
     }
 }
 
@@ -355,17 +411,33 @@ struct DocReindex: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
 
-    @Argument(help: "Document IDs (any unique prefix); all documents if none.") var ids: [String] = []
+    @Argument(help: "Document IDs (any unique prefix); all documents if none (with --ocr: those waiting for OCR).") var ids: [String] = []
     @Option(name: .customLong("pdf-password-file"), help: "A file whose first line is the password of encrypted PDFs.")
     var pdfPasswordFile: String?
+    @Flag(help: "Read by OCR the pages that need it (images, scans, junk text layers); without IDs, every document waiting for OCR. An interrupted run continues where it stopped.")
+    var ocr = false
+    @Option(name: .customLong("ocr-lang"), help: "OCR languages (deu+eng); the vault's default if omitted.")
+    var ocrLang: String?
 
     func run() throws {
         let password = try pdfPasswordFile.map { try DocumentError.readPasswordFile($0) }
         let context = try DocContext(vault, profile)
-        let documents = ids.isEmpty ? try context.store.list() : try ids.map { try context.store.get($0) }
-        let importer = DocumentImporter(vault: context.vault, profile: context.profile, preferDayFirst: DocContext.preferDayFirst)
-        let bar = Progress("reindexing", enabled: documents.count > 1 && Console.stderrIsTTY)
-        let updated = try importer.reindex(documents, password: password) { done, total, id in
+        var documents = ids.isEmpty ? try context.store.list() : try ids.map { try context.store.get($0) }
+        if ocr && ids.isEmpty { documents = documents.filter { $0.ocr == .waiting } }
+        let languages = try ocrLang ?? DocumentSettings.ocrLanguages(context.vault, environment: ProcessEnvironment.variables)
+        if ocr { try OCRLanguages.validate(languages, environment: ProcessEnvironment.variables) }
+        let extractor = TextExtractor(limits: try ExtractionLimits.fromEnvironment(ProcessEnvironment.variables))
+        let importer = DocumentImporter(vault: context.vault, profile: context.profile, extractor: extractor,
+                                        preferDayFirst: DocContext.preferDayFirst)
+        importer.ocrLanguages = languages
+        if ocr && documents.isEmpty {
+            Console.note("no documents wait for OCR")
+            if output.json { try Console.json([Document]()) }
+            return
+        }
+        let bar = Progress(ocr ? "reading by OCR" : "reindexing", enabled: (documents.count > 1 || ocr) && Console.stderrIsTTY)
+        let updated = try importer.reindex(documents, password: password,
+                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages) : nil) { done, total, id in
             bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \(id)")
         }
         bar.finish()
@@ -373,6 +445,49 @@ struct DocReindex: ParsableCommand {
             try Console.json(updated)
         } else {
             for document in updated { Console.out("reindexed \(document.id) \(document.summaryLine)") }
+        }
+    }
+}
+
+struct DocSettings: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show or change how documents are read (the default OCR languages).",
+        discussion: "Without options, prints the settings. The first default is the locale's language (when its Tesseract data is installed) plus English."
+    )
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var output: OutputOptions
+
+    @Option(name: .customLong("ocr-lang"), help: "Default OCR languages, Tesseract's codes joined by '+' (deu+eng).")
+    var ocrLang: String?
+
+    func validate() throws {
+        if let ocrLang, OCRLanguages.parse(ocrLang) == nil {
+            throw ValidationError("--ocr-lang: '\(ocrLang)' is not a list of Tesseract languages; use codes joined by '+', like deu+eng")
+        }
+    }
+
+    func run() throws {
+        let vault = try VaultAccess.open(self.vault.location)
+        if let ocrLang { try DocumentSettings.setOCRLanguages(vault, ocrLang, environment: ProcessEnvironment.variables) }
+        let languages = try DocumentSettings.ocrLanguages(vault, environment: ProcessEnvironment.variables)
+        let directory = OCRLanguages.dataDirectory(environment: ProcessEnvironment.variables)
+        let missing = OCRLanguages.missing(languages, directory: directory)
+        if output.json {
+            struct Settings: Encodable {
+                let ocrLanguages: String
+                let tessdata: String
+                let missing: [String]
+                enum CodingKeys: String, CodingKey { case ocrLanguages = "ocr_languages", tessdata, missing }
+            }
+            try Console.json(Settings(ocrLanguages: languages, tessdata: directory, missing: missing))
+            return
+        }
+        Console.out("ocr-lang  \(languages)")
+        Console.out("tessdata  \(directory)")
+        if !missing.isEmpty {
+            Console.note("not installed: \(missing.joined(separator: ", ")) (Debian: apt-get install \(missing.map(OCRLanguages.package).joined(separator: " ")))")
         }
     }
 }

@@ -45,6 +45,9 @@ struct StatusCommand: ParsableCommand {
         if let counts = status.counts {
             let text = counts.keys.sorted().map { "\($0.replacingOccurrences(of: "_", with: " ")) \(counts[$0]!)" }.joined(separator: ", ")
             Console.out("records   \(text)")
+            if let waiting = counts["documents_waiting_for_ocr"] {
+                Console.note("\(waiting) document\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "") for OCR; read \(waiting == 1 ? "it" : "them") with 'phr doc reindex --ocr' (each profile: --profile NAME)")
+            }
         } else {
             Console.out("records   (unlock the vault to count them)")
         }

@@ -98,7 +98,7 @@ import Testing
         _ = FileManager.default.createFile(atPath: damaged, contents: SyntheticPDF.unopenable)
         let results = try Self.importer(vault).add([text, "\(Self.samples)/vaccination-record.pdf", empty, damaged], options: .init())
         #expect(results.map(\.status) == [.failed, .added, .failed, .added])
-        #expect(results[0].reason == "not a PDF, PNG or JPEG file")
+        #expect(results[0].reason == "not a PDF or an image (PNG, JPEG, TIFF, WebP, HEIC)")
         #expect(results[2].reason == "the file is empty")
         #expect(results[3].document?.outcome == .unreadable)
         #expect(results.map(\.isProblem) == [true, false, true, true])
@@ -191,8 +191,10 @@ import Testing
         _ = FileManager.default.createFile(atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 100)))
         var options = DocumentImporter.Options()
         options.type = "insurance"
+        options.ocr = .none
         let document = try #require(try Self.importer(vault).add([png], options: options)[0].document)
         #expect(document.outcome == .noText)
+        #expect(document.ocr == .waiting, "stored without OCR, it waits for 'doc reindex --ocr'")
         #expect(document.mediaType == "image/png")
         #expect(document.title == "Card photo")
         let engine = SearchEngine(vault: vault, profile: try Self.store(vault).profile)

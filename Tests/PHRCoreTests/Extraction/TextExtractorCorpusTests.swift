@@ -54,7 +54,7 @@ import Testing
     @Test(.corpus) func brokenFilesGetAReasonThatSaysWhy() throws {
         let expected = [
             "DERIVED_truncated50pct__tracemonkey.pdf": "truncated: the file ends before its end-of-file marker",
-            "qpdf__bad1.pdf": "not a PDF file",
+            "qpdf__bad1.pdf": "not a PDF file or an image",
             "pdfjs__Brotli-Prototype-FileA.pdf": "uses a compression method poppler cannot read (BrotliDecode)",
             "pdfjs__poppler-67295-0.pdf": "damaged: invalid page count",
             "qpdf__bad40.pdf": "damaged: the document catalog is missing",

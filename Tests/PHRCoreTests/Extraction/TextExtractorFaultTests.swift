@@ -60,13 +60,15 @@ import Testing
         #expect(summaries[lab]?.outcome == .indexed)
     }
 
-    @Test func aCrashAfterSomePagesKeepsThemAndIsPartial() throws {
+    /// A worker that dies on a page (a hostile page, an image bomb, a page that hangs OCR)
+    /// costs that page only: the document resumes after it in a fresh worker.
+    @Test func aCrashOnAPageCostsThatPageOnly() throws {
         let (summaries, pages) = try runBatch([WorkerTestFaults.crashVariable: Self.labPage2Marker])
         let summary = try #require(summaries[lab])
         #expect(summary.outcome == .partial)
-        #expect(summary.reason == "the reader crashed (SIGSEGV) on page 2 of 3")
-        #expect(summary.textPages == 1)
-        #expect(pages[lab]?.map(\.number) == [1])
+        #expect(summary.reason == "1 of 3 pages could not be read (page 2: the reader crashed (SIGSEGV))")
+        #expect(summary.textPages == 2)
+        #expect(pages[lab]?.map(\.number) == [1, 3])
         #expect(summaries[prescription]?.outcome == .indexed)
     }
 
@@ -158,7 +160,6 @@ import Testing
         _ = FileManager.default.createFile(atPath: png, contents: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]))
         let extractor = TextExtractor(workerExecutable: "/nonexistent/phr")
         let cases: [(String, String)] = [
-            (png, "not a PDF file (a PNG image)"),
             ("\(directory)/missing.pdf", "cannot open the file: no such file or directory"),
             (directory, "not a regular file"),
             ("/dev/null", "not a regular file"),
@@ -168,6 +169,10 @@ import Testing
             #expect(summary.outcome == .unreadable)
             #expect(summary.reason == reason)
         }
+        // An image whatever its name, with OCR off: it needs OCR, and no worker is started.
+        let image = try extractor.extract(.path(png), ocr: .none) { _ in }
+        #expect(image.outcome == .noText)
+        #expect(image.reason == "an image: needs OCR to be searchable")
     }
 
     @Test func thePasswordNeverAppearsInTheWorkersArgumentsOrEnvironment() throws {
@@ -187,7 +192,8 @@ import Testing
             }
         }
         #expect(inspected > 0)
-        #expect(extractor.workerEnvironment == ["SWIFT_BACKTRACE=enable=no"])
+        // OMP_THREAD_LIMIT=1: Tesseract's threads would fight the other worker for two cores.
+        #expect(extractor.workerEnvironment.filter { !$0.hasPrefix("TESSDATA_PREFIX=") && !$0.hasPrefix("PHR_OCR_STEPS=") } == ["SWIFT_BACKTRACE=enable=no", "OMP_THREAD_LIMIT=1"])
         #expect(!ExtractionWorkerSettings(extractor.limits).arguments.joined().contains(password))
     }
 

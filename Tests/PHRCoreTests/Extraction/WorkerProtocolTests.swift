@@ -19,6 +19,12 @@ import Testing
             .opened(WorkerOpenedDocument(pageCount: 0, isEncrypted: false, creationTime: nil, title: nil)),
             .page(number: 3, flags: [.hasImages], text: "𐐐𐐯𐑊𐐬 שלום\nline two"),
             .page(number: 4, flags: .failed, text: ""),
+            .page(WorkerPage(number: 5, flags: [.hasImages], source: .ocr, confidence: 87, width: 595.28, height: 841.89,
+                             note: "turned 180 degrees",
+                             words: [PageWord(text: "Ferritin", x0: 72, y0: 100.5, x1: 120.2, y1: 111, line: 0, confidence: 91),
+                                     PageWord(text: "12", x0: 300, y0: 100.5, x1: 312, y1: 111, line: 0, confidence: 64)],
+                             text: "Ferritin 12")),
+            .page(WorkerPage(number: 6, flags: [.hasImages, .ocrFailed], source: .ocr, note: "OCR took longer than 26 s", text: "")),
             .done(.read, retiring: false, syntaxErrors: 0, reason: ""),
             .done(.unreadable, retiring: true, syntaxErrors: 1283, reason: "damaged beyond repair"),
         ]
@@ -62,6 +68,50 @@ import Testing
         #expect(throws: ExtractionError.protocolViolation(detail: "a message ends early")) {
             try WorkerMessage.decode(kind: WorkerMessage.Kind.ready.rawValue, payload: [2, 0, 9, 0, 0, 0, 0x78])
         }
+    }
+
+    @Test func jobsCarryTheOCRRequestAndTheFirstPage() throws {
+        let job = WorkerJob(passwordCandidates: [], ocr: OCROptions(mode: .always, languages: "deu+eng", textLayerWords: true), firstPage: 7)
+        var decoder = FrameDecoder(maximumPayload: 1024)
+        job.encoded().withUnsafeBytes { decoder.append($0) }
+        let frame = try #require(try decoder.next())
+        let decoded = try WorkerJob.decode(kind: frame.kind, payload: frame.payload)
+        #expect(decoded.ocr == job.ocr)
+        #expect(decoded.firstPage == 7)
+    }
+
+    @Test func wordBoxesSurviveTheirCodingAndMalformedOnesAreRefused() throws {
+        let words = [PageWord(text: "Hämoglobin", x0: 0, y0: 1.25, x1: 6553.5, y1: 12, line: 3, confidence: 100),
+                     PageWord(text: String(repeating: "ü", count: 200), x0: 1, y0: 2, x1: 3, y1: 4, line: 65535)]
+        let decoded = try #require(PageWordCoding.decode(PageWordCoding.encode(words)))
+        #expect(decoded[0] == PageWord(text: "Hämoglobin", x0: 0, y0: 1.3, x1: 6553.5, y1: 12, line: 3, confidence: 100)
+            || decoded[0] == PageWord(text: "Hämoglobin", x0: 0, y0: 1.2, x1: 6553.5, y1: 12, line: 3, confidence: 100))
+        // Cut at a character boundary within 255 bytes.
+        #expect(decoded[1].text == String(repeating: "ü", count: 127))
+        let encoded = PageWordCoding.encode(words)
+        #expect(PageWordCoding.decode(encoded.dropLast()) == nil)
+        #expect(PageWordCoding.decode([2, 0, 0, 0, 0]) == nil)
+        #expect(PageWordCoding.decode([1, 0xFF, 0xFF, 0xFF, 0xFF]) == nil)
+        #expect(PageWordCoding.decode(encoded + [0]) == nil)
+    }
+
+    @Test func anOCRPageWithTextIsSearchableAndALowConfidenceOneIsMarked() throws {
+        var assembly = DocumentAssembly()
+        try assembly.open(WorkerOpenedDocument(pageCount: 3, isEncrypted: false))
+        let clear = try assembly.page(WorkerPage(number: 1, source: .ocr, confidence: 92, width: 612, height: 792,
+                                                 words: [PageWord(text: "Ferritin", x0: 1, y0: 1, x1: 2, y1: 2, line: 0, confidence: 92)],
+                                                 text: "Ferritin"))
+        #expect(clear.quality == .text && clear.source == .ocr && !clear.isLowConfidenceOCR)
+        #expect(clear.layout?.words.count == 1 && clear.layout?.width == 612)
+        let faint = try assembly.page(WorkerPage(number: 2, source: .ocr, confidence: 41, text: "faint words"))
+        #expect(faint.quality == .text && faint.isLowConfidenceOCR)
+        let failed = try assembly.page(WorkerPage(number: 3, flags: [.hasImages, .ocrFailed], source: .ocr,
+                                                  note: "OCR took longer than 26 s", text: ""))
+        #expect(failed.quality == .imageOnly && failed.ocrFailed && failed.note == "OCR took longer than 26 s")
+        let summary = try assembly.summary(status: .read, syntaxErrors: 0, reason: "")
+        #expect(summary.outcome == .partial)
+        #expect(summary.reason == "2 of 3 pages by OCR, mean confidence 67, 1 low-confidence, 1 of 3 pages are images where OCR found no text")
+        #expect(summary.ocrPages == 2)
     }
 
     @Test func jobsCarryPasswordCandidatesAndAreWipedOnceRead() throws {

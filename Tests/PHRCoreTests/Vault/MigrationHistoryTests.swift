@@ -22,6 +22,7 @@ import Testing
         ("v1-health-log", "924bc4727f3fa4bcde30c199614787e110b1a1c707e56f3867246914ccfbe8ac"),
         ("v2-document-per-profile", "5b4f9d1afdd115ecd71595116d101b81a2bda9cf34987be05830c92ccf487583"),
         ("v2-document-page-staging", "fbc3e87da97494b00e76d72184329594d81629c13db4678c614da80518be9c52"),
+        ("v3-document-ocr", "484083e47545b13efdde11f42eaa629ff0aa18b22a56a36c4c8e963865ae744a"),
         ("v3-lab-results", "9fd8a1b704b962818f5234843e330553493a4403467759954541df2f9d65ef12"),
     ]
 

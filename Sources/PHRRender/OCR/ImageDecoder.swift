@@ -1,0 +1,297 @@
+import CPHRTesseract
+import Glibc
+import PHRCore
+
+/// Decodes scans and photos (PNG, JPEG, TIFF with any number of pages, WebP, HEIC/HEIF) into
+/// upright grey page images, inside the worker only.
+///
+/// The dimensions are read from the header before any pixel is decoded, so an image bomb (a
+/// 50,000 x 50,000 PNG of a few kilobytes) is refused for that page without allocating it.
+/// JPEGs over the pixel budget are decoded at a half, quarter or eighth of their size (libjpeg
+/// does that for free); other formats are shrunk right after decoding. JPEG photos are turned
+/// as their EXIF Orientation tag says; HEIF images carry their rotation in the container, and
+/// libheif applies it.
+struct ImageDecoder {
+    /// Images with more pixels than this are refused (the decoded page alone would be 4 bytes a pixel).
+    static let maximumMegapixels = 100
+    /// Decoded pages larger than this are shrunk before anything else (a 300 DPI A4 page is 8.7).
+    static let workingMegapixels = 16.0
+    /// Image files larger than this are not read at all.
+    static let maximumFileBytes = 256 << 20
+
+    let bytes: [UInt8]
+    let kind: FileSniffer.Kind
+
+    /// How many pages the image holds (TIFF may hold several; the others one).
+    func pageCount() -> Int {
+        guard kind == .tiff else { return 1 }
+        var count = 0
+        var offset = 0
+        // Walks the IFD chain without decoding (TIFF 6.0 section 2), bounded against loops.
+        while count < 10_000 {
+            count += 1
+            guard let next = Self.nextTIFFDirectory(bytes, after: offset, index: count), next != 0 else { break }
+            offset = next
+        }
+        return count
+    }
+
+    /// Page `index` (from 0) as an upright grey image, shrunk to the working size.
+    func page(_ index: Int) throws -> GreyImage {
+        let image: GreyImage
+        switch kind {
+        case .heic:
+            image = try decodeHEIF()
+        case .jpeg:
+            image = try decodeJPEG()
+        case .tiff:
+            image = try decodeWithLeptonica(tiffPage: index)
+        default:
+            image = try decodeWithLeptonica(tiffPage: nil)
+        }
+        return try Self.workingSize(image)
+    }
+
+    /// Page `index` in colour as PNG bytes, for drawing into a share bundle (cairo reads PNG
+    /// and JPEG only). Upright, and no larger than the working size.
+    func embeddablePNG(_ index: Int) throws -> [UInt8] {
+        var colour: UnsafeMutablePointer<PIX>?
+        if kind == .heic {
+            colour = try decodeHEIFColour()
+        } else {
+            _ = try checkHeader()
+            colour = bytes.withUnsafeBufferPointer { buffer in
+                kind == .tiff ? pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(index)) : pixReadMem(buffer.baseAddress, buffer.count)
+            }
+        }
+        guard let pix = colour else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
+        let owned = try Owned(pix)
+        try Self.checkSize(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
+        let megapixels = Double(pixGetWidth(pix)) * Double(pixGetHeight(pix)) / 1_000_000
+        let scaled = megapixels > Self.workingMegapixels
+            ? try Owned(pixScale(owned.pix, Float((Self.workingMegapixels / megapixels).squareRoot()), Float((Self.workingMegapixels / megapixels).squareRoot())))
+            : owned
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemPng(&data, &size, scaled.pix, 0) == 0, let data else { throw OCRFailure.outOfMemory }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    private func decodeHEIFColour() throws -> UnsafeMutablePointer<PIX> {
+        guard let context = heif_context_alloc() else { throw OCRFailure.outOfMemory }
+        defer { heif_context_free(context) }
+        heif_context_set_maximum_image_size_limit(context, 32_768)
+        let read = bytes.withUnsafeBufferPointer { heif_context_read_from_memory_without_copy(context, $0.baseAddress, $0.count, nil) }
+        guard read.code == heif_error_Ok else { throw OCRFailure.undecodable("the HEIF image cannot be read (\(Self.message(read)))") }
+        var handle: OpaquePointer?
+        guard heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok, let handle else {
+            throw OCRFailure.undecodable("the HEIF file holds no image")
+        }
+        defer { heif_image_handle_release(handle) }
+        try Self.checkSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+        var image: OpaquePointer?
+        guard heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil).code == heif_error_Ok,
+              let image else { throw OCRFailure.undecodable("the HEIF image cannot be decoded") }
+        defer { heif_image_release(image) }
+        let width = Int(heif_image_get_width(image, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+              let pix = pixCreate(Int32(width), Int32(height), 32) else { throw OCRFailure.outOfMemory }
+        let wordsPerLine = Int(pixGetWpl(pix))
+        let target = pixGetData(pix)!
+        for y in 0..<height {
+            let row = plane + y * Int(stride)
+            for x in 0..<width {
+                let r = UInt32(row[3 * x]), g = UInt32(row[3 * x + 1]), b = UInt32(row[3 * x + 2])
+                target[y * wordsPerLine + x] = r << 24 | g << 16 | b << 8 | 0xFF
+            }
+        }
+        return pix
+    }
+
+    // MARK: - Formats
+
+    private func checkHeader() throws -> (width: Int, height: Int) {
+        var format: Int32 = 0, width: Int32 = 0, height: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, colormap: Int32 = 0
+        let status = bytes.withUnsafeBufferPointer {
+            pixReadHeaderMem($0.baseAddress, $0.count, &format, &width, &height, &bps, &spp, &colormap)
+        }
+        guard status == 0, width > 0, height > 0 else {
+            throw OCRFailure.undecodable("the image cannot be read (damaged or truncated)")
+        }
+        try Self.checkSize(width: Int(width), height: Int(height))
+        return (Int(width), Int(height))
+    }
+
+    static func checkSize(width: Int, height: Int) throws {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumMegapixels * 1_000_000 else { throw OCRFailure.tooLarge(width: width, height: height) }
+    }
+
+    private func decodeWithLeptonica(tiffPage: Int?) throws -> GreyImage {
+        _ = try checkHeader()
+        let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
+            if let tiffPage {
+                return pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(tiffPage))
+            }
+            return pixReadMem(buffer.baseAddress, buffer.count)
+        }
+        guard let pix else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
+        if let tiffPage, tiffPage > 0 {
+            // Later TIFF pages were not covered by the first page's header check.
+            try Self.checkSize(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix)))
+        }
+        return try GreyImage(taking: pix, resolution: Self.resolution(of: pix))
+    }
+
+    private func decodeJPEG() throws -> GreyImage {
+        let (width, height) = try checkHeader()
+        // Decode at 1/2, 1/4 or 1/8 scale when the full image is far beyond the working size.
+        var reduction: Int32 = 1
+        while reduction < 8 && Double(width / Int(reduction)) * Double(height / Int(reduction)) > Self.workingMegapixels * 4_000_000 {
+            reduction *= 2
+        }
+        var warnings: Int32 = 0
+        let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer {
+            // cmflag 0: no colormap; hint 0. libjpeg converts to grey itself for grey output only,
+            // so colour is converted afterwards.
+            pixReadMemJpeg($0.baseAddress, $0.count, 0, reduction, &warnings, 0)
+        }
+        guard let pix else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
+        let resolution = Self.resolution(of: pix) / Int(reduction)
+        var image = try GreyImage(taking: pix, resolution: max(resolution, 1))
+        if let orientation = ExifOrientation.read(jpeg: bytes), orientation != 1 {
+            image = try ExifOrientation.upright(image, orientation: orientation)
+        }
+        return image
+    }
+
+    /// HEIC photos through libheif, which applies the file's rotation and mirroring; decoded to
+    /// RGB (libheif 1.15 converts HEVC's YCbCr to RGB, not to monochrome) and then to grey.
+    private func decodeHEIF() throws -> GreyImage {
+        let pix = try decodeHEIFColour()
+        return try GreyImage(taking: pix, resolution: Self.estimatedResolution(width: Int(pixGetWidth(pix)), height: Int(pixGetHeight(pix))))
+    }
+
+    private static func message(_ error: heif_error) -> String {
+        guard let text = error.message else { return "unknown error" }
+        return String(cString: text)
+    }
+
+    // MARK: - Size and resolution
+
+    /// The resolution the file states, if plausible for a scan; else one estimated from the size,
+    /// taking the page for a sheet of paper (phone photos and receipts rarely state one).
+    ///
+    /// A stated resolution is believed only if it makes the picture a sheet of paper (the shorter
+    /// side at most 12 inches): cameras and image libraries write 72 or 96 "DPI" into photos of
+    /// thousands of pixels, which would make a letter four feet wide and its text huge.
+    static func resolution(of pix: UnsafeMutablePointer<PIX>) -> Int {
+        let stated = Int(pixGetXRes(pix))
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        if (70...1200).contains(stated), Double(min(width, height)) / Double(stated) <= 12 { return stated }
+        return estimatedResolution(width: width, height: height)
+    }
+
+    /// Pixels per inch if the shorter side is a sheet of A4 or Letter paper (8.3 inches),
+    /// clamped to what text on paper plausibly has.
+    static func estimatedResolution(width: Int, height: Int) -> Int {
+        let shorter = Double(min(width, height))
+        return Int(max(100, min(600, shorter / 8.3)).rounded())
+    }
+
+    /// Shrinks an image beyond the working size, or beyond 400 pixels per inch, to about 300.
+    static func workingSize(_ image: GreyImage) throws -> GreyImage {
+        let megapixels = Double(image.width) * Double(image.height) / 1_000_000
+        var factor = 1.0
+        if megapixels > workingMegapixels { factor = (workingMegapixels / megapixels).squareRoot() }
+        if image.resolution > 400 { factor = min(factor, 300 / Double(image.resolution)) }
+        return factor < 0.99 ? try image.scaled(by: factor) : image
+    }
+
+    // MARK: - TIFF directories
+
+    /// The offset of the image file directory after the one at `offset` (0 for the first: read
+    /// from the header), or nil if the file is malformed there.
+    static func nextTIFFDirectory(_ bytes: [UInt8], after offset: Int, index: Int) -> Int? {
+        guard bytes.count >= 8 else { return nil }
+        let little = bytes[0] == 0x49
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= bytes.count else { return nil }
+            let b = bytes[at..<at + 4].map(Int.init)
+            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        }
+        let directory = index == 1 ? u32(4) : offset
+        guard let directory, let entries = u16(directory) else { return nil }
+        let (size, overflow) = entries.multipliedReportingOverflow(by: 12)
+        guard !overflow else { return nil }
+        guard let next = u32(directory + 2 + size), next == 0 || next > directory else { return nil }
+        return next
+    }
+}
+
+/// The EXIF Orientation tag of a JPEG (values 1-8, CIPA DC-008 section 4.6.4.A), and turning
+/// an image upright by it.
+enum ExifOrientation {
+    /// The tag's value, or nil if the file has none (or a malformed APP1 segment).
+    static func read(jpeg bytes: [UInt8]) -> Int? {
+        var index = 2
+        // Markers up to the first scan; APP1 "Exif\0\0" holds a TIFF structure.
+        while index + 4 <= bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            guard length >= 2, index + 2 + length <= bytes.count else { return nil }
+            if marker == 0xE1, length >= 16, bytes[(index + 4)..<(index + 10)].elementsEqual([0x45, 0x78, 0x69, 0x66, 0, 0]) {
+                return orientation(tiff: Array(bytes[(index + 10)..<(index + 2 + length)]))
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
+    private static func orientation(tiff: [UInt8]) -> Int? {
+        guard tiff.count >= 8 else { return nil }
+        let little = tiff[0] == 0x49
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= tiff.count else { return nil }
+            return little ? Int(tiff[at]) | Int(tiff[at + 1]) << 8 : Int(tiff[at]) << 8 | Int(tiff[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= tiff.count else { return nil }
+            let b = tiff[at..<at + 4].map(Int.init)
+            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        }
+        guard let directory = u32(4), let entries = u16(directory), entries < 1000 else { return nil }
+        for entry in 0..<entries {
+            let at = directory + 2 + entry * 12
+            guard let tag = u16(at) else { return nil }
+            if tag == 0x0112 {
+                guard let value = u16(at + 8), (1...8).contains(value) else { return nil }
+                return value
+            }
+        }
+        return nil
+    }
+
+    /// `image` as it is meant to be seen: orientation 3 is turned 180 degrees, 6 a quarter
+    /// clockwise, 8 a quarter counter-clockwise; 2, 4, 5 and 7 are mirrored too.
+    static func upright(_ image: GreyImage, orientation: Int) throws -> GreyImage {
+        switch orientation {
+        case 2: return try image.map { pixFlipLR(nil, $0) }
+        case 3: return try image.rotated(quarters: 2)
+        case 4: return try image.map { pixFlipTB(nil, $0) }
+        case 5: return try image.rotated(quarters: 1).map { pixFlipLR(nil, $0) }
+        case 6: return try image.rotated(quarters: 1)
+        case 7: return try image.rotated(quarters: 3).map { pixFlipLR(nil, $0) }
+        case 8: return try image.rotated(quarters: 3)
+        default: return image
+        }
+    }
+}

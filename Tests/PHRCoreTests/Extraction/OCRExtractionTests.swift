@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import PHRCore
+@testable import PHRRender
+
+/// OCR in the extraction workers: what gets read, what a hostile or hanging image costs, and
+/// the words' boxes. Accuracy per degradation class is measured in PHRCLITests' OCRAccuracyTests.
+@Suite(.serialized) struct OCRExtractionTests {
+    let directory: String
+
+    init() throws {
+        directory = try TestSupport.temporaryDirectory("ocr")
+    }
+
+    static let letter = SyntheticPDF.Page.text("Referral letter", "Dear colleague, please see Alex Example",
+                                               "for a cardiology consultation regarding palpitations.")
+
+    /// Page `page` of `pdf` as a grey PNG at `dpi`, drawn by pdftoppm (poppler-utils).
+    func render(_ pdf: String, page: Int = 1, dpi: Int = 300, name: String) throws -> String {
+        let prefix = "\(directory)/\(name)"
+        let process = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"),
+                                      arguments: ["-r", "\(dpi)", "-gray", "-png", "-f", "\(page)", "-l", "\(page)", "-singlefile", pdf, prefix])
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return prefix + ".png"
+    }
+
+    static let auto = OCROptions(mode: .auto, languages: "eng")
+
+    @Test func aJunkTextLayerIsReadByOCRInstead() throws {
+        defer { TestSupport.remove(directory) }
+        let path = try SyntheticPDF(pages: [Self.letter], glyphs: .privateUse).write(to: "\(directory)/junk.pdf")
+        var pages: [ExtractedPage] = []
+        let summary = try ExtractionFixtures.extractor().extract(.path(path), ocr: Self.auto) { pages.append($0) }
+        #expect(summary.outcome == .ocr, "\(summary.reason ?? "")")
+        #expect(summary.ocrPages == 1)
+        let page = try #require(pages.first)
+        #expect(page.source == .ocr && page.quality == .text)
+        #expect(page.text.contains("cardiology consultation"), "\(page.text)")
+        #expect((page.ocrConfidence ?? 0) >= OCRLanguages.lowConfidenceFloor)
+        // The words come with upright boxes on the page, in points: the title above the body.
+        let words = try #require(page.layout?.words)
+        let title = try #require(words.first { $0.text == "Referral" })
+        let body = try #require(words.first { $0.text == "cardiology" })
+        #expect(title.y1 <= body.y0 && title.line < body.line)
+        #expect(words.allSatisfy { $0.x0 >= 0 && $0.x1 <= 612 && $0.y0 >= 0 && $0.y1 <= 792 && $0.x0 < $0.x1 })
+        // Without OCR the junk stays out of the index, as before.
+        let withoutOCR = try ExtractionFixtures.extractor().extract(.path(path), ocr: .none) { _ in }
+        #expect(withoutOCR.outcome == .junkText)
+    }
+
+    @Test func aScannedPageIsReadAndATextLayerIsLeftAlone() throws {
+        defer { TestSupport.remove(directory) }
+        let path = try SyntheticPDF(pages: [.text("Discharge summary", "Hospital course: uneventful."), .scanned])
+            .write(to: "\(directory)/mixed.pdf")
+        var pages: [ExtractedPage] = []
+        let summary = try ExtractionFixtures.extractor().extract(.path(path), ocr: Self.auto) { pages.append($0) }
+        #expect(pages.map(\.source) == [.textLayer, .ocr])
+        #expect(pages[0].text.contains("Hospital course"))
+        // The synthetic scan is a blank picture: OCR ran and found nothing.
+        #expect(pages[1].quality == .imageOnly && !pages[1].ocrFailed)
+        #expect(summary.outcome == .partial)
+        #expect(summary.reason == "1 of 2 pages are images where OCR found no text")
+    }
+
+    /// An image bomb (50,000 x 50,000 pixels in a few hundred bytes) and a truncated photo are
+    /// each that file's outcome, refused before decoding; the batch goes on.
+    @Test func anImageBombAndATruncatedImageCostThemselvesOnly() throws {
+        defer { TestSupport.remove(directory) }
+        let bomb = "\(directory)/bomb.png"
+        #expect(FileManager.default.createFile(atPath: bomb, contents: Data(PNGHeader.bomb(width: 50_000, height: 50_000))))
+        let good = try render(try SyntheticPDF(pages: [Self.letter]).write(to: "\(directory)/letter.pdf"), dpi: 200, name: "letter")
+        let truncated = "\(directory)/truncated.png"
+        let bytes = try #require(FileManager.default.contents(atPath: good))
+        #expect(FileManager.default.createFile(atPath: truncated, contents: bytes.prefix(bytes.count / 3)))
+        let (summaries, pages) = try ExtractionFixtures.extractAll([bomb, truncated, good].map { ExtractionJob(.path($0), ocr: Self.auto) },
+                                                                   with: ExtractionFixtures.extractor())
+        #expect(summaries[0]?.outcome == .unreadable)
+        #expect(summaries[0]?.reason == "the image is 50000 x 50000 pixels, more than phr reads (100 megapixels)")
+        #expect(summaries[1]?.outcome == .unreadable)
+        #expect(summaries[1]?.reason?.contains("damaged or truncated") == true, "\(summaries[1]?.reason ?? "")")
+        #expect(summaries[2]?.outcome == .ocr)
+        #expect(pages[2]?.first?.text.contains("palpitations") == true)
+    }
+
+    /// A page on which OCR hangs (the worker test fault fires on its OCR text) is killed after
+    /// the step timeout; the pages after it are read by a fresh worker.
+    @Test func aPageThatHangsCostsThatPageOnly() throws {
+        defer { TestSupport.remove(directory) }
+        let path = try SyntheticPDF(pages: [.text("Laboratory report", "Hemoglobin 13.5 g/dL"),
+                                            .text("Lipid panel", "Zanzibar triglycerides 140 mg/dL"),
+                                            .text("Comments", "Fasting sample.")], glyphs: .privateUse)
+            .write(to: "\(directory)/lab.pdf")
+        let limits = ExtractionLimits(stepTimeout: 4)
+        let extractor = ExtractionFixtures.extractor(limits, faults: [WorkerTestFaults.hangVariable: "Zanzibar"])
+        var pages: [ExtractedPage] = []
+        let summary = try extractor.extract(.path(path), ocr: Self.auto) { pages.append($0) }
+        #expect(pages.map(\.number) == [1, 3])
+        #expect(pages.allSatisfy { $0.source == .ocr && $0.quality == .text })
+        #expect(summary.outcome == .partial)
+        #expect(summary.reason == "2 of 3 pages by OCR, mean confidence \(Int((pages.compactMap(\.ocrConfidence).reduce(0, +) / 2).rounded())), 1 of 3 pages could not be read (page 2: the reader made no progress for 4 s)")
+    }
+
+    @Test func missingLanguageDataIsNamedWithItsPackage() throws {
+        defer { TestSupport.remove(directory) }
+        // A data directory with English only.
+        try FileManager.default.createSymbolicLink(atPath: "\(directory)/eng.traineddata",
+                                                   withDestinationPath: OCRLanguages.dataDirectory(environment: [:]) + "/eng.traineddata")
+        let environment = ["TESSDATA_PREFIX": directory]
+        #expect(OCRLanguages.missing("deu+eng", directory: directory) == ["deu"])
+        #expect(throws: DocumentError.ocrLanguageMissing(languages: ["deu"], directory: directory, option: "--ocr-lang")) {
+            try OCRLanguages.validate("deu+eng", environment: environment)
+        }
+        let error = DocumentError.ocrLanguageMissing(languages: ["chi_sim"], directory: directory, option: "--ocr-lang")
+        #expect(error.exitStatus == .unavailable)
+        #expect(error.hint?.contains("apt-get install tesseract-ocr-chi-sim") == true)
+        #expect(OCRLanguages.parse("eng; rm -rf") == nil && OCRLanguages.parse("deu+eng") == ["deu", "eng"])
+        #expect(OCRLanguages.defaultSpec(environment: ["LANG": "de_DE.UTF-8", "TESSDATA_PREFIX": directory]) == "eng",
+                "German data is not installed, so English alone")
+    }
+}
+
+/// A PNG that declares huge dimensions over a tiny, incomplete image: what an image bomb looks
+/// like to a reader that trusts the header.
+enum PNGHeader {
+    static func bomb(width: UInt32, height: UInt32) -> [UInt8] {
+        var ihdr: [UInt8] = []
+        for value in [width, height] { ihdr += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        ihdr += [1, 0, 0, 0, 0]  // 1 bit per pixel, grey, deflate, no filter, no interlace
+        // A zlib stream of a few empty rows: the rest of the picture is missing.
+        let idat: [UInt8] = [0x78, 0x9C, 0x63, 0x60, 0x00, 0x00, 0x00, 0x02, 0x00, 0x01]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", [])
+    }
+
+    static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+        let length = UInt32(data.count)
+        let body = Array(type.utf8) + data
+        let crc = crc32(body)
+        return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + body
+            + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+    }
+
+    /// CRC-32 of PNG chunks (ISO 3309, as in RFC 2083 section 15).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
