@@ -164,15 +164,27 @@ public enum LabReportReader {
         return result
     }
 
-    /// Words grouped into lines, and each line into cells at gaps wider than a space.
+    /// Words grouped into visual lines by where they stand (a word joins the line whose middle
+    /// is within half a word's height of its own; the reading-order `line` of a layout may put
+    /// a table's columns in separate lines), and each line into cells at gaps wider than a space.
     static func cellLines(_ words: [Word]) -> [[Cell]] {
-        var byLine: [Int: [Word]] = [:]
-        for word in words where !word.text.trimmingCharacters(in: .whitespaces).isEmpty { byLine[word.line, default: []].append(word) }
-        return byLine.keys.sorted().map { key in
-            let sorted = byLine[key]!.sorted { $0.x0 < $1.x0 }
+        let sorted = words.filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+            .sorted { ($0.y0 + $0.y1, $0.x0) < ($1.y0 + $1.y1, $1.x0) }
+        var lines: [(middle: Double, words: [Word])] = []
+        for word in sorted {
+            let middle = (word.y0 + word.y1) / 2
+            let height = max(word.y1 - word.y0, 1)
+            if let last = lines.last, abs(last.middle - middle) <= height * 0.5 {
+                lines[lines.count - 1].words.append(word)
+            } else {
+                lines.append((middle, [word]))
+            }
+        }
+        return lines.map { line in
+            let ordered = line.words.sorted { $0.x0 < $1.x0 }
             var cells: [Cell] = []
             var previous: Word?
-            for word in sorted {
+            for word in ordered {
                 let height = max(word.y1 - word.y0, 1)
                 if let previous, var last = cells.last, word.x0 - previous.x1 < height * 0.7 {
                     last.text += " " + word.text
@@ -301,8 +313,8 @@ public enum LabReportReader {
         if let number = value.number {
             let computed = LabFlag.computed(number, range: range)
             if value.marked && flag == nil { flag = computed ?? .abnormal }
-            if let flag, let computed, flag == .normal || (flag == .high) != (computed == .high) && flag != .abnormal
-                && flag != .criticalHigh && flag != .criticalLow {
+            let bounded = range?.low != nil || range?.high != nil
+            if let flag, bounded, (flag == .high || flag == .low) && computed != flag || flag == .normal && computed != nil {
                 doubts.append("flag \(flag.rawValue) disagrees with the range")
             }
         }
