@@ -186,7 +186,7 @@ public enum LabReportReader {
             var previous: Word?
             for word in ordered {
                 let height = max(word.y1 - word.y0, 1)
-                if let previous, var last = cells.last, word.x0 - previous.x1 < height * 0.7 {
+                if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * 0.45, 5.5) {
                     last.text += " " + word.text
                     last.x1 = max(last.x1, word.x1)
                     last.confidence = min(last.confidence ?? 100, word.confidence ?? 100)
