@@ -44,7 +44,7 @@ import Testing
         let cli = try CLI(label: "lab-extract")
         defer { cli.cleanUp() }
         _ = try cli.initVault()
-        let sample = "\(CLI.packageRoot)/Samples/documents/lab-report-us-panel.pdf"
+        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
         #expect(try cli.run(["doc", "add", sample], Self.env).status == 0)
         let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
             .split(separator: " ").first.map(String.init))

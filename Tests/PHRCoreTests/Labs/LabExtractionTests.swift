@@ -6,7 +6,7 @@ import Testing
 /// LabReportLayouts.swift): each PDF comes with the rows it prints (`*.expected.json`), and the
 /// reader must find them exactly: at least 95 % of rows right on every layout, the misses named.
 @Suite struct LabExtractionTests {
-    static let samples = "\(TestSupport.packageRoot)/Samples/documents"
+    static let samples = "\(TestSupport.packageRoot)/Samples/lab-reports"
     /// The layouts read at 95 % or better. Not yet: lab-report-eu-decimal-comma (no rows found),
     /// lab-report-two-column (10/24: units wrap in its narrow column), lab-report-multi-page
     /// (53/63: rows without a range lose their line); see docs/labs.md.
