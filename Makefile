@@ -149,7 +149,7 @@ bench: bench-deps
 
 # Regenerates the synthetic sample documents committed under Samples/documents.
 samples: build
-	"$$(swift build --show-bin-path)/phr-samples" Samples/documents
+	"$$(swift build --show-bin-path)/phr-samples" Samples/documents Samples/lab-reports
 
 clean:
 	rm -rf .build

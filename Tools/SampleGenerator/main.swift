@@ -1,6 +1,6 @@
 // phr-samples: writes the project's synthetic sample PDFs (Samples/documents/) into a directory.
 //
-// Usage: phr-samples OUTPUT_DIR
+// Usage: phr-samples OUTPUT_DIR [LAB_REPORTS_DIR]
 //
 // Every person, organisation and number in the output is fictitious; see Samples/README.md.
 
@@ -10,21 +10,25 @@ let programName = "phr-samples"
 
 func run(_ arguments: [String]) throws(GeneratorError) {
     if arguments == ["-h"] || arguments == ["--help"] {
-        print("usage: \(programName) OUTPUT_DIR")
+        print("usage: \(programName) OUTPUT_DIR [LAB_REPORTS_DIR]")
         print("Writes the synthetic sample documents of phr as PDF files into OUTPUT_DIR.")
         return
     }
-    guard arguments.count == 1, let path = arguments.first, !path.hasPrefix("-") else {
-        throw .usage("expected exactly one argument, the output directory")
+    guard (1...2).contains(arguments.count), let path = arguments.first, !arguments.contains(where: { $0.hasPrefix("-") }) else {
+        throw .usage("expected the output directory, and optionally a directory for the lab-report layouts")
     }
     try OutputDirectory.create(path)
     let directory = URL(fileURLWithPath: path, isDirectory: true)
+    // The lab-report layouts go apart from the documents (the share and import tests add the
+    // whole documents folder), with their expected rows.
+    let labDirectory = arguments.count == 2 ? URL(fileURLWithPath: arguments[1], isDirectory: true) : directory
+    if arguments.count == 2 { try OutputDirectory.create(arguments[1]) }
     for document in allSampleDocuments {
-        let written = try SampleRenderer.render(document, into: directory)
+        let written = try SampleRenderer.render(document, into: document is any LabReportSample ? labDirectory : directory)
         print(written.path)
         if let lab = document as? any LabReportSample {
             // The rows the report prints, for the extraction tests (Tests/PHRCoreTests/Labs).
-            let expected = directory.appendingPathComponent(lab.fileName.replacingOccurrences(of: ".pdf", with: ".expected.json"))
+            let expected = labDirectory.appendingPathComponent(lab.fileName.replacingOccurrences(of: ".pdf", with: ".expected.json"))
             do {
                 try (lab.expectedJSON() + Data("\n".utf8)).write(to: expected)
             } catch {

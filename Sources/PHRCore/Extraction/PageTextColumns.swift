@@ -56,6 +56,13 @@ package enum PageTextColumns {
         return boxIndex == boxes.count ? String(output) : text
     }
 
+    /// The boxes overlap vertically by at least half the smaller height.
+    package static func onSameLine(_ box: Box, _ previous: Box) -> Bool {
+        let overlap = min(box.y2, previous.y2) - max(box.y1, previous.y1)
+        let height = min(box.height, previous.height)
+        return height <= 0 || overlap >= height / 2
+    }
+
     /// On the same line (the boxes overlap by half the smaller height) and more than an em apart,
     /// in either direction.
     package static func startsColumn(_ box: Box, after previous: Box) -> Bool {
@@ -105,7 +112,15 @@ extension PageTextColumns {
                 previous = box
                 continue
             }
-            if let previous, !current.isEmpty, startsColumn(box, after: previous) { flush() }
+            if let previous, !current.isEmpty {
+                if !onSameLine(box, previous) {
+                    // The next row of a table without a line break in the text between them.
+                    flush()
+                    line += 1
+                } else if startsColumn(box, after: previous) {
+                    flush()
+                }
+            }
             current.append(scalar)
             union = union.map { Box(x1: min($0.x1, box.x1), y1: min($0.y1, box.y1), x2: max($0.x2, box.x2), y2: max($0.y2, box.y2)) } ?? box
             previous = box

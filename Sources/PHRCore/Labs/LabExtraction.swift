@@ -27,8 +27,7 @@ public struct LabExtraction: Codable, Sendable {
     public static func read(documentID: String, pages: [(page: Int, words: [LabReportReader.Word])], documentDate: String?) -> LabExtraction {
         let rows = LabReportReader.rows(pages: pages)
         let text = pages.map { page in
-            Dictionary(grouping: page.words, by: \.line).sorted { $0.key < $1.key }
-                .map { $0.value.sorted { $0.x0 < $1.x0 }.map(\.text).joined(separator: " ") }.joined(separator: "\n")
+            LabReportReader.cellLines(page.words).map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")
         }.joined(separator: "\n")
         // Decimal commas say the report is European, whose dates are day-first.
         let dayFirst = rows.filter { row in row.range?.text?.contains(",") == true }.count > rows.count / 3

@@ -7,21 +7,8 @@ import Foundation
 /// (two headers on one line) is read as two columns of the page. Headings between rows name the
 /// panel. Rows the reader is unsure of say why; nothing is guessed silently.
 public enum LabReportReader {
-    /// A word on a page: text, box in points (origin top-left), its reading-order line.
-    public struct Word: Equatable, Sendable {
-        public var text: String
-        public var x0: Double, y0: Double, x1: Double, y1: Double
-        public var line: Int
-        /// 0-100 for OCR, nil for a text layer.
-        public var confidence: Double?
-
-        public init(text: String, x0: Double, y0: Double, x1: Double, y1: Double, line: Int, confidence: Double? = nil) {
-            self.text = text
-            (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1)
-            self.line = line
-            self.confidence = confidence
-        }
-    }
+    /// A word on a page with its box (PageLayout, from the text layer or OCR).
+    public typealias Word = PageWord
 
     /// One row as read: the cells as printed and what they mean.
     public struct Row: Codable, Equatable, Sendable {
@@ -45,6 +32,35 @@ public enum LabReportReader {
             case valueNumber = "value_number"
             case valueText = "value_text"
             case unit, range, flag, panel, analyte, loinc, confidence, unsure
+        }
+
+        /// A person's correction in review: each given text replaces that part, parsed as a
+        /// report cell would be ("" clears the unit, range or flag). The row is then sure.
+        public mutating func edit(value: String? = nil, unit: String? = nil, range: String? = nil, flag: String? = nil) throws {
+            if let value {
+                guard let parsed = LabGrammar.value(value) else {
+                    throw RecordError.invalidField(field: "value", reason: "'\(value.prefix(40))' is not a result")
+                }
+                valueNumber = parsed.number
+                valueText = parsed.number == nil ? parsed.text : nil
+                if let glued = parsed.flag { self.flag = glued }
+            }
+            if let unit { self.unit = unit.isEmpty ? nil : try RecordFields.text(unit, field: "unit", limit: 40) }
+            if let range { self.range = range.isEmpty ? nil : LabGrammar.range(range) }
+            if let flag {
+                if flag.isEmpty {
+                    self.flag = nil
+                } else {
+                    guard let parsed = LabGrammar.flag(flag) else {
+                        throw RecordError.invalidField(field: "flag", reason: "'\(flag.prefix(20))' is not a flag; use H, L, HH, LL, A or N")
+                    }
+                    self.flag = parsed
+                }
+            }
+            analyte = AnalyteCatalog.lookup(name, unit: self.unit)?.key ?? analyte
+            loinc = analyte.flatMap(AnalyteCatalog.entry(key:))?.loinc.first
+            unsure = nil
+            confidence = 1
         }
 
         /// "12 ng/mL", "Negative".
@@ -148,17 +164,29 @@ public enum LabReportReader {
         return result
     }
 
-    /// Words grouped into lines, and each line into cells at gaps wider than a space.
+    /// Words grouped into visual lines by where they stand (a word joins the line whose middle
+    /// is within half a word's height of its own; the reading-order `line` of a layout may put
+    /// a table's columns in separate lines), and each line into cells at gaps wider than a space.
     static func cellLines(_ words: [Word]) -> [[Cell]] {
-        var byLine: [Int: [Word]] = [:]
-        for word in words where !word.text.trimmingCharacters(in: .whitespaces).isEmpty { byLine[word.line, default: []].append(word) }
-        return byLine.keys.sorted().map { key in
-            let sorted = byLine[key]!.sorted { $0.x0 < $1.x0 }
+        let sorted = words.filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+            .sorted { ($0.y0 + $0.y1, $0.x0) < ($1.y0 + $1.y1, $1.x0) }
+        var lines: [(middle: Double, words: [Word])] = []
+        for word in sorted {
+            let middle = (word.y0 + word.y1) / 2
+            let height = max(word.y1 - word.y0, 1)
+            if let last = lines.last, abs(last.middle - middle) <= height * 0.5 {
+                lines[lines.count - 1].words.append(word)
+            } else {
+                lines.append((middle, [word]))
+            }
+        }
+        return lines.map { line in
+            let ordered = line.words.sorted { $0.x0 < $1.x0 }
             var cells: [Cell] = []
             var previous: Word?
-            for word in sorted {
+            for word in ordered {
                 let height = max(word.y1 - word.y0, 1)
-                if let previous, var last = cells.last, word.x0 - previous.x1 < height * 0.7 {
+                if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * 0.45, 5.5) {
                     last.text += " " + word.text
                     last.x1 = max(last.x1, word.x1)
                     last.confidence = min(last.confidence ?? 100, word.confidence ?? 100)
@@ -285,8 +313,8 @@ public enum LabReportReader {
         if let number = value.number {
             let computed = LabFlag.computed(number, range: range)
             if value.marked && flag == nil { flag = computed ?? .abnormal }
-            if let flag, let computed, flag == .normal || (flag == .high) != (computed == .high) && flag != .abnormal
-                && flag != .criticalHigh && flag != .criticalLow {
+            let bounded = range?.low != nil || range?.high != nil
+            if let flag, bounded, (flag == .high || flag == .low) && computed != flag || flag == .normal && computed != nil {
                 doubts.append("flag \(flag.rawValue) disagrees with the range")
             }
         }

@@ -6,7 +6,7 @@ struct LabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lab",
         abstract: "Lab results: typed in, read from lab reports with review, or imported; lists, trends with reference bands.",
-        subcommands: [LabAdd.self, LabList.self, LabShow.self, LabTrendCommand.self]
+        subcommands: [LabAdd.self, LabExtract.self, LabList.self, LabShow.self, LabTrendCommand.self]
     )
 }
 
