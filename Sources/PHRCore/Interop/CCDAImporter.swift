@@ -257,20 +257,47 @@ struct CCDAImporter {
             let words = code.display ?? code.code.flatMap { Self.interpretationWords[$0] }
             return [words, code.code.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         }.filter { !$0.isEmpty }
-        if !flags.isEmpty { notes.append("interpretation: \(flags.joined(separator: ", "))") }
+        // The lab fields (issue 15) hold the first reference range, the interpretation and the
+        // UCUM unit (C-CDA physical quantities are UCUM); notes keep what they cannot: further
+        // ranges and interpretations the flags do not name.
+        let flag = entry.interpretations.lazy.compactMap { $0.code.flatMap { LabFlag(rawValue: $0.uppercased()) } }.first
+        let unnamed = entry.interpretations.filter { code in code.code.flatMap { LabFlag(rawValue: $0.uppercased()) } == nil }
+        let otherFlags = unnamed.compactMap { code -> String? in
+            guard code.nullFlavor == nil else { return nil }
+            let words = code.display ?? code.code.flatMap { Self.interpretationWords[$0] }
+            return [words, code.code.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        }.filter { !$0.isEmpty }
+        if flag == nil, !flags.isEmpty { notes.append("interpretation: \(flags.joined(separator: ", "))") }
+        else if !otherFlags.isEmpty { notes.append("interpretation: \(otherFlags.joined(separator: ", "))") }
+        var labRange: ReferenceRange?
         for range in entry.ranges {
             let low = try range.low.flatMap { try Self.doseText($0, field: "referenceRange.low") }
             let high = try range.high.flatMap { try Self.doseText($0, field: "referenceRange.high") }
+            if labRange == nil {
+                let lowValue = try range.low.flatMap { try Self.number($0.value, field: "referenceRange.low") }
+                let highValue = try range.high.flatMap { try Self.number($0.value, field: "referenceRange.high") }
+                if lowValue != nil || highValue != nil || range.text != nil {
+                    labRange = ReferenceRange(low: lowValue, high: highValue, text: lowValue == nil && highValue == nil ? range.text : nil)
+                    continue
+                }
+            }
             let bounds = low.map { l in high.map { "\(l)–\($0)" } ?? "≥ \(l)" } ?? high.map { "≤ \($0)" }
             if let words = bounds ?? range.text { notes.append("reference range: \(words)") }
         }
-        if let panel = entry.panel.flatMap({ Self.concept($0, name: nil)?.name(preferring: [Coding.System.loinc]) }), panel != name {
+        let panel = entry.panel.flatMap({ Self.concept($0, name: nil)?.name(preferring: [Coding.System.loinc]) })
+        var lab: LabDetails?
+        if entry.kind != .vitalSign {
+            let analyte = concept.codings.lazy.filter { $0.system == Coding.System.loinc }.compactMap { AnalyteCatalog.entry(loinc: $0.code) }.first
+                ?? AnalyteCatalog.lookup(name, unit: unit)
+            lab = LabDetails(analyte: analyte?.key, unitUCUM: unit, range: labRange, flag: flag, panel: panel == name ? nil : panel,
+                             origin: .fhir, reviewed: false)
+        } else if let panel, panel != name {
             notes.append("panel: \(panel)")
         }
         return .record(Observation(id: "", uid: "", name: name, category: entry.kind == .vitalSign ? "vital-signs" : "laboratory",
                                    status: status, effective: effective?.text, valueNumber: number, valueUnit: unit, valueText: text,
                                    valueCodes: codes, components: [], notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
-                                   codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+                                   codes: concept.codings, source: source(entry, concept), lab: lab, createdAt: now, updatedAt: now))
     }
 
     /// An encounter: a past appointment, at its start, with the clinician seen.

@@ -13,7 +13,7 @@ public struct LabDetails: Codable, Hashable, Sendable {
         case typed
         /// `phr lab extract` from a stored document (with `documentID` and `page`).
         case document
-        /// A FHIR import.
+        /// An import of a clinical record: a FHIR bundle or a C-CDA document.
         case fhir
     }
 
