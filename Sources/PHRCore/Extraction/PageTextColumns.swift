@@ -73,6 +73,16 @@ package enum PageTextColumns {
         return gap > max(box.height, previous.height)
     }
 
+    /// A gap wider than a quarter of the glyphs' height between two glyphs of a line with no
+    /// space character between them: a word boundary the text lost (poppler-glib joins table
+    /// cells such as "Result" and "Units" ten points apart into "ResultUnits"). Glyphs inside a
+    /// word touch; a space is about a quarter of an em.
+    package static func startsWord(_ box: Box, after previous: Box) -> Bool {
+        let height = max(box.height, previous.height)
+        guard height > 0 else { return false }
+        return box.x1 - previous.x2 > height * 0.25
+    }
+
     private static func isGlyph(_ scalar: Unicode.Scalar) -> Bool {
         !scalar.properties.isWhitespace
     }
@@ -117,7 +127,7 @@ extension PageTextColumns {
                     // The next row of a table without a line break in the text between them.
                     flush()
                     line += 1
-                } else if startsColumn(box, after: previous) {
+                } else if startsColumn(box, after: previous) || startsWord(box, after: previous) {
                     flush()
                 }
             }

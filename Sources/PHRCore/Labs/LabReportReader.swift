@@ -75,6 +75,7 @@ public enum LabReportReader {
     struct Cell {
         var text: String
         var x0: Double, x1: Double
+        var y0 = 0.0, y1 = 0.0
         var confidence: Double?
         var centre: Double { (x0 + x1) / 2 }
     }
@@ -146,15 +147,26 @@ public enum LabReportReader {
         // A page without a header of its own continues the table of the page before.
         var header: [(Column, Double, Double)]? = lines.contains(where: isHeader) ? nil : carriedHeader
         var result: [Row] = []
+        // The cells of the row read last, while the next line may still continue it.
+        var open: [Cell]?
         for cells in lines {
             if isHeader(cells) {
                 header = cells.compactMap { cell in headerColumn(cell.text).map { ($0, cell.x0, cell.x1) } }
                 carriedHeader = header
+                open = nil
                 continue
             }
             guard let active = header else { continue }
+            if let previous = open, let merged = continuation(cells, of: previous, header: active),
+               let row = row(merged, header: active, page: page, panel: panel) {
+                result[result.count - 1] = row
+                open = merged
+                continue
+            }
+            open = nil
             if let row = row(cells, header: active, page: page, panel: panel) {
                 result.append(row)
+                open = cells
             } else if let heading = panelHeading(cells) {
                 panel = heading
             } else if endsTable(cells) {
@@ -189,10 +201,12 @@ public enum LabReportReader {
                 if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * 0.45, 5.5) {
                     last.text += " " + word.text
                     last.x1 = max(last.x1, word.x1)
+                    last.y0 = min(last.y0, word.y0)
+                    last.y1 = max(last.y1, word.y1)
                     last.confidence = min(last.confidence ?? 100, word.confidence ?? 100)
                     cells[cells.count - 1] = last
                 } else {
-                    cells.append(Cell(text: word.text, x0: word.x0, x1: word.x1, confidence: word.confidence))
+                    cells.append(Cell(text: word.text, x0: word.x0, x1: word.x1, y0: word.y0, y1: word.y1, confidence: word.confidence))
                 }
                 previous = word
             }
@@ -203,6 +217,31 @@ public enum LabReportReader {
     static func isHeader(_ cells: [Cell]) -> Bool {
         let columns = Set(cells.compactMap { headerColumn($0.text) })
         return columns.contains(.name) && columns.contains(.value) || columns.contains(.value) && columns.contains(.range)
+    }
+
+    /// `previous` (a row's cells) with `cells` appended when `cells` is the second line of a cell
+    /// that wrapped in a narrow column ("mL/min/" over "1.73m2"): right below the row, with no gap
+    /// between the lines, and only in the unit or range columns, each part starting under a cell
+    /// of the row in the same column. A name that wraps is not joined: a line of words under a
+    /// row is as likely a heading or a comment, and the row stays as read.
+    static func continuation(_ cells: [Cell], of previous: [Cell], header: [(Column, Double, Double)]) -> [Cell]? {
+        guard !cells.isEmpty, let rowTop = previous.map(\.y0).min(), let rowBottom = previous.map(\.y1).max(),
+              let top = cells.map(\.y0).min() else { return nil }
+        let height = max(rowBottom - rowTop, 1)
+        guard top > rowTop, top - rowBottom < height * 0.5 else { return nil }
+        var merged = previous
+        for cell in cells {
+            let column = column(of: cell, header: header)
+            guard column == .unit || column == .range,
+                  let index = merged.firstIndex(where: { abs($0.x0 - cell.x0) < 3 && Self.column(of: $0, header: header) == column }) else {
+                return nil
+            }
+            let joiner = merged[index].text.hasSuffix("/") || merged[index].text.hasSuffix("-") ? "" : " "
+            merged[index].text += joiner + cell.text
+            merged[index].x1 = max(merged[index].x1, cell.x1)
+            merged[index].y1 = max(merged[index].y1, cell.y1)
+        }
+        return merged
     }
 
     /// A heading line: a single cell of words, no numbers that look like a result.

@@ -85,6 +85,19 @@ import Testing
         #expect(PageTextColumns.separate("abc", boxes: Array(boxes.prefix(2))) == "abc")
     }
 
+    @Test func wordBoxesSplitWhereTheTextLostASpace() {
+        typealias Box = PageTextColumns.Box
+        // "ResultUnits" as poppler-glib gives two table headers ten points apart (less than an em):
+        // two words. Glyphs that touch stay one word.
+        let text = "abcd"
+        let boxes = [Box(x1: 0, y1: 0, x2: 6, y2: 10), Box(x1: 6, y1: 0, x2: 12, y2: 10),
+                     Box(x1: 22, y1: 0, x2: 28, y2: 10), Box(x1: 28.5, y1: 0, x2: 34, y2: 10)]
+        #expect(PageTextColumns.words(text, boxes: boxes).map(\.text) == ["ab", "cd"])
+        #expect(PageTextColumns.words(text, boxes: boxes).last?.x0 == 22)
+        let touching = [Box(x1: 0, y1: 0, x2: 6, y2: 10), Box(x1: 6.5, y1: 0, x2: 12, y2: 10)]
+        #expect(PageTextColumns.words("ab", boxes: touching).map(\.text) == ["ab"])
+    }
+
     @Test func cleaningTidiesLines() {
         #expect(PageTextCleaner.clean("\n\na  \r\nb\u{000C}\n\n\n\n\nc\n\n") == "a\nb\n\n\nc")
     }

@@ -7,10 +7,8 @@ import Testing
 /// reader must find them exactly: at least 95 % of rows right on every layout, the misses named.
 @Suite struct LabExtractionTests {
     static let samples = "\(TestSupport.packageRoot)/Samples/lab-reports"
-    /// The layouts read at 95 % or better. Not yet: lab-report-eu-decimal-comma (no rows found),
-    /// lab-report-two-column (10/24: units wrap in its narrow column), lab-report-multi-page
-    /// (53/63: rows without a range lose their line); see docs/labs.md.
-    static let layouts = ["lab-report-us-panel"]
+    /// Every layout the generator makes; each must read at 95 % or better (today: all rows).
+    static let layouts = ["lab-report-us-panel", "lab-report-eu-decimal-comma", "lab-report-two-column", "lab-report-multi-page"]
 
     struct Expected: Decodable {
         struct Row: Decodable, Equatable {
@@ -89,6 +87,23 @@ import Testing
                                                   analyte: "triglycerides", loinc: "2571-8", confidence: 1, unsure: nil))
         #expect(rows.last?.flag == .low)
         #expect(rows.last?.range == ReferenceRange(low: 15, high: 150, text: "15 – 150"))
+    }
+
+    @Test func aUnitThatWrapsInANarrowColumnIsJoinedToItsRow() {
+        // "mL/min/" over "1.73m2" right below it in the units column, then the next row.
+        func word(_ text: String, _ x: Double, _ y: Double) -> PageWord {
+            PageWord(text: text, x0: x, y0: y, x1: x + Double(text.count) * 5, y1: y + 9, line: 0)
+        }
+        let words = [word("Test", 50, 0), word("Result", 200, 0), word("Range", 260, 0), word("Units", 330, 0),
+                     word("eGFR", 50, 20), word("78", 210, 20), word(">59", 265, 20), word("mL/min/", 330, 20),
+                     word("1.73m2", 330, 29.5),
+                     word("Kidney", 50, 46),
+                     word("Uric", 50, 60), word("Acid", 72, 60), word("5.1", 205, 60), word("2.6-6.2", 260, 60), word("mg/dL", 330, 60)]
+        let rows = LabReportReader.rows(page: 1, words: words)
+        #expect(rows.map(\.name) == ["eGFR", "Uric Acid"])
+        #expect(rows.first?.unit == "mL/min/1.73m2")
+        #expect(rows.first?.range?.low == 59)
+        #expect(rows.last?.unit == "mg/dL" && rows.last?.panel == "Kidney")
     }
 
     @Test func aRowWhoseFlagContradictsItsRangeIsMarkedUnsure() {

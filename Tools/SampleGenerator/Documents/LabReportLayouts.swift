@@ -147,12 +147,15 @@ struct PlainResultsTable {
                 top += fontSize + 8
             }
             left = x
+            // A cell that wraps ("mL/min/" over "1.73m2") makes its row taller, as a real table does.
+            var height = fontSize
             for (index, cell) in row.enumerated() {
                 let style = cell.hasSuffix(" H") || cell.hasSuffix(" L") ? body.emboldened.colored(.alert) : body
                 canvas.drawText(.plain(cell), x: left + 3, y: top + 3, width: widths[index] - 6, style: style.aligned(alignments[index]))
+                height = max(height, canvas.measureText(.plain(cell), width: widths[index] - 6, style: style).height)
                 left += widths[index]
             }
-            top += fontSize + 6
+            top += height + 6
         }
         canvas.line(fromX: x, y: top, toX: x + width, y: top, width: 0.9, color: accent)
         return top
