@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import PHRCore
+
+/// The share bundle's lab trend chart as a person sees it: the page rendered by poppler to
+/// pixels, the shaded reference band found by its colour, and the out-of-range values (red
+/// dots) on the right side of it.
+@Suite struct ShareResultsChartTests {
+    /// An RGB image as `pdftoppm` writes it without `-png` or `-gray` (binary PPM, P6).
+    struct ColourImage {
+        let width: Int
+        let height: Int
+        let pixels: [UInt8]
+
+        init(path: String) throws {
+            let data = [UInt8](try #require(FileManager.default.contents(atPath: path)))
+            #expect(data.starts(with: Array("P6".utf8)))
+            var fields: [Int] = []
+            var index = 2
+            while fields.count < 3 {
+                while data[index] == 0x20 || data[index] == 0x0a { index += 1 }
+                var value = 0
+                while data[index] >= 0x30 && data[index] <= 0x39 {
+                    value = value * 10 + Int(data[index] - 0x30)
+                    index += 1
+                }
+                fields.append(value)
+            }
+            index += 1
+            (width, height) = (fields[0], fields[1])
+            pixels = Array(data[index...])
+            #expect(pixels.count == width * height * 3)
+        }
+
+        /// The points whose colour is within `tolerance` of `hex` on every channel.
+        func points(near hex: UInt32, tolerance: Int) -> [(x: Int, y: Int)] {
+            let (r, g, b) = (Int(hex >> 16 & 0xFF), Int(hex >> 8 & 0xFF), Int(hex & 0xFF))
+            var found: [(x: Int, y: Int)] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let at = (y * width + x) * 3
+                    if abs(Int(pixels[at]) - r) <= tolerance && abs(Int(pixels[at + 1]) - g) <= tolerance
+                        && abs(Int(pixels[at + 2]) - b) <= tolerance {
+                        found.append((x, y))
+                    }
+                }
+            }
+            return found
+        }
+    }
+
+    /// Groups of touching points (8-connected), each as its centre.
+    static func blobs(_ points: [(x: Int, y: Int)]) -> [(x: Double, y: Double, size: Int)] {
+        var remaining = Set(points.map { $0.y * 100_000 + $0.x })
+        var result: [(x: Double, y: Double, size: Int)] = []
+        while let seed = remaining.first {
+            remaining.remove(seed)
+            var stack = [seed]
+            var members: [Int] = []
+            while let key = stack.popLast() {
+                members.append(key)
+                let (x, y) = (key % 100_000, key / 100_000)
+                for dy in -1...1 {
+                    for dx in -1...1 where remaining.contains((y + dy) * 100_000 + x + dx) {
+                        remaining.remove((y + dy) * 100_000 + x + dx)
+                        stack.append((y + dy) * 100_000 + x + dx)
+                    }
+                }
+            }
+            let xs = members.map { Double($0 % 100_000) }
+            let ys = members.map { Double($0 / 100_000) }
+            result.append((xs.reduce(0, +) / Double(xs.count), ys.reduce(0, +) / Double(ys.count), members.count))
+        }
+        return result
+    }
+
+    @Test func theResultsChartShadesTheReferenceBandAndMarksOutOfRangeValues() throws {
+        let fixture = try ShareFixture(label: "share-band", documents: [], records: false)
+        defer { fixture.remove() }
+        let store = LabStore(vault: fixture.vault, profile: fixture.profile, time: fixture.time)
+        // Ferritin against 30-150 ng/mL: two values below the band, one in it, the latest above it.
+        for (value, date) in [("8", "2024-09-02"), ("12", "2024-12-03"), ("60", "2025-03-04"), ("200", "2025-06-02")] {
+            var input = LabStore.Input(name: "Ferritin", value: value, unit: "ng/mL")
+            input.range = "30-150"
+            input.date = date
+            try store.add(input)
+        }
+        var request = fixture.request()
+        request.sections = [.results]
+        let result = try fixture.write(request)
+
+        let directory = try TestSupport.temporaryDirectory("band")
+        defer { TestSupport.remove(directory) }
+        let dpi = 100.0
+        let rendered = try PDFTools.run("pdftoppm", ["-r", "\(Int(dpi))", result.path, "\(directory)/page"])
+        #expect(rendered.status == 0, "pdftoppm: \(rendered.stderr)")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ppm") }.sorted()
+        var charted: [(page: String, band: [(x: Int, y: Int)], image: ColourImage)] = []
+        for page in pages {
+            let image = try ColourImage(path: "\(directory)/\(page)")
+            let band = image.points(near: 0xDCEFD9, tolerance: 4)
+            if !band.isEmpty { charted.append((page, band, image)) }
+        }
+        // One page holds the chart.
+        try #require(charted.count == 1, "pages with the band's colour: \(charted.map(\.page))")
+        let (_, band, image) = charted[0]
+        let (left, right) = (band.map(\.x).min()!, band.map(\.x).max()!)
+        let (top, bottom) = (band.map(\.y).min()!, band.map(\.y).max()!)
+        // A band, not a speck: a third of the content width and the height of 30-150 on the chart's
+        // scale (8 to 200 with 8 % padding on a plot 53 points high: 28.5 points).
+        let point = dpi / 72
+        #expect(Double(right - left) > 140 * point)
+        #expect(abs(Double(bottom - top) - 28.5 * point) < 3 * point, "band \(top)...\(bottom)")
+        // Red dots beside the band: the chart's out-of-range values, none inside the band.
+        let red = image.points(near: 0xC0392B, tolerance: 40).filter { spot in
+            spot.x >= left && spot.x <= right && Double(spot.y) > Double(top) - 20 * point && Double(spot.y) < Double(bottom) + 20 * point
+        }
+        let dots = Self.blobs(red).filter { $0.size >= 6 }
+        let above = dots.filter { $0.y < Double(top) }
+        let below = dots.filter { $0.y > Double(bottom) }
+        #expect(above.count == 1, "dots above the band: \(above)")
+        #expect(below.count == 2, "dots below the band: \(below)")
+        #expect(dots.count == 3, "red dots: \(dots)")
+        // Oldest on the left: the two low values come before the high one.
+        #expect(below.allSatisfy { $0.x < above[0].x })
+    }
+}
