@@ -40,6 +40,33 @@ import Testing
                     stderr: "phr: error: VALUE: 'twelve' is not a result\nphr: hint: give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)\n")
     }
 
+    @Test func reportIncludesTheAnalytesAskedFor() throws {
+        let cli = try CLI(label: "lab-report")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        for (value, unit, date) in [("12", "ng/mL", "2024-03-18"), ("85", "µg/L", "2025-03-18"), ("41", "ng/mL", "2025-05-20")] {
+            #expect(try cli.run(["lab", "add", "ferritin", value, unit, "--range", "30-400", "--date", date], Self.env).status == 0)
+        }
+        #expect(try cli.run(["lab", "add", "HbA1c", "6.1", "%", "--range", "4.8-5.6", "--date", "2025-05-20"], Self.env).status == 0)
+        // An analyte without results: nothing written, exit 66.
+        Self.expect(try cli.run(["report", "--out", "r.pdf", "--analyte", "ferritin", "--analyte", "troponin"], Self.env), status: 66, stdout: "",
+                    stderr: "phr: error: no lab results for 'troponin'\nphr: hint: 'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'\n")
+        #expect(!FileManager.default.fileExists(atPath: "\(cli.directory)/r.pdf"))
+        // By name and by LOINC code (2276-4 is ferritin: asked twice, shown once), in the order asked.
+        let written = try cli.run(["report", "--out", "r.pdf", "--analyte", "hba1c", "--analyte", "ferritin", "--analyte", "2276-4"], Self.env)
+        #expect(written.status == 0, "\(written.stderr)")
+        let text = try HealthLogCommandTests.pdfText("\(cli.directory)/r.pdf")
+        // The report's period is the last 30 days; the lab results are the latest whatever their date.
+        // HbA1c in the metric system's unit, converted to three significant digits.
+        let hba1c = try #require(text.range(of: "Lab: Hemoglobin A1c (mmol/mol)"))
+        let ferritin = try #require(text.range(of: "Lab: Ferritin (µg/L) 3 results · LOINC 2276-4"))
+        #expect(hba1c.lowerBound < ferritin.lowerBound)
+        #expect(text.components(separatedBy: "Lab: Ferritin").count == 2)
+        #expect(text.contains("2025-05-20 43.2 mmol/mol (H) 29–37.7 typed"))
+        #expect(text.contains("Date Result Reference range Source 2025-05-20 41 µg/L 30–400 typed 2025-03-18 85 µg/L 30–400 typed 2024-03-18 12 µg/L (L) 30–400 typed"))
+        #expect(text.contains("Oldest on the left; the shaded band is the reference range; red dots are outside it."))
+    }
+
     @Test func extractNeedsReviewOrAFlagAndReadsAGeneratedReport() throws {
         let cli = try CLI(label: "lab-extract")
         defer { cli.cleanUp() }

@@ -107,7 +107,7 @@ public struct LabStore {
         filter.analyte = analyte
         filter.since = since
         let results = try list(filter)
-        guard !results.isEmpty else { throw RecordError.notFound(kind: "lab result", id: analyte) }
+        guard !results.isEmpty else { throw RecordError.notFound(kind: "lab analyte", id: analyte) }
         let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
         return LabTrend(results: results.reversed(), units: preference)
     }
@@ -142,11 +142,19 @@ struct AnalyteMatcher {
     let name: String
 
     init(_ text: String) {
-        key = AnalyteCatalog.entry(key: text)?.key ?? AnalyteCatalog.lookup(text)?.key
-        name = AnalyteCatalog.normalized(text)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        key = AnalyteCatalog.entry(key: trimmed)?.key ?? AnalyteCatalog.entry(loinc: trimmed)?.key ?? AnalyteCatalog.lookup(trimmed)?.key
+        name = AnalyteCatalog.normalized(trimmed)
+        code = trimmed.range(of: #"^\d{1,7}-\d$"#, options: .regularExpression) == nil ? nil : trimmed
     }
 
+    /// A LOINC code as asked ("2276-4"): also matches results outside the catalog that carry it.
+    let code: String?
+
     func matches(_ observation: Observation) -> Bool {
+        if let code, observation.codes.contains(where: { $0.code == code && ($0.system ?? Coding.System.loinc) == Coding.System.loinc }) {
+            return true
+        }
         if let key, let analyte = observation.analyte {
             if analyte.key == key { return true }
             // "neutrophils" asks for both the percentage and the count.

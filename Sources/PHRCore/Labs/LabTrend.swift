@@ -39,13 +39,23 @@ public struct LabTrend: Sendable {
             let from = observation.unitUCUM ?? observation.valueUnit
             func convert(_ value: Double) -> Double? {
                 guard let from, let target else { return from == nil && target == nil ? value : nil }
-                return LabUnits.convert(value, from: from, to: target, analyte: key)
+                guard let converted = LabUnits.convert(value, from: from, to: target, analyte: key) else { return nil }
+                // A converted number carries no more precision than the one printed: three
+                // significant digits (HbA1c 6.1 % is 43.2 mmol/mol, not 43.17).
+                return converted == value ? value : Self.significant(converted, digits: 3)
             }
             let value = observation.valueNumber.flatMap(convert)
             return Point(observation: observation, day: observation.day, value: value,
                          range: observation.lab?.range.map { range in range.low == nil && range.high == nil ? range : range.converted(convert) },
                          flag: observation.effectiveFlag)
         }
+    }
+
+    /// `value` rounded to `digits` significant digits.
+    static func significant(_ value: Double, digits: Int) -> Double {
+        guard value != 0, value.isFinite else { return value }
+        let scale = pow(10, Double(digits) - (log10(abs(value))).rounded(.up))
+        return (value * scale).rounded() / scale
     }
 
     /// The unit for people: "ng/mL", "×10³/µL".

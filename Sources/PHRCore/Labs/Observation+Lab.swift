@@ -116,3 +116,15 @@ extension Observation {
         return ([analyte.name, lab?.panel ?? analyte.panel] + analyte.synonyms).joined(separator: " ")
     }
 }
+
+extension Observation {
+    /// Where a lab result came from, for tables: "doc 3f2a p2", "FHIR", "typed", "import".
+    public var labSourceText: String {
+        switch lab?.origin {
+        case .document?: return "doc \(lab?.documentID ?? "?")" + (lab?.page.map { " p\($0)" } ?? "")
+        case .fhir?: return "FHIR"
+        case .typed?: return "typed"
+        case nil: return source == nil ? "—" : "import"
+        }
+    }
+}

@@ -32,6 +32,7 @@ public enum RecordError: PHRError, Equatable {
 
     public var errorDescription: String? {
         switch self {
+        case .notFound(let kind, let id) where kind == "lab analyte": return "no lab results for '\(id)'"
         case .notFound(let kind, let id): return "no \(kind) with ID '\(id)'"
         case .ambiguous(let kind, let prefix, let matches):
             return "'\(prefix)' matches several \(kind)s: \(matches.joined(separator: ", "))"
@@ -51,6 +52,7 @@ public enum RecordError: PHRError, Equatable {
             case "document": return "list them with 'phr doc list'"
             case "dose": return "'phr med show MED' lists a medication's doses with their IDs"
             case "reminder": return "list them with 'phr remind list'"
+            case "lab analyte": return "'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'"
             default: return "list them with 'phr \(kind) list'"
             }
         case .ambiguous: return "type more characters of the ID"

@@ -151,18 +151,23 @@ package struct ResultTrend: Codable, Sendable, Equatable {
         return latest.filter(\.isLabResult).compactMap { result in
             let key = AnalyteMatcher.groupKey(result)
             let series = labs.filter { AnalyteMatcher.groupKey($0) == key }
-            let trend = LabTrend(results: series, units: units)
-            let numeric = trend.points.filter { $0.value != nil && $0.day != nil }
-            guard numeric.count >= 2 else { return nil }
-            let band = trend.band
-            return ResultTrend(uid: result.uid, name: trend.displayName, unit: trend.unit.map(LabUnits.display),
-                               points: numeric.map { point in
-                                   let flag = point.flag
-                                   return Point(day: point.day!.description, value: point.value!,
-                                                outOfRange: flag.map { $0 != .normal } ?? false)
-                               },
-                               low: band?.low, high: band?.high)
+            return ResultTrend(LabTrend(results: series, units: units), uid: result.uid)
         }
+    }
+
+}
+
+extension ResultTrend {
+    /// The chart of `trend`'s numbers with a date; nil when fewer than two.
+    package init?(_ trend: LabTrend, uid: String) {
+        let numeric = trend.points.filter { $0.value != nil && $0.day != nil }
+        guard numeric.count >= 2 else { return nil }
+        let band = trend.band
+        self.init(uid: uid, name: trend.displayName, unit: trend.unit.map(LabUnits.display),
+                  points: numeric.map { point in
+                      Point(day: point.day!.description, value: point.value!, outOfRange: point.flag.map { $0 != .normal } ?? false)
+                  },
+                  low: band?.low, high: band?.high)
     }
 }
 

@@ -36,6 +36,7 @@ final class HealthReportComposer {
         drawGlance(flow)
         for stats in report.habits { drawHabit(flow, stats) }
         for stats in report.measurements { drawMeasurement(flow, stats) }
+        for section in report.labs { drawLab(flow, section) }
         drawAdherence(flow)
         drawAppointments(flow)
         drawNotes(flow)
@@ -136,6 +137,36 @@ final class HealthReportComposer {
         HealthReportCharts.drawMeasurementChart(stats, format: format, on: flow.canvas,
                                                 in: Rect(x: flow.left, y: flow.y, width: flow.width, height: chartHeight))
         flow.y += chartHeight + 14
+    }
+
+    /// A lab analyte asked for with --analyte: its results as a table (those outside the report's
+    /// period in grey) and, with two or more numbers, the trend chart with the reference band.
+    private func drawLab(_ flow: DocumentFlow, _ section: HealthReport.LabSection) {
+        let chartHeight = section.chart == nil ? 0.0 : 110.0
+        let count = section.rows.count + section.earlier
+        var note = "\(count) \(count == 1 ? "result" : "results")"
+        if section.earlier > 0 { note += ", the latest \(section.rows.count)" }
+        if let loinc = section.loinc { note += " · LOINC \(loinc)" }
+        heading(flow, "Lab: \(section.name)" + (section.unit.map { " (\($0))" } ?? ""), note: note, keep: chartHeight + 70)
+        if let chart = section.chart {
+            flow.ensureSpace(chartHeight)
+            ResultTrendChart(trend: chart, valueLabels: chart.points.count <= 24).draw(on: flow.canvas, x: flow.left, y: flow.y, width: flow.width, height: chartHeight)
+            flow.y += chartHeight + 4
+            let band = chart.low != nil || chart.high != nil ? "the shaded band is the reference range; " : ""
+            flow.paragraph(.plain("Oldest on the left; \(band)red dots are outside it."), style: BundleStyle.small, after: 6)
+        }
+        let rows: [Table.Row] = section.rows.reversed().map { row in
+            let abnormal = row.flag?.isAbnormal == true
+            let tone: Table.Cell.Tone = abnormal ? .alert : row.inPeriod ? .strong : .normal
+            return .values([
+                Table.Cell(row.date ?? BundleStyle.missing), Table.Cell(row.value + (abnormal ? " (\(row.flag!.rawValue))" : ""), tone: tone),
+                Table.Cell(row.range.flatMap { $0.isEmpty ? nil : $0 } ?? BundleStyle.missing), Table.Cell(row.source),
+            ])
+        }
+        flow.table(Table(columns: [
+            Table.Column("Date", weight: 1), Table.Column("Result", weight: 1.6), Table.Column("Reference range", weight: 1.4),
+            Table.Column("Source", weight: 1.2),
+        ], rows: rows, fontSize: 8.6, style: BundleStyle.table), after: 14)
     }
 
     // MARK: Medications and appointments

@@ -221,6 +221,8 @@ struct ResultTrendChart {
     static let outOfRange = Color(hex: 0xC0392B)
 
     var trend: ResultTrend
+    /// Each value printed above its dot (in a chart wide enough for them: a report's).
+    var valueLabels = false
 
     func draw(on canvas: PDFCanvas, x: Double, y: Double, width: Double, height: Double) {
         let values = trend.points.map(\.value)
@@ -251,6 +253,13 @@ struct ResultTrendChart {
         for (point, value) in zip(points, trend.points) {
             canvas.circle(centerX: point.x, centerY: point.y, radius: value.outOfRange ? 2.4 : 1.6,
                           fill: value.outOfRange ? Self.outOfRange : Self.line)
+            if valueLabels {
+                let label = Observation.number(value.value)
+                let style = BundleStyle.small.sized(6.4).colored(value.outOfRange ? Self.outOfRange : .ink)
+                let size = canvas.measureText(.plain(label), style: style)
+                let left = min(max(point.x - size.width / 2, x + 1), x + width - size.width - 1)
+                canvas.drawText(.plain(label), x: left, y: max(y + 1, point.y - size.height - 2.5), style: style)
+            }
         }
         canvas.drawText(.plain(trend.points.first?.day ?? ""), x: x, y: y + height - 9, style: BundleStyle.small.sized(6.2))
         canvas.drawText(.plain(trend.points.last?.day ?? ""), x: x, y: y + height - 9, width: width,

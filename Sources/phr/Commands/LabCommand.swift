@@ -34,16 +34,6 @@ extension Observation {
         if let valueNumber { return [Observation.number(valueNumber), valueUnit].compactMap { $0 }.joined(separator: " ") }
         return valueDescription
     }
-
-    /// "document 3f2a p2", "FHIR import", "typed".
-    var labSourceText: String {
-        switch lab?.origin {
-        case .document?: return "doc \(lab?.documentID ?? "?")" + (lab?.page.map { " p\($0)" } ?? "")
-        case .fhir?: return "FHIR"
-        case .typed?: return "typed"
-        case nil: return source == nil ? "—" : "import"
-        }
-    }
 }
 
 struct LabAdd: ParsableCommand {

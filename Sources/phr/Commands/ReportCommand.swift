@@ -9,7 +9,8 @@ struct ReportCommand: ParsableCommand {
         discussion: """
             Per habit the figures 'phr stats' prints and a bar chart of each day (of each week, \
             beyond 62 days) with the goal line; per measurement a trend line; adherence from the \
-            dose log; the appointments ahead. The PDF is not encrypted: it is written with mode \
+            dose log; the appointments ahead; with --analyte, that lab analyte's latest results \
+            (up to 24, whatever the period) and their trend against the reference range. The PDF is not encrypted: it is written with mode \
             600, through a temporary file, only where --out says.
             """
     )
@@ -20,6 +21,9 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "How many days, ending today (default 30).") var days = 30
     @Option(help: "The PDF file to write.") var out: String
     @Option(help: "Paper size: a4 or letter (default: the locale's, else a4).") var paper: String?
+    @Option(name: .customLong("analyte"),
+            help: "Add a lab analyte's results and trend chart (a name, synonym or LOINC code; repeat for several).")
+    var analytes: [String] = []
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func validate() throws {
@@ -35,7 +39,8 @@ struct ReportCommand: ParsableCommand {
         try vault.refuseOutput(out, option: "--out")
         let context = try RecordContext(vault, profile)
         let chosenPaper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
-        let report = try HealthReport.build(vault: context.vault, profile: context.profile, time: context.time, days: days)
+        let report = try HealthReport.build(vault: context.vault, profile: context.profile, time: context.time, days: days,
+                                            analytes: analytes)
         let result = try HealthReportWriter.write(report, to: out, time: context.time, paper: chosenPaper, force: force,
                                                   generator: "phr \(PHR.version)")
         if output.json { return try Console.json(result) }
