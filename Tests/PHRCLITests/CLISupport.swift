@@ -142,3 +142,57 @@ struct CLI {
         return result
     }
 }
+
+extension CLI {
+    /// Runs `phr` with a pseudo-terminal as its stdin, stdout and stderr, as a person at a
+    /// terminal would: `input` is typed ahead (the terminal's line discipline holds it until phr
+    /// reads each line). Returns the exit status and everything the terminal showed (the typed
+    /// input echoed, line ends as "\n").
+    func runOnTerminal(_ arguments: [String], _ extra: [String: String] = [:], input: String,
+                       timeout: TimeInterval = 120) throws -> (status: Int32, screen: String) {
+        // posix_openpt, unlockpt and ptsname as Linux does them (Glibc's module leaves them out):
+        // open the multiplexer, unlock the new terminal (TIOCSPTLCK) and ask its number (TIOCGPTN).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0, "/dev/ptmx: \(errno)")
+        defer { close(master) }
+        var unlock: CInt = 0
+        var number: CUnsignedInt = 0
+        try #require(ioctl(master, 0x4004_5431, &unlock) == 0 && ioctl(master, 0x8004_5430, &number) == 0, "pty ioctl: \(errno)")
+        let name = "/dev/pts/\(number)"
+        let slave = open(name, O_RDWR | O_NOCTTY)
+        try #require(slave >= 0, "open \(name): \(errno)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["-w", CLI.phr] + arguments
+        var env = environment
+        env["TERM"] = "xterm"
+        for (key, value) in extra { env[key] = value.isEmpty ? nil : value }
+        process.environment = env
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = terminal
+        process.standardOutput = terminal
+        process.standardError = terminal
+        try process.run()
+        close(slave)
+        _ = input.utf8CString.withUnsafeBufferPointer { buffer in write(master, buffer.baseAddress, buffer.count - 1) }
+        // Read until the child and everything it started have closed the terminal (EIO).
+        nonisolated(unsafe) var screen = Data()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count > 0 { screen.append(contentsOf: buffer[0..<count]) } else if count < 0 && errno == EINTR { continue } else { break }
+            }
+            done.signal()
+        }
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            process.terminate()
+            Issue.record("phr \(arguments.joined(separator: " ")) on a terminal timed out")
+            done.wait()
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: screen, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+}

@@ -67,6 +67,44 @@ import Testing
         #expect(text.contains("Oldest on the left; the shaded band is the reference range; red dots are outside it."))
     }
 
+    @Test func reviewOnATerminalSavesOnlyWhatThePersonAccepts() throws {
+        let cli = try CLI(label: "lab-review")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
+        #expect(try cli.run(["doc", "add", sample], Self.env).status == 0)
+        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
+            .split(separator: " ").first.map(String.init))
+        // Quitting saves nothing; so does the end of input.
+        let quit = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "d 1\nq\n")
+        #expect(quit.status == 0, "\(quit.screen)")
+        #expect(quit.screen.contains("phr: nothing saved"), "\(quit.screen)")
+        #expect(try cli.run(["lab", "list", "--json"], Self.env).stdout.split(whereSeparator: \.isWhitespace) == ["[", "]"])
+        // Drop row 2 (BUN), correct row 1 (glucose 112 read as 121, say): value 121, unit, range
+        // and flag kept (empty answers); then save.
+        let saved = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "d 2\ne 1\n121\n\n\n\nx\na\n")
+        #expect(saved.status == 0, "\(saved.screen)")
+        #expect(saved.screen.contains("dropped  1     BUN"), "\(saved.screen)")
+        #expect(saved.screen.contains("value [112]: unit (- for none) [mg/dL]: range (- for none) [65 - 99]: flag (- for none) [H]: "))
+        #expect(saved.screen.contains("121 mg/dL         H     65 - 99"), "the edited row is not shown: \(saved.screen)")
+        #expect(saved.screen.contains("phr: note: type a, d N, k N, e N or q"))
+        #expect(saved.screen.contains("saved 23 results from document \(id)"), "\(saved.screen)")
+        let list = try cli.run(["lab", "list", "--json"], Self.env)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 23)
+        #expect(!rows.contains { $0["name"] as? String == "BUN" })
+        let glucose = try #require(rows.first { $0["name"] as? String == "Glucose" })
+        #expect(glucose["value_number"] as? Double == 121)
+        #expect(glucose["value_unit"] as? String == "mg/dL")
+        let lab = try #require(glucose["lab"] as? [String: Any])
+        #expect(lab["document_id"] as? String == id && lab["page"] as? Int == 1 && lab["reviewed"] as? Bool == true)
+        #expect(lab["flag"] as? String == "H")
+        // Extracting again and saving all adds only BUN, the row dropped before.
+        let again = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "a\n")
+        #expect(again.screen.contains("saved 1 result from document \(id)"), "\(again.screen)")
+        #expect(again.screen.contains("23 already saved from this document before, left alone"), "\(again.screen)")
+    }
+
     @Test func extractNeedsReviewOrAFlagAndReadsAGeneratedReport() throws {
         let cli = try CLI(label: "lab-extract")
         defer { cli.cleanUp() }
