@@ -183,6 +183,26 @@ public enum LabGrammar {
     // MARK: Units
 
     /// Whether a cell looks like a unit: `g/dL`, `%`, `x10E3/uL`, `10^9/L`, `mL/min/1.73m2`, `fL`.
+    /// `text` with the letters OCR confuses in units swapped (l and I, a capital X for the
+    /// multiplication x, O for 0) when that makes it a unit phr knows; nil otherwise.
+    public static func ocrCorrectedUnit(_ text: String) -> String? {
+        guard text.count <= 24 else { return nil }
+        var candidates = [text]
+        if text.hasPrefix("X") { candidates.append("x" + text.dropFirst()) }
+        for base in candidates {
+            candidates.append(base.replacingOccurrences(of: "l", with: "I"))
+            candidates.append(base.replacingOccurrences(of: "I", with: "l"))
+            candidates.append(base.replacingOccurrences(of: "O", with: "0"))
+        }
+        // One letter at a time, for units with both ("mIU/L" read "mlU/L").
+        for (index, character) in text.enumerated() where character == "l" || character == "I" {
+            var swapped = Array(text)
+            swapped[index] = character == "l" ? "I" : "l"
+            candidates.append(String(swapped))
+        }
+        return candidates.dropFirst().first { LabUnits.ucum($0) != nil }
+    }
+
     public static func isUnit(_ cell: String) -> Bool {
         let text = cell.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty, text.count <= 24 else { return false }

@@ -182,14 +182,17 @@ public enum LabReportReader {
     static func cellLines(_ words: [Word]) -> [[Cell]] {
         let sorted = words.filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
             .sorted { ($0.y0 + $0.y1, $0.x0) < ($1.y0 + $1.y1, $1.x0) }
-        var lines: [(middle: Double, words: [Word])] = []
+        var lines: [(middle: Double, height: Double, words: [Word])] = []
         for word in sorted {
             let middle = (word.y0 + word.y1) / 2
             let height = max(word.y1 - word.y0, 1)
-            if let last = lines.last, abs(last.middle - middle) <= height * 0.5 {
+            // Measured against the taller of the word and the line, so that a dash or a dot (an
+            // OCR box a pixel high) joins the line it stands on instead of starting its own.
+            if let last = lines.last, abs(last.middle - middle) <= max(height, last.height) * 0.5 {
                 lines[lines.count - 1].words.append(word)
+                lines[lines.count - 1].height = max(last.height, height)
             } else {
-                lines.append((middle, [word]))
+                lines.append((middle, height, [word]))
             }
         }
         return lines.map { line in
@@ -197,7 +200,7 @@ public enum LabReportReader {
             var cells: [Cell] = []
             var previous: Word?
             for word in ordered {
-                let height = max(word.y1 - word.y0, 1)
+                let height = max(word.y1 - word.y0, line.height, 1)
                 if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * 0.45, 5.5) {
                     last.text += " " + word.text
                     last.x1 = max(last.x1, word.x1)
@@ -343,6 +346,12 @@ public enum LabReportReader {
                 }
             }
         }
+        // OCR reads "uIU/mL" as "ulU/mL" and "x10E3/uL" as "X10E3/uL": a unit that only such a
+        // confusion keeps from being known is read as the known one.
+        if let text = unit, byColumn[.unit]?.contains(where: { $0.confidence != nil }) == true, LabUnits.ucum(text) == nil,
+           let corrected = LabGrammar.ocrCorrectedUnit(text) {
+            unit = corrected
+        }
         if let text = unit, !text.isEmpty, !LabGrammar.isUnit(text) { doubts.append("'\(text)' is not a unit phr knows") }
         if unit?.isEmpty == true { unit = nil }
         let panelWords = panel.map(AnalyteCatalog.normalized) ?? ""
@@ -362,7 +371,8 @@ public enum LabReportReader {
         if value.number != nil && unit == nil && analyte?.conventionalUnit != nil { confidence -= 0.1 }
         if value.number != nil && range == nil { confidence -= 0.05 }
         confidence -= Double(doubts.count) * 0.3
-        let ocr = (nameCells + valueCells).compactMap(\.confidence).min()
+        let ocr = (nameCells + valueCells + (byColumn[.range] ?? []) + (byColumn[.unit] ?? []) + (byColumn[.flag] ?? []))
+            .compactMap(\.confidence).min()
         if let ocr {
             confidence *= max(0, min(1, ocr / 100))
             if ocr < 60 { doubts.append("the scan is hard to read here (OCR confidence \(Int(ocr)))") }

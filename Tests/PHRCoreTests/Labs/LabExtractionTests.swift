@@ -67,6 +67,44 @@ import Testing
         print("\(name): \(right.count)/\(expected.rows.count) rows right" + (misses.isEmpty ? "" : "; misses: \(misses.map(\.name))"))
     }
 
+    /// The US panel printed and scanned (rendered at 200 DPI in grey, no text layer), read by OCR:
+    /// every row the reader is sure of has the printed name, value, unit and range, and the flag
+    /// printed or, where OCR lost the lone letter of the flag column, the one its range gives;
+    /// rows OCR read badly are marked unsure, not guessed.
+    @Test func aScannedReportIsReadThroughOCRAndDoubtfulRowsAreMarked() throws {
+        let directory = try TestSupport.temporaryDirectory("lab-scan")
+        defer { TestSupport.remove(directory) }
+        let name = "lab-report-us-panel"
+        let rendered = try PDFTools.run("pdftoppm", ["-r", "200", "-gray", "-png", "-singlefile", "\(Self.samples)/\(name).pdf", "\(directory)/scan"])
+        try #require(rendered.status == 0, "pdftoppm: \(rendered.stderr)")
+        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: URL(fileURLWithPath: "\(Self.samples)/\(name).expected.json")))
+        let (vault, profile, vaultDirectory) = try RecordFixtures.vault("lab-scan")
+        defer { TestSupport.remove(vaultDirectory) }
+        let importer = DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
+        let document = try #require(try importer.add(["\(directory)/scan.png"], options: .init())[0].document)
+        #expect(document.outcome == .ocr)
+        let layouts = try importer.layouts(of: document)
+        let extraction = LabExtraction.read(documentID: document.id, pages: layouts.map { ($0.page, $0.words) }, documentDate: document.date)
+        #expect(extraction.collected == expected.collected)
+        let sure = extraction.rows.filter { $0.unsure == nil }
+        var wrong: [String] = []
+        for row in sure {
+            guard let printed = expected.rows.first(where: { $0.name == row.name }) else {
+                wrong.append("\(row.name): not a printed row")
+                continue
+            }
+            var read = Self.read(row)
+            if read.flag == nil, let number = row.valueNumber { read.flag = LabFlag.computed(number, range: row.range)?.rawValue }
+            read.rangeText = printed.rangeText
+            read.panel = printed.panel
+            if read != printed { wrong.append("\(row.name): read \(read), printed \(printed)") }
+        }
+        #expect(wrong.isEmpty, "rows read wrong without being marked unsure: \(wrong)")
+        #expect(sure.count >= 20, "only \(sure.count) of \(expected.rows.count) rows read with confidence")
+        print("\(name) scanned: \(sure.count) rows sure and right, \(extraction.rows.count - sure.count) marked unsure, "
+              + "\(expected.rows.count - extraction.rows.count) not found")
+    }
+
     @Test func rowsAreReadFromWordBoxes() {
         // A header and two rows built by hand: columns from the header, a flag glued to a value,
         // a decimal comma, a one-sided range.
@@ -104,6 +142,23 @@ import Testing
         #expect(rows.first?.unit == "mL/min/1.73m2")
         #expect(rows.first?.range?.low == 59)
         #expect(rows.last?.unit == "mg/dL" && rows.last?.panel == "Kidney")
+    }
+
+    @Test func scannedRowsKeepTheirDashAndDoubtfulCellsMarkTheRow() {
+        // OCR boxes: a dash a pixel high between "0.76" and "1.27" belongs to the row it stands on;
+        // a range read with low confidence makes the row unsure.
+        func word(_ text: String, _ x: Double, _ y0: Double, _ y1: Double, confidence: Double = 95) -> PageWord {
+            PageWord(text: text, x0: x, y0: y0, x1: x + Double(text.count) * 5, y1: y1, line: 0, confidence: confidence)
+        }
+        let words = [word("Test", 50, 0, 9), word("Result", 200, 0, 9), word("Units", 260, 0, 9), word("Range", 330, 0, 9),
+                     word("Creatinine", 50, 20, 29), word("1.08", 200, 20, 29), word("mg/dL", 260, 20, 31),
+                     word("0.76", 322, 20, 29), word("-", 343, 25, 26), word("1.27", 347, 20, 29),
+                     word("Albumin", 50, 40, 49), word("4.6", 200, 40, 49), word("g/dL", 260, 40, 51), word("41-51", 330, 40, 49, confidence: 11)]
+        let rows = LabReportReader.rows(page: 1, words: words)
+        #expect(rows.map(\.name) == ["Creatinine", "Albumin"])
+        #expect(rows.first?.range == ReferenceRange(low: 0.76, high: 1.27, text: "0.76 - 1.27"))
+        #expect(rows.first?.unsure == nil)
+        #expect(rows.last?.unsure == "the scan is hard to read here (OCR confidence 11)")
     }
 
     @Test func aRowWhoseFlagContradictsItsRangeIsMarkedUnsure() {

@@ -183,4 +183,12 @@ import Testing
         // Counts: ×10³/µL and ×10⁹/L are the same number.
         #expect(try convert(6.4, "10*3/uL", "10*9/L", "wbc") == 6.4)
     }
+
+    @Test func unitsOCRMisreadAreReadAsTheKnownUnit() {
+        #expect(LabGrammar.ocrCorrectedUnit("ulU/mL") == "uIU/mL")
+        #expect(LabGrammar.ocrCorrectedUnit("X10E3/uL") == "x10E3/uL")
+        #expect(LabGrammar.ocrCorrectedUnit("mlU/L") == "mIU/L")
+        // Nothing known is made up.
+        #expect(LabGrammar.ocrCorrectedUnit("bananas/L") == nil)
+    }
 }
