@@ -31,7 +31,10 @@ chmod 600 "$work/passphrase"
 run init >/dev/null 2>"$work/init.stderr" || fail "phr init failed: $(cat "$work/init.stderr")"
 added="$(run doc add "$root/Samples/documents/prescription-amoxicillin.pdf")" || fail "phr doc add failed: $added"
 [[ "$added" =~ ^added\ [0-9a-z]{6}\ prescription\ .*\ 1\ page$ ]] || fail "unexpected phr doc add output: $added"
-run search amoxicillin | grep -q 'amoxicillin' || fail "the added document is not found by phr search"
+# Captured first: `phr search | grep -q` under pipefail fails whenever grep exits before phr's
+# last write (phr then dies of SIGPIPE, as any Unix filter does).
+found="$(run search amoxicillin)" || fail "phr search failed: $found"
+grep -q 'amoxicillin' <<<"$found" || fail "the added document is not found by phr search"
 
 make --no-print-directory uninstall PREFIX="$prefix" >/dev/null
 left="$(find "$prefix" -type f)"
