@@ -636,6 +636,23 @@ public final class DocumentImporter {
         return byPage.keys.sorted().map { byPage[$0]! }
     }
 
+    /// The pages of a document that OCR read, read again as tables (`OCROptions.tables`), with
+    /// the text layer's words for the others; nil when no page of it was read by OCR. Costs an
+    /// OCR reading of those pages: `phr lab extract` asks for it.
+    public func tableLayouts(of document: Document, password: SecretBytes? = nil) throws -> [PageLayout]? {
+        let stored = try vault.database.read { db in try DocumentStore.ocrLayouts(db, documentID: document.id) }
+        guard !stored.isEmpty else { return nil }
+        let memory = try MemoryFile.make()
+        try vault.blobs.read(name: document.blobName) { try memory.write($0) }
+        var byPage: [Int: PageLayout] = [:]
+        let job = ExtractionJob(.file(memory), password: password,
+                                ocr: OCROptions(mode: .auto, languages: ocrLanguages, textLayerWords: true, tables: true))
+        _ = try extractor.extract(job.source, password: job.password, ocr: job.ocr) { page in
+            if let layout = page.layout { byPage[page.number] = layout }
+        }
+        return byPage.keys.sorted().map { byPage[$0]! }
+    }
+
     private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document {
         let text = pages.guessText
         if document.typeSource == "guessed" {

@@ -18,11 +18,16 @@ public struct OCROptions: Sendable, Equatable {
     public var languages: String
     /// Also send the word boxes of text-layer pages (the lab-results reader wants columns).
     public var textLayerWords: Bool
+    /// Read OCR pages once more as one block of rows (Tesseract's single-block layout), which
+    /// keeps what the automatic layout drops from tables, such as the lone letters of a flag
+    /// column; the reading with more confident text is kept. For `phr lab extract`.
+    public var tables: Bool
 
-    public init(mode: OCRMode = .auto, languages: String = "eng", textLayerWords: Bool = false) {
+    public init(mode: OCRMode = .auto, languages: String = "eng", textLayerWords: Bool = false, tables: Bool = false) {
         self.mode = mode
         self.languages = languages
         self.textLayerWords = textLayerWords
+        self.tables = tables
     }
 
     public static let `default` = OCROptions()

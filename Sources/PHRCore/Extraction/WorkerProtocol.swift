@@ -242,7 +242,7 @@ package struct WorkerJob {
         }
         payload.u8(ocr.mode == .auto ? 0 : ocr.mode == .always ? 1 : 2)
         payload.string(ocr.languages)
-        payload.u8(ocr.textLayerWords ? 1 : 0)
+        payload.u8((ocr.textLayerWords ? 1 : 0) | (ocr.tables ? 2 : 0))
         payload.u32(UInt32(clamping: max(1, firstPage)))
         defer { payload.wipe() }
         return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
@@ -266,7 +266,8 @@ package struct WorkerJob {
         let firstPage = Int(try reader.u32())
         guard reader.isAtEnd, firstPage >= 1 else { throw ExtractionError.protocolViolation(detail: "trailing bytes in a job") }
         return WorkerJob(passwordCandidates: candidates,
-                         ocr: OCROptions(mode: modes[modeByte], languages: languages, textLayerWords: flags & 1 != 0),
+                         ocr: OCROptions(mode: modes[modeByte], languages: languages, textLayerWords: flags & 1 != 0,
+                                         tables: flags & 2 != 0),
                          firstPage: firstPage)
     }
 }

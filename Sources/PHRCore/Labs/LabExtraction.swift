@@ -36,6 +36,15 @@ public struct LabExtraction: Codable, Sendable {
         return LabExtraction(documentID: documentID, collected: collected, rows: rows)
     }
 
+    /// Of two readings of one document, the one with more rows the reader is sure of (then more
+    /// rows, then more flags read; then the first).
+    public static func better(_ first: LabExtraction, _ second: LabExtraction) -> LabExtraction {
+        func rank(_ extraction: LabExtraction) -> (Int, Int, Int) {
+            (extraction.rows.filter { $0.unsure == nil }.count, extraction.rows.count, extraction.rows.filter { $0.flag != nil }.count)
+        }
+        return rank(second) > rank(first) ? second : first
+    }
+
     /// The key that makes accepting the same row of the same document again a no-op.
     func sourceKey(of index: Int) -> String {
         let row = rows[index]

@@ -112,7 +112,7 @@ public enum ExtractionWorker {
             if needsOCR {
                 do {
                     let image = try reader.render(at: index, resolution: 300, maximumMegapixels: ImageDecoder.workingMegapixels)
-                    let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings))
+                    let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings), tables: job.ocr.tables)
                     let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr,
                                           words: result.words).text
                     beforeSending(text)
@@ -158,7 +158,7 @@ public enum ExtractionWorker {
             advanceCPULimit(settings)
             do {
                 let image = try decoder.page(index)
-                let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings))
+                let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings), tables: job.ocr.tables)
                 let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr, words: result.words).text
                 beforeSending(text)
                 try channel.send(.page(WorkerPage(number: index + 1, flags: .hasImages, source: .ocr, confidence: result.meanConfidence,

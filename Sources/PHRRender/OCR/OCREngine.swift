@@ -67,8 +67,11 @@ final class OCREngine {
         if let osd { TessBaseAPIDelete(osd) }
     }
 
-    /// Reads `image` with `languages` ("deu+eng") within `seconds` of wall-clock time.
-    func read(_ image: GreyImage, languages: String, seconds: Double) throws -> Result {
+    /// Reads `image` with `languages` ("deu+eng") within `seconds` of wall-clock time. With
+    /// `tables`, the upright page is also read as a single block of text lines, which keeps the
+    /// sparse columns of a table (a flag column's lone "H") that the automatic layout drops, and
+    /// that reading is kept unless it is clearly less confident.
+    func read(_ image: GreyImage, languages: String, seconds: Double, tables: Bool = false) throws -> Result {
         let deadline = Monotonic.now() + seconds
         let engine = try self.engine(languages)
         let prepared = try prepare(image)
@@ -121,6 +124,15 @@ final class OCREngine {
             if again.score > best.score * 1.2 {
                 best = again
                 note = note.isEmpty ? "strokes thickened" : note + ", strokes thickened"
+            }
+        }
+        if tables, Monotonic.now() < deadline {
+            TessBaseAPISetPageSegMode(engine, PSM_SINGLE_BLOCK)
+            defer { TessBaseAPISetPageSegMode(engine, PSM_AUTO) }
+            let block = try pass(best.image, engine: engine, deadline: deadline, budget: seconds)
+            if block.score >= best.score * 0.95 {
+                best = block
+                note = note.isEmpty ? "read as a table" : note + ", read as a table"
             }
         }
         if Monotonic.now() > deadline && best.words.isEmpty { throw OCRFailure.timedOut(seconds: Int(seconds)) }

@@ -78,6 +78,13 @@ import Testing
         let decoded = try WorkerJob.decode(kind: frame.kind, payload: frame.payload)
         #expect(decoded.ocr == job.ocr)
         #expect(decoded.firstPage == 7)
+        // The table reading of `phr lab extract` travels too.
+        let tables = WorkerJob(passwordCandidates: [], ocr: OCROptions(mode: .auto, languages: "eng", tables: true), firstPage: 1)
+        var again = FrameDecoder(maximumPayload: 1024)
+        tables.encoded().withUnsafeBytes { again.append($0) }
+        let tableFrame = try #require(try again.next())
+        let decodedTables = try WorkerJob.decode(kind: tableFrame.kind, payload: tableFrame.payload).ocr
+        #expect(decodedTables.tables && !decodedTables.textLayerWords)
     }
 
     @Test func wordBoxesSurviveTheirCodingAndMalformedOnesAreRefused() throws {
