@@ -457,8 +457,11 @@ final class TLSServer: @unchecked Sendable {
 
     init(directory: String) throws {
         port = LoopbackHTTPServer.closedPort()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
+        // Under setpriv --pdeathsig KILL, so it dies with the test process even when a test
+        // crashes before stop() (see MedAPITLSTests' TLSTestServer).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/openssl", "s_server", "-accept", "127.0.0.1:\(port)",
+                             "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardInput = input
         process.standardOutput = output
