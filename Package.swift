@@ -129,8 +129,10 @@ let package = Package(
         .target(name: "CCDASamples", path: "Tools/CCDASamples", swiftSettings: strict),
         // `phr-health-export-sample`: writes a synthetic Apple Health export (export.xml, zipped) with
         // the totals it holds, for the import tests and `make bench`.
-        .executableTarget(name: "phr-health-export-sample", dependencies: ["CPHRZlib"], path: "Tools/HealthExportGenerator",
+        .executableTarget(name: "phr-health-export-sample", dependencies: ["SampleZip"], path: "Tools/HealthExportGenerator",
                           swiftSettings: strict),
+        // The zip writer the sample generators share.
+        .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
             dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples"],
