@@ -131,6 +131,10 @@ let package = Package(
         // the totals it holds, for the import tests and `make bench`.
         .executableTarget(name: "phr-health-export-sample", dependencies: ["SampleZip"], path: "Tools/HealthExportGenerator",
                           swiftSettings: strict),
+        // `phr-fit-takeout-sample`: writes a synthetic Google Takeout of Fit (the zip and the
+        // extracted folder) with the totals it holds, for the import tests.
+        .executableTarget(name: "phr-fit-takeout-sample", dependencies: ["SampleZip"], path: "Tools/FitTakeoutGenerator",
+                          swiftSettings: strict),
         // The zip writer the sample generators share.
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
@@ -141,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample"],
             swiftSettings: strict
         ),
     ],
