@@ -123,6 +123,38 @@ import Testing
         #expect(try AppleHealthImportCommandTests.entries(cli, "weight").count == 27)
     }
 
+    @Test func aSessionOrWeightThatCannotBeReadIsRefusedAloneAndTheRestImported() throws {
+        let cli = try CLI(label: "google-fit-partial")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let expected = try Self.generate(cli, into: "takeout", days: 3)
+        let counts = try #require(expected["counts"] as? [String: Int])
+        let folder = "\(cli.directory)/takeout/Takeout"
+        let sessions = "\(folder)/Fit/All Sessions"
+        let walk = try #require(try FileManager.default.contentsOfDirectory(atPath: sessions).first { $0.hasSuffix("_WALKING.json") })
+        let text = try String(contentsOfFile: "\(sessions)/\(walk)", encoding: .utf8)
+        try text.replacingOccurrences(of: "\"endTime\": \"2026-03-15T11:45:00.000Z\"", with: "\"endTime\": \"quarter to one\"")
+            .write(toFile: "\(sessions)/\(walk)", atomically: true, encoding: .utf8)
+        let summaryPath = "\(folder)/Fit/Daily activity metrics/Daily activity metrics.csv"
+        let summary = try String(contentsOfFile: summaryPath, encoding: .utf8)
+        let lines = summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var day = lines[3].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        day[17] = "heavy"
+        try (lines[0..<3] + [day.joined(separator: ",")] + lines[4...]).joined(separator: "\n").write(toFile: summaryPath, atomically: true, encoding: .utf8)
+
+        let result = try cli.run(["import", folder], Self.env)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stdout.contains("  Average weight (kg)   2 days: 1 added, 1 refused\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("  workout sessions      \(counts["workout_files"]!) sessions: \(counts["workout_sessions"]! - 1) added, 1 duplicate (the same session in two files), 1 refused\n"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("refused as bad data 2:\n  1 day Average weight (kg): an unreadable date, value or unit\n  1 session workout sessions: an unreadable date, value or unit\n"),
+                "\(result.stdout)")
+        #expect(result.stderr == "phr: error: \(folder): 2 entries were refused as bad data; the rest was imported\nphr: hint: the report lists each refused entry and why; fix them and import the file again (what is in stays as it is)\n",
+                "\(result.stderr)")
+        #expect(try AppleHealthImportCommandTests.entries(cli, "weight").map { $0["day"] as? String } == ["2026-03-15"])
+        #expect(try AppleHealthImportCommandTests.entries(cli, "sleep").count == 3)
+    }
+
     @Test func damagedTakeoutsAreRefusedWithNothingImported() throws {
         let cli = try CLI(label: "google-fit-broken")
         defer { cli.cleanUp() }
