@@ -129,8 +129,14 @@ let package = Package(
         .target(name: "CCDASamples", path: "Tools/CCDASamples", swiftSettings: strict),
         // `phr-health-export-sample`: writes a synthetic Apple Health export (export.xml, zipped) with
         // the totals it holds, for the import tests and `make bench`.
-        .executableTarget(name: "phr-health-export-sample", dependencies: ["CPHRZlib"], path: "Tools/HealthExportGenerator",
+        .executableTarget(name: "phr-health-export-sample", dependencies: ["SampleZip"], path: "Tools/HealthExportGenerator",
                           swiftSettings: strict),
+        // `phr-fit-takeout-sample`: writes a synthetic Google Takeout of Fit (the zip and the
+        // extracted folder) with the totals it holds, for the import tests.
+        .executableTarget(name: "phr-fit-takeout-sample", dependencies: ["SampleZip"], path: "Tools/FitTakeoutGenerator",
+                          swiftSettings: strict),
+        // The zip writer the sample generators share.
+        .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
             dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples"],
@@ -139,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample"],
             swiftSettings: strict
         ),
     ],

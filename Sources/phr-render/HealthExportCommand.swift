@@ -3,8 +3,8 @@ import PHRCore
 import PHRRender
 
 /// `phr-render health-export`: the child process that reads an Apple Health export for
-/// `phr import`. Only PHRCore's AppleHealthImport starts it, with the file as descriptor 3
-/// and its messages on standard output (see AppleHealthWorkerSettings).
+/// `phr import`. Only PHRCore's HealthExportImport starts it, with the file as descriptor 3
+/// and its messages on standard output (see HealthExportWorkerSettings).
 struct HealthExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health-export",
@@ -27,6 +27,6 @@ struct HealthExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        HealthExportWorker.run(AppleHealthWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: timeZone))
+        HealthExportWorker.run(HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: timeZone))
     }
 }

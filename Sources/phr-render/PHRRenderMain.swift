@@ -10,9 +10,9 @@ import PHRCore
 struct PHRRenderMain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "phr-render",
-        abstract: "Reads and draws PDFs and reads C-CDA XML for phr in sandboxed child processes; phr starts it, people do not.",
+        abstract: "Reads and draws PDFs and reads C-CDA XML and phone exports for phr in sandboxed child processes; phr starts it, people do not.",
         version: PHRVersion.string,
-        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self, HealthExportCommand.self]
+        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self, HealthExportCommand.self, FitTakeoutCommand.self]
     )
 
     static func main() {

@@ -62,7 +62,7 @@ import Testing
         #expect(refused.status == 65)
         #expect(refused.stderr == """
             phr: error: \(other): an XML file whose root is <rss>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files
-            phr: hint: phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML), Apple Health exports (export.zip) and iCalendar (.ics) files
+            phr: hint: phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML), Apple Health exports (export.zip), Google Fit Takeouts (the .zip or its folder) and iCalendar (.ics) files
 
             """)
         #expect(cli.vaultFingerprint() == before, "refused files change nothing")

@@ -188,6 +188,84 @@ import Testing
         #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T19:20:00Z", path)).stderr.isEmpty)
     }
 
+    @Test func offlineHoldsTheNetworkChannelsAndSendsOnTheFirstRunOnline() throws {
+        let cli = try CLI(label: "offline")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let bin = try Self.standIns(cli)
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let setUp = Self.env("2026-03-10T06:00:00Z", path)
+        #expect(try cli.run(["med", "add", "Metformin", "--schedule", "08:00"], setUp).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
+        let n = try Self.id(try cli.run(["remind", "channel", "add", "ntfy", "http://127.0.0.1:\(server.port)/offline-topic"], setUp))
+        let w = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "http://127.0.0.1:\(server.port)/hook"], setUp))
+        let c = try Self.id(try cli.run(["remind", "channel", "add", "command", "record-command"], setUp))
+        func offline(_ now: String) -> [String: String] { Self.env(now, path.merging(["PHR_OFFLINE": "1"]) { $1 }) }
+
+        // Offline at 08:05: the command (a local program) gets the reminder, the server nothing.
+        let first = try cli.run(["remind", "due", "--notify"], offline("2026-03-10T07:05:00Z"))
+        #expect(first.status == 0)
+        #expect(first.stderr == """
+            phr: channel \(n) (ntfy): 1 reminder held: PHR_OFFLINE=1 forbids network use, kept to send on the first run without it
+            phr: channel \(w) (webhook): 1 reminder held: PHR_OFFLINE=1 forbids network use, kept to send on the first run without it
+
+            """)
+        #expect(server.requests.isEmpty)
+        #expect(Self.log(cli, "record-command").contains("A dose is due."))
+
+        func status(_ env: [String: String]) throws -> [String: [String: Any]] {
+            let list = try #require(try Self.json(try cli.run(["remind", "status", "--json"], env)) as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["id"] as! String, $0) })
+        }
+        // A later offline run still sends nothing, and counts no attempt: the next attempt stays
+        // when the reminder was queued, with no error and no backoff.
+        let second = try cli.run(["remind", "due", "--notify"], offline("2026-03-10T07:20:00Z"))
+        #expect(second.status == 0 && second.stderr.contains("1 reminder held: PHR_OFFLINE=1"))
+        #expect(server.requests.isEmpty)
+        var now = try status(offline("2026-03-10T07:20:00Z"))
+        for id in [n, w] {
+            #expect(now[id]?["pending"] as? Int == 1 && now[id]?["delivered"] as? Int == 0 && now[id]?["last_error"] is NSNull)
+            #expect(now[id]?["held_by"] as? String == "PHR_OFFLINE=1")
+            #expect(now[id]?["next_attempt_at"] as? String == "2026-03-10T07:05:00Z" && now[id]?["last_attempt_at"] is NSNull)
+        }
+        #expect(now[c]?["held_by"] is NSNull && now[c]?["delivered"] as? Int == 1)
+        let table = try cli.run(["remind", "status"], offline("2026-03-10T07:20:00Z"))
+        #expect(table.stdout.contains("1, held (PHR_OFFLINE=1)"))
+        #expect(table.stderr == "phr: PHR_OFFLINE=1: ntfy, Gotify and webhook channels are held; what they have queued is sent on the first 'phr remind due --notify' without it\n")
+
+        // channel test says which channels it did not try, and why; the command channel is tested.
+        let tested = try cli.run(["remind", "channel", "test"], offline("2026-03-10T07:21:00Z"))
+        #expect(tested.status == 69)
+        #expect(tested.stdout == """
+            \(n)  ntfy  not sent, held: PHR_OFFLINE=1 forbids network use
+            \(w)  webhook  not sent, held: PHR_OFFLINE=1 forbids network use
+            \(c)  command  sent
+
+            """)
+        #expect(tested.stderr == "phr: error: 2 channels were not tested: PHR_OFFLINE=1 forbids network use\nphr: hint: unset PHR_OFFLINE to test it; e-mail and command channels are tested offline too\n")
+        #expect(server.requests.isEmpty)
+        // A value phr cannot read stops the run before anything is marked shown or sent.
+        let unclear = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:22:00Z", path.merging(["PHR_OFFLINE": "maybe"]) { $1 }))
+        #expect(unclear.status == 64 && unclear.stdout.isEmpty)
+        #expect(unclear.stderr == "phr: error: PHR_OFFLINE: use 1 to work offline, or 0\nphr: hint: fix or unset PHR_OFFLINE\n")
+        #expect(server.requests.isEmpty)
+
+        // Online again: the first run delivers what was held, at once.
+        let online = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:30:00Z", path.merging(["PHR_OFFLINE": "0"]) { $1 }))
+        #expect(online.status == 0 && online.stderr.isEmpty, "\(online.stderr)")
+        let requests = server.requests
+        #expect(requests.map(\.target).sorted() == ["/hook", "/offline-topic"])
+        #expect(requests.first { $0.target == "/offline-topic" }.map { String(decoding: $0.body, as: UTF8.self) } == "A dose is due. 'phr med due' shows it.")
+        now = try status(Self.env("2026-03-10T07:30:00Z"))
+        for id in [n, w] {
+            #expect(now[id]?["pending"] as? Int == 0 && now[id]?["delivered"] as? Int == 1 && now[id]?["held_by"] is NSNull)
+        }
+        #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:31:00Z", path)).stderr.isEmpty)
+        #expect(server.requests.count == 2)
+    }
+
     @Test func badChannelsAreRefusedClearly() throws {
         let cli = try CLI(label: "badchannel")
         defer { cli.cleanUp() }
@@ -379,8 +457,11 @@ final class TLSServer: @unchecked Sendable {
 
     init(directory: String) throws {
         port = LoopbackHTTPServer.closedPort()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
+        // Under setpriv --pdeathsig KILL, so it dies with the test process even when a test
+        // crashes before stop() (see MedAPITLSTests' TLSTestServer).
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/openssl", "s_server", "-accept", "127.0.0.1:\(port)",
+                             "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.standardInput = input
         process.standardOutput = output

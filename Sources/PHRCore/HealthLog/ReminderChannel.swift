@@ -129,6 +129,8 @@ public enum ReminderChannelError: PHRError, Equatable {
     case noChannels
     /// `channel test` found channels that did not take the test notification.
     case testFailed(count: Int)
+    /// `channel test` sent nothing to network channels because PHR_OFFLINE=1 (and none failed).
+    case testHeld(count: Int)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -141,7 +143,7 @@ public enum ReminderChannelError: PHRError, Equatable {
             }
         case .exists: return .failure
         case .noChannels: return .noInput
-        case .testFailed: return .unavailable
+        case .testFailed, .testHeld: return .unavailable
         }
     }
 
@@ -152,6 +154,8 @@ public enum ReminderChannelError: PHRError, Equatable {
         case .exists(let id): return "channel \(id) already sends there"
         case .noChannels: return "no reminder channels"
         case .testFailed(let count): return "\(count) channel\(count == 1 ? "" : "s") did not take the test notification"
+        case .testHeld(let count):
+            return "\(count) channel\(count == 1 ? " was" : "s were") not tested: \(OfflineMode.variable)=1 forbids network use"
         }
     }
 
@@ -169,6 +173,7 @@ public enum ReminderChannelError: PHRError, Equatable {
         case .exists: return "'phr remind channel list' shows it; remove it first to change it"
         case .noChannels: return "add one with 'phr remind channel add ntfy URL' (or gotify, email, webhook, command)"
         case .testFailed: return "'phr remind status' shows why; fix the channel or remove it"
+        case .testHeld: return "unset \(OfflineMode.variable) to test it; e-mail and command channels are tested offline too"
         }
     }
 }

@@ -30,6 +30,13 @@ public struct ChannelMessage: Sendable, Equatable {
                                             recordID: nil)
 }
 
+/// A notification not sent because `PHR_OFFLINE=1` forbids network use and the channel posts
+/// over the network (ntfy, Gotify, webhook): it is not the channel's failure, and what was
+/// queued for it waits, without backoff, for a run without PHR_OFFLINE.
+public struct ChannelHeld: Error, Sendable, Equatable {
+    public static let reason = "held: PHR_OFFLINE=1 forbids network use"
+}
+
 /// Why a channel did not take a notification, worded without the URL's path, the token or the
 /// message ("HTTP 500", "ntfy.example.org refused the connection", "sendmail exited with status 75").
 public struct ChannelFailure: Error, Sendable, Equatable {
@@ -50,18 +57,39 @@ public struct ChannelFailure: Error, Sendable, Equatable {
 /// Network channels use phr's own HTTPS client (`SocketHTTPTransport`: TLS verified against
 /// the system's trust store, or `SSL_CERT_FILE`). Programs run with the passphrase variables
 /// removed from their environment, a 30-second limit, and output discarded.
+///
+/// Offline (`PHR_OFFLINE=1`, see OfflineMode) the network channels are held: `send` throws
+/// `ChannelHeld` before any socket exists, as the medicine lookups build no transport. E-mail
+/// and commands still run: phr hands them to a local program and opens no connection itself.
 public struct ReminderChannelSender: Sendable {
     public var timeout: TimeInterval
     public var programTimeout: TimeInterval
     public var environment: [String: String]
+    /// PHR_OFFLINE: nothing goes to a network channel.
+    public var offline: Bool
 
-    public init(timeout: TimeInterval = 10, programTimeout: TimeInterval = 30, environment: [String: String] = ProcessEnvironment.variables) {
+    /// `offline` defaults to what `environment` says; a PHR_OFFLINE value that means neither
+    /// counts as offline here (`fromEnvironment` refuses it instead, for the commands).
+    public init(timeout: TimeInterval = 10, programTimeout: TimeInterval = 30, environment: [String: String] = ProcessEnvironment.variables,
+                offline: Bool? = nil) {
         self.timeout = timeout
         self.programTimeout = programTimeout
         self.environment = environment
+        self.offline = offline ?? ((try? OfflineMode.isOn(environment)) ?? true)
+    }
+
+    /// The sender the commands use: PHR_OFFLINE read from `environment`, an unusable value refused (exit 64).
+    public static func fromEnvironment(_ environment: [String: String]) throws -> ReminderChannelSender {
+        ReminderChannelSender(environment: environment, offline: try OfflineMode.isOn(environment))
+    }
+
+    /// Whether notifications to `channel` are held now (offline, and it posts over the network).
+    public func holds(_ channel: ReminderChannel) -> Bool {
+        offline && channel.kind.usesNetwork
     }
 
     public func send(_ message: ChannelMessage, via channel: ReminderChannel) throws {
+        guard !holds(channel) else { throw ChannelHeld() }
         switch channel.kind {
         case .ntfy:
             var headers = ["Title": Self.headerText(message.title), "Priority": String(Self.ntfyPriority(message.kind)),

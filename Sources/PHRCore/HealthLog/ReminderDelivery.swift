@@ -7,6 +7,11 @@ import GRDB
 /// most an hour apart) until it is delivered or too old to be useful (`lifetime`), when it is
 /// given up and counted. One channel's failure never holds up another: each channel's queue is
 /// worked on its own, and a channel that fails is left alone for the rest of the run.
+///
+/// Offline (`PHR_OFFLINE=1`) the network channels are held: what they have queued stays queued,
+/// untouched (no attempt counted, no backoff), and goes out on the first run without it, as long
+/// as it is still within its lifetime; past that it is given up and counted like any reminder
+/// too old to send (a dose reminder half a day late could prompt a second dose).
 public struct ReminderDelivery {
     public let vault: Vault
     public let profile: Profile
@@ -65,12 +70,14 @@ public struct ReminderDelivery {
         public var failed: Int
         /// Deliveries dropped this run because they became too old.
         public var gaveUp: Int
+        /// Deliveries due but kept queued because PHR_OFFLINE=1 holds this network channel.
+        public var held: Int
         public var error: String?
 
         enum CodingKeys: String, CodingKey {
             case channel, kind, sent, failed
             case gaveUp = "gave_up"
-            case error
+            case held, error
         }
     }
 
@@ -116,10 +123,15 @@ public struct ReminderDelivery {
         }
         var reports: [ChannelReport] = []
         for channel in channels {
-            var report = ChannelReport(channel: channel.id, kind: channel.kind, sent: 0, failed: 0, gaveUp: expired[channel.id] ?? 0, error: nil)
+            var report = ChannelReport(channel: channel.id, kind: channel.kind, sent: 0, failed: 0, gaveUp: expired[channel.id] ?? 0,
+                                       held: 0, error: nil)
             defer { reports.append(report) }
-            let due = (work[channel.id] ?? []).filter { $0.nextAttempt <= now }.prefix(Self.perRun)
-            for pending in due {
+            let due = (work[channel.id] ?? []).filter { $0.nextAttempt <= now }
+            if sender.holds(channel) {
+                report.held = due.count
+                continue
+            }
+            for pending in due.prefix(Self.perRun) {
                 do {
                     try sender.send(ChannelMessage(pending.reminder, details: channel.details), via: channel)
                     try vault.database.write { db in
@@ -152,15 +164,27 @@ public struct ReminderDelivery {
         return reports
     }
 
+    /// What became of one channel's test notification.
+    public enum TestOutcome: Equatable, Sendable {
+        case sent
+        case failed(ChannelFailure)
+        /// Not sent: PHR_OFFLINE=1 and the channel posts over the network.
+        case held
+    }
+
     /// Sends the test notification through each channel (or the one `prefix` names) now,
-    /// recording the outcome; returns each channel with its failure, if any.
-    public func test(_ prefix: String?) throws -> [(ReminderChannel, ChannelFailure?)] {
+    /// recording the outcome of those it tried; a held channel's record is left as it was.
+    public func test(_ prefix: String?) throws -> [(ReminderChannel, TestOutcome)] {
         let store = ReminderChannelStore(vault: vault, profile: profile, time: time)
         let channels = try prefix.map { [try store.get($0)] } ?? store.list()
         guard !channels.isEmpty else { throw ReminderChannelError.noChannels }
         let stamp = Timestamp.string(time.now)
-        var results: [(ReminderChannel, ChannelFailure?)] = []
+        var results: [(ReminderChannel, TestOutcome)] = []
         for channel in channels {
+            if sender.holds(channel) {
+                results.append((channel, .held))
+                continue
+            }
             var failure: ChannelFailure?
             do {
                 try sender.send(.test, via: channel)
@@ -176,7 +200,7 @@ public struct ReminderDelivery {
                                    arguments: [stamp, stamp, channel.id])
                 }
             }
-            results.append((channel, failure))
+            results.append((channel, failure.map { .failed($0) } ?? .sent))
         }
         return results
     }
@@ -186,10 +210,13 @@ public struct ReminderDelivery {
         public var channel: ReminderChannel
         public var pending: Int
         public var nextAttemptAt: String?
+        /// Why nothing goes to this channel now ("PHR_OFFLINE=1"), or nil.
+        public var heldBy: String?
 
         enum CodingKeys: String, CodingKey {
             case pending
             case nextAttemptAt = "next_attempt_at"
+            case heldBy = "held_by"
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -197,6 +224,7 @@ public struct ReminderDelivery {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(pending, forKey: .pending)
             try c.encode(nextAttemptAt, forKey: .nextAttemptAt)
+            try c.encode(heldBy, forKey: .heldBy)
         }
     }
 
@@ -206,7 +234,8 @@ public struct ReminderDelivery {
                 let row = try Row.fetchOne(db, sql: "SELECT count(*) AS n, min(next_attempt_at) AS next FROM reminder_delivery WHERE channel_id = ?",
                                            arguments: [channel.id])
                 let pending: Int = row?["n"] ?? 0
-                return ChannelStatus(channel: channel, pending: pending, nextAttemptAt: pending > 0 ? row?["next"] : nil)
+                return ChannelStatus(channel: channel, pending: pending, nextAttemptAt: pending > 0 ? row?["next"] : nil,
+                                     heldBy: sender.holds(channel) ? "\(OfflineMode.variable)=1" : nil)
             }
         }
     }

@@ -64,16 +64,22 @@ public struct ImportReport: Codable, Sendable, Equatable {
         public var alreadyThere: Int
         /// Records summed into another entry (further sleep stages of a night).
         public var summed: Int
-        /// Records dropped because a source of higher priority recorded the same time.
+        /// Records dropped because a source of higher priority recorded the same time, or
+        /// because the file holds the same record twice (`duplicateNote` says which).
         public var duplicates: Int
         /// Records not kept, and refused as bad data (each listed in `skipped` with the reason).
         public var skipped: Int
         public var rejected: Int
+        /// What one record is when not an Apple Health record ("day", "session"); nil otherwise.
+        public var unit: String? = nil
+        /// How `duplicates` is worded when not "of a higher-priority source".
+        public var duplicateNote: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case type, records, added, updated
             case alreadyThere = "already_there"
-            case summed, duplicates, skipped, rejected
+            case summed, duplicates, skipped, rejected, unit
+            case duplicateNote = "duplicate_note"
         }
     }
 

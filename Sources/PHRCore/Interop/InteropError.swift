@@ -45,7 +45,7 @@ public enum InteropError: PHRError, Equatable {
 
     public var hint: String? {
         switch self {
-        case .unrecognized: return "phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML), Apple Health exports (export.zip) and iCalendar (.ics) files"
+        case .unrecognized: return "phr imports its own exports (phr export), FHIR R4 Bundles (JSON), C-CDA documents (XML), Apple Health exports (export.zip), Google Fit Takeouts (the .zip or its folder) and iCalendar (.ics) files"
         case .malformed: return "nothing was imported; fix or remove that entry and import again"
         case .unsupportedVersion: return "upgrade phr to import this file"
         case .exists: return "choose another name, remove the file, or add --force"

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 
-/// `phr import FILE`: recognises the file (a phr export, a FHIR R4 Bundle, an iCalendar
-/// file, or an Apple Health export: AppleHealthImport.swift) and imports it into one profile in a single transaction. A malformed file changes
-/// nothing; importing the same file twice adds nothing.
+/// `phr import FILE`: recognises the file (a phr export, a FHIR R4 Bundle, an iCalendar file,
+/// or a phone export, Apple Health or Google Fit's Takeout: HealthExportImport.swift) and
+/// imports it into one profile in a single transaction. A malformed file changes nothing;
+/// importing the same file twice adds nothing.
 public enum RecordImport {
     /// Largest file read (FHIR bundles of a whole medical history run to a few megabytes).
     static let maximumBytes = 256 << 20
@@ -13,9 +14,9 @@ public enum RecordImport {
     /// default profile. With `dryRun` the report says what would happen and nothing is written.
     public static func run(path: String, vault: Vault, profileName: String?, time: TimeContext,
                            dryRun: Bool = false, progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
-        if AppleHealthImport.recognizes(path) {
-            return try AppleHealthImport().run(path: path, vault: vault, profileName: profileName, time: time, dryRun: dryRun,
-                                               progress: progress)
+        if let format = HealthExportFormat.recognize(path) {
+            return try HealthExportImport(format: format).run(path: path, vault: vault, profileName: profileName, time: time,
+                                                              dryRun: dryRun, progress: progress)
         }
         let bytes = try read(path)
         let source = try classify(bytes, path: path)

@@ -90,7 +90,7 @@ extension StrictJSON {
 
     /// The first byte offset where `bytes` nest deeper than `maximumDepth`, or nil. One pass,
     /// no recursion; brackets inside strings do not count.
-    static func tooDeep(_ bytes: some Collection<UInt8>) -> Int? {
+    static func tooDeep(_ bytes: some Collection<UInt8>, maximumDepth: Int = maximumDepth) -> Int? {
         var depth = 0
         var inString = false
         var escaped = false
@@ -138,5 +138,14 @@ extension StrictJSON {
             }
         }
         return out + "\""
+    }
+}
+
+/// JSON nesting, for the workers that parse untrusted JSON with Foundation's parser, which
+/// recurses once per level: check the depth first.
+public enum JSONNesting {
+    /// The first byte offset where `bytes` nest deeper than `maximum` arrays and objects, or nil.
+    public static func firstOffsetDeeper(than maximum: Int, in bytes: [UInt8]) -> Int? {
+        StrictJSON.tooDeep(bytes, maximumDepth: maximum)
     }
 }

@@ -69,12 +69,11 @@ public struct MedAPIConfiguration: Sendable {
             return text
         }
         var offline = false
-        if let text = value("PHR_OFFLINE") {
-            switch text.lowercased() {
-            case "1", "true", "yes", "on": offline = true
-            case "0", "false", "no", "off": offline = false
-            default: throw MedAPIError.invalidSetting(variable: "PHR_OFFLINE", reason: "use 1 to work offline, or 0")
+        if let text = value(OfflineMode.variable) {
+            guard let parsed = OfflineMode.parse(text) else {
+                throw MedAPIError.invalidSetting(variable: OfflineMode.variable, reason: "use 1 to work offline, or 0")
             }
+            offline = parsed
         }
         var mode = Mode.live
         if let text = value("PHR_MEDAPI_MODE") {

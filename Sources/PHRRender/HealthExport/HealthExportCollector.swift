@@ -55,7 +55,7 @@ struct HealthExportCollector {
     private var samples: [LogMetric: [(type: String, sample: Sample)]] = [:]
     private var sleep: [SleepSample] = []
     private var kept = 0
-    private(set) var tallies: [String: AppleHealthTally] = [:]
+    private(set) var tallies: [String: HealthExportTally] = [:]
 
     init(zone: TimeZone) {
         self.zone = zone
@@ -76,8 +76,8 @@ struct HealthExportCollector {
         return index
     }
 
-    mutating func count(_ type: String, _ change: (inout AppleHealthTally) -> Void) {
-        change(&tallies[type, default: AppleHealthTally(type: type)])
+    mutating func count(_ type: String, _ change: (inout HealthExportTally) -> Void) {
+        change(&tallies[type, default: HealthExportTally(type: type)])
     }
 
     mutating func add(_ metric: LogMetric, type: String, _ sample: Sample) throws {
@@ -100,8 +100,8 @@ struct HealthExportCollector {
     // MARK: Finishing
 
     /// The entries, oldest first by metric, with the tallies updated.
-    mutating func finish() -> [AppleHealthEntry] {
-        var entries: [AppleHealthEntry] = []
+    mutating func finish() -> [HealthExportEntry] {
+        var entries: [HealthExportEntry] = []
         for metric in LogMetric.allCases where metric != .sleep {
             guard let list = samples[metric] else { continue }
             for (type, sample) in deduplicated(list) {
@@ -113,9 +113,9 @@ struct HealthExportCollector {
         return entries
     }
 
-    private func entry(_ metric: LogMetric, type: String, _ sample: Sample) -> AppleHealthEntry {
+    private func entry(_ metric: LogMetric, type: String, _ sample: Sample) -> HealthExportEntry {
         let from = "from Apple Health (\(sources[Int(sample.source)].name))"
-        return AppleHealthEntry(metric: metric, type: type, start: metric.isInterval ? Self.utc(sample.start) : nil, end: Self.utc(sample.end),
+        return HealthExportEntry(metric: metric, type: type, start: metric.isInterval ? Self.utc(sample.start) : nil, end: Self.utc(sample.end),
                                 value: sample.value, diastolic: metric == .bp ? sample.diastolic : nil, unit: sample.unit,
                                 kind: sample.kind, note: sample.note.map { "\($0); \(from)" } ?? from, key: sample.key)
     }
@@ -158,14 +158,14 @@ struct HealthExportCollector {
     private static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
 
     /// One entry per night, from the best source's asleep stages.
-    private mutating func nights() -> [AppleHealthEntry] {
+    private mutating func nights() -> [HealthExportEntry] {
         var byNight: [CalendarDate: [SleepSample]] = [:]
         for sample in sleep {
             // A night belongs to the day it ends, counting 18:00 onwards as the next day's night.
             let shifted = Date(timeIntervalSince1970: TimeInterval(sample.end + 6 * 3600))
             byNight[CalendarDate(shifted, in: zone), default: []].append(sample)
         }
-        var entries: [AppleHealthEntry] = []
+        var entries: [HealthExportEntry] = []
         for night in byNight.keys.sorted() {
             let samples = byNight[night]!
             func best(_ stage: SleepStage) -> Int32? {
@@ -191,7 +191,7 @@ struct HealthExportCollector {
                 $0.summed += samples.count - duplicates - 1
             }
             guard seconds > 0 else { continue }
-            entries.append(AppleHealthEntry(metric: .sleep, type: Self.sleepType, start: Self.utc(start), end: Self.utc(end),
+            entries.append(HealthExportEntry(metric: .sleep, type: Self.sleepType, start: Self.utc(start), end: Self.utc(end),
                                             value: Double(seconds) / 60, diastolic: nil, unit: .hour, kind: nil, note: note,
                                             key: "\(Self.sleepType)|night|\(night)"))
         }

@@ -412,20 +412,28 @@ final class HealthExportReader {
     static func seconds(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 25, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes[13] == 0x3A, bytes[16] == 0x3A,
-              bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D else { return nil }
-        func number(_ from: Int, _ count: Int) -> Int? {
-            var value = 0
-            for byte in bytes[from..<(from + count)] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            return value
+              bytes[19] == 0x20, bytes[20] == 0x2B || bytes[20] == 0x2D,
+              let offsetHours = digits(bytes, 21, 2), let offsetMinutes = digits(bytes, 23, 2), offsetHours < 24, offsetMinutes < 60 else { return nil }
+        return unixSeconds(bytes, offset: (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == 0x2D ? -1 : 1))
+    }
+
+    /// The decimal number `bytes[from..<from + count]` spells; nil unless all of it is digits.
+    static func digits(_ bytes: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        var value = 0
+        for byte in bytes[from..<(from + count)] {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-              let minute = number(14, 2), let second = number(17, 2), let offsetHours = number(21, 2), let offsetMinutes = number(23, 2),
-              (1900...2200).contains(year), let date = CalendarDate(year: year, month: month, day: day),
-              hour < 24, minute < 60, second < 61, offsetHours < 24, offsetMinutes < 60 else { return nil }
-        let offset = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[20] == 0x2D ? -1 : 1)
+        return value
+    }
+
+    /// The date and time at the start of `bytes` ("YYYY-MM-DD?HH:MM:SS", the separators already
+    /// checked by the caller) less `offset` seconds east of UTC, as Unix seconds; nil for a year
+    /// outside 1900-2200 or a field out of range.
+    static func unixSeconds(_ bytes: [UInt8], offset: Int) -> Int64? {
+        guard let year = digits(bytes, 0, 4), let month = digits(bytes, 5, 2), let day = digits(bytes, 8, 2), let hour = digits(bytes, 11, 2),
+              let minute = digits(bytes, 14, 2), let second = digits(bytes, 17, 2), (1900...2200).contains(year),
+              let date = CalendarDate(year: year, month: month, day: day), hour < 24, minute < 60, second < 61 else { return nil }
         return Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offset)
     }
 

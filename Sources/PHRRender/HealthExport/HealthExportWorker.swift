@@ -4,29 +4,37 @@ import Glibc
 import PHRCore
 
 /// The process that reads Apple Health exports: `phr-render health-export`, started by phr's
-/// `AppleHealthImport` for `phr import export.zip` (or `export.xml`).
+/// `HealthExportImport` for `phr import export.zip` (or `export.xml`).
 ///
 /// An export is a large untrusted file (a zip, then XML), so it is read here, in a process that
 /// holds no key and has phr's environment stripped, under limits on memory, CPU time and open
 /// files, and which may not write any file. It reads the export from descriptor 3 and writes
-/// `AppleHealthMessage`s, one JSON object a line, to standard output: progress while it reads,
+/// `HealthExportMessage`s, one JSON object a line, to standard output: progress while it reads,
 /// then the entries, the Health Records files and a tally per type, then `finished`; or
 /// `refused` with the reason, after which phr imports nothing.
 public enum HealthExportWorker {
-    public typealias Settings = AppleHealthWorkerSettings
+    public typealias Settings = HealthExportWorkerSettings
 
     public static func run(_ settings: Settings) -> Never {
+        serve(settings, openFiles: 16, read: read)
+    }
+
+    /// The life of a phone-export worker, whichever format it reads: limits on itself before
+    /// anything is read, then `read` with the export's descriptor, phr's zone and the message
+    /// writer; a refusal (or any error) becomes the `refused` message. Exits 0 once the
+    /// messages are out, 70 when they cannot be written.
+    static func serve(_ settings: Settings, openFiles: Int, read: (Int32, TimeZone, MessageWriter) throws -> Void) -> Never {
         if phr_die_with_parent() != 0 { exit(70) }
         closefrom(Settings.inputDescriptor + 1)
         Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
-                                           cpuHardSeconds: settings.cpuSeconds + 5, openFiles: 16))
+                                           cpuHardSeconds: settings.cpuSeconds + 5, openFiles: openFiles))
         signal(SIGPIPE, SIG_DFL)
         let output = MessageWriter(fd: Settings.outputDescriptor)
         do {
             guard let zone = TimeZone(identifier: settings.timeZone) else {
                 throw ZipArchive.Refusal(reason: "unknown time zone \(settings.timeZone)")
             }
-            try read(fd: Settings.inputDescriptor, zone: zone, output: output)
+            try read(Settings.inputDescriptor, zone, output)
         } catch let refusal as ZipArchive.Refusal {
             try? output.send(.refused(reason: refusal.reason))
         } catch {
@@ -36,7 +44,7 @@ public enum HealthExportWorker {
         exit(0)
     }
 
-    static func read(fd: Int32, zone: TimeZone, output: MessageWriter) throws {
+    static func read(_ fd: Int32, zone: TimeZone, output: MessageWriter) throws {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ZipArchive.Refusal(reason: "the export cannot be read (errno \(errno))") }
         let size = Int64(info.st_size)
@@ -67,18 +75,8 @@ public enum HealthExportWorker {
                 guard member.size <= Settings.maximumClinicalRecordBytes else {
                     throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is larger than \(Settings.maximumClinicalRecordBytes >> 20) MB")
                 }
-                let file = try archive.open(member)
-                // One byte spare, so the last read reaches the end of the member and its CRC check.
-                var bytes = [UInt8](repeating: 0, count: Int(member.size) + 1)
-                var filled = 0
-                while true {
-                    let got = try bytes.withUnsafeMutableBytes { raw in
-                        try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
-                    }
-                    if got == 0 { break }
-                    filled += got
-                }
-                guard let text = String(validating: bytes[..<filled], as: UTF8.self) else {
+                let bytes = try archive.readWhole(member)
+                guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is not UTF-8 text")
                 }
                 try output.send(.clinicalRecord(path: String(member.name.suffix(300)), json: text))
@@ -137,7 +135,7 @@ public enum HealthExportWorker {
             output = FileDescriptor(fd: fd, path: "the message pipe")
         }
 
-        func send(_ message: AppleHealthMessage) throws {
+        func send(_ message: HealthExportMessage) throws {
             buffer += try encoder.encode(message)
             buffer.append(0x0A)
             if buffer.count >= 64 << 10 { try flush() }

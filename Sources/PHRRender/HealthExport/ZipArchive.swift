@@ -142,6 +142,24 @@ struct ZipArchive {
         return try MemberReader(fd: fd, member: member, dataOffset: dataOffset)
     }
 
+    /// A small member's whole content (size, ratio and CRC-32 checked as `open` does); the
+    /// caller bounds `member.size` first.
+    func readWhole(_ member: Member) throws -> [UInt8] {
+        let reader = try open(member)
+        // One byte spare, so the last read reaches the end of the member and its CRC check.
+        var bytes = [UInt8](repeating: 0, count: Int(member.size) + 1)
+        var filled = 0
+        while true {
+            let got = try bytes.withUnsafeMutableBytes { raw in
+                try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeLast(bytes.count - filled)
+        return bytes
+    }
+
     /// Inflates one member chunk by chunk, checking its size and CRC-32.
     final class MemberReader {
         let member: Member

@@ -5,7 +5,7 @@ import PHRCore
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Import a phr export, a FHIR R4 Bundle (JSON), a C-CDA document (XML), an iCalendar (.ics) file or an Apple Health export.zip.",
+        abstract: "Import a phr export, a FHIR R4 Bundle (JSON), a C-CDA document (XML), an iCalendar (.ics) file, an Apple Health export.zip or a Google Fit Takeout.",
         discussion: """
             FHIR: Patient, MedicationRequest/MedicationStatement, AllergyIntolerance, Condition, \
             Immunization, Observation and Appointment, with their codes (RxNorm, SNOMED CT, \
@@ -19,6 +19,10 @@ struct ImportCommand: ParsableCommand {
             energy as meals, weight, blood pressure and glucose into the health log, and the Health \
             Records in clinical-records/ as FHIR; other types are counted and skipped. Duplicates from \
             several sources count once (docs/health-log.md); a newer export adds only what is new. \
+            Google Fit (a Google Takeout .zip, the folder it extracts to, or its Daily activity \
+            metrics.csv): the day's average weight, sleep and workout sessions into the health log; \
+            every other column, file and folder is counted and named with the reason it is skipped; \
+            English file and column names only. \
             A phr export goes into the profile it came from (created if missing) unless --profile \
             or PHR_PROFILE says otherwise; other files into the default profile.
             """
@@ -27,7 +31,7 @@ struct ImportCommand: ParsableCommand {
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
-    @Argument(help: "The file to import.") var file: String
+    @Argument(help: "The file (or a Google Takeout folder) to import.") var file: String
     @Flag(name: .customLong("dry-run"), help: "Say what would be imported, and change nothing.") var dryRun = false
 
     func run() throws {

@@ -106,22 +106,38 @@ struct RemindChannelTest: ParsableCommand {
     @Argument(help: "The channel's ID (default: every channel).") var id: String?
 
     func run() throws {
+        let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let context = try RecordContext(vault, profile)
-        let results = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time).test(id)
+        let results = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender).test(id)
         if output.json {
             struct Tested: Encodable {
                 let channel: String
                 let ok: Bool
                 let error: String?
+                let held: Bool
             }
-            try Console.json(results.map { Tested(channel: $0.0.id, ok: $0.1 == nil, error: $0.1?.reason) })
+            try Console.json(results.map { channel, outcome in
+                switch outcome {
+                case .sent: return Tested(channel: channel.id, ok: true, error: nil, held: false)
+                case .failed(let failure): return Tested(channel: channel.id, ok: false, error: failure.reason, held: false)
+                case .held: return Tested(channel: channel.id, ok: false, error: ChannelHeld.reason, held: true)
+                }
+            })
         } else {
-            for (channel, failure) in results {
-                Console.out("\(channel.id)  \(channel.kind.rawValue)  \(failure.map { "failed: \($0.reason)" } ?? "sent")")
+            for (channel, outcome) in results {
+                let said: String
+                switch outcome {
+                case .sent: said = "sent"
+                case .failed(let failure): said = "failed: \(failure.reason)"
+                case .held: said = "not sent, \(ChannelHeld.reason)"
+                }
+                Console.out("\(channel.id)  \(channel.kind.rawValue)  \(said)")
             }
         }
-        let failed = results.filter { $0.1 != nil }.count
+        let failed = results.filter { if case .failed = $0.1 { return true } else { return false } }.count
         if failed > 0 { throw ReminderChannelError.testFailed(count: failed) }
+        let held = results.filter { $0.1 == .held }.count
+        if held > 0 { throw ReminderChannelError.testHeld(count: held) }
     }
 }
 
@@ -134,17 +150,24 @@ struct RemindStatus: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() throws {
+        let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let context = try RecordContext(vault, profile)
-        let statuses = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time).status()
+        let statuses = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender).status()
         if output.json { return try Console.json(statuses) }
         if statuses.isEmpty { return Console.note("no reminder channels; reminders go to the desktop only") }
+        defer {
+            if statuses.contains(where: { $0.heldBy != nil }) {
+                Console.note("\(OfflineMode.variable)=1: ntfy, Gotify and webhook channels are held; what they have queued is sent on the first 'phr remind due --notify' without it")
+            }
+        }
         func when(_ text: String?) -> String {
             guard let text, let date = Timestamp.parse(text) else { return "never" }
             return TimeText.short(date, context.time)
         }
         Table.print(header: ["ID", "KIND", "TARGET", "DELIVERED", "LAST", "QUEUED", "GAVE UP", "LAST ERROR"], rows: statuses.map { status in
             let channel = status.channel
-            let queued = status.pending == 0 ? "0" : "\(status.pending), next \(when(status.nextAttemptAt))"
+            let queued = status.heldBy.map { "\(status.pending), held (\($0))" }
+                ?? (status.pending == 0 ? "0" : "\(status.pending), next \(when(status.nextAttemptAt))")
             return [channel.id, channel.kind.rawValue, channel.displayTarget, String(channel.delivered), when(channel.lastSuccessAt),
                     queued, String(channel.givenUp), channel.lastError ?? "—"]
         })

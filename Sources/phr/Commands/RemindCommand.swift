@@ -122,9 +122,11 @@ struct RemindDue: ParsableCommand {
             (vault, chosen) = try VaultAccess.open(self.vault.location, profile: profile)
         }
         let time = TimeContext.current()
+        // Read before anything is marked shown: a PHR_OFFLINE phr cannot use stops the run.
+        let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let due = try ReminderRunner(vault: vault, profile: chosen, time: time).due(record: !peek, queue: notify && !peek)
         if notify {
-            let delivery = ReminderDelivery(vault: vault, profile: chosen, time: time)
+            let delivery = ReminderDelivery(vault: vault, profile: chosen, time: time, sender: sender)
             let hasChannels = try !ReminderChannelStore(vault: vault, profile: chosen, time: time).list().isEmpty
             var doseActions: DesktopServices.DoseActions?
             if !peek {
@@ -310,6 +312,9 @@ enum Notifier {
         for report in reports {
             if let error = report.error {
                 Console.warning("channel \(report.channel) (\(report.kind.rawValue)) failed: \(error); it is retried on the next runs ('phr remind status')")
+            }
+            if report.held > 0 {
+                Console.note("channel \(report.channel) (\(report.kind.rawValue)): \(report.held) reminder\(report.held == 1 ? "" : "s") \(ChannelHeld.reason), kept to send on the first run without it")
             }
             if report.gaveUp > 0 {
                 Console.warning("channel \(report.channel) (\(report.kind.rawValue)): gave up on \(report.gaveUp) reminder\(report.gaveUp == 1 ? "" : "s") too old to send")

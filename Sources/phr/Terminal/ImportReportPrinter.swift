@@ -36,7 +36,7 @@ enum ImportReportPrinter {
         for note in report.notes { Console.out("note: \(note)") }
     }
 
-    /// Per source type (an Apple Health export): what became of the records phr keeps.
+    /// Per source type (an Apple Health export, a Google Fit Takeout): what became of the records phr keeps.
     private static func printTypes(_ types: [ImportReport.TypeSummary]) {
         let kept = types.filter { $0.added + $0.updated + $0.alreadyThere + $0.summed + $0.duplicates > 0 }
         guard !kept.isEmpty else { return }
@@ -51,10 +51,11 @@ enum ImportReportPrinter {
             if type.updated > 0 { parts.append("\(type.updated) updated") }
             if type.alreadyThere > 0 { parts.append("\(type.alreadyThere) already there") }
             if type.summed > 0 { parts.append("\(type.summed) summed into nights") }
-            if type.duplicates > 0 { parts.append("\(type.duplicates) duplicates of a higher-priority source") }
+            if type.duplicates > 0 { parts.append("\(type.duplicates) duplicate\(type.duplicates == 1 ? "" : "s") \(type.duplicateNote ?? "of a higher-priority source")") }
             if type.rejected > 0 { parts.append("\(type.rejected) refused") }
+            let unit = type.unit ?? "record"
             Console.out("  " + (name.isEmpty ? "Workout" : name).padding(toLength: 22, withPad: " ", startingAt: 0)
-                + "\(type.records) records: " + parts.joined(separator: ", "))
+                + "\(type.records) \(unit)\(type.records == 1 ? "" : "s"): " + parts.joined(separator: ", "))
         }
     }
 

@@ -1,31 +1,32 @@
 import Foundation
 
-/// What the Apple Health worker (`phr-render health-export`) sends to phr, one JSON object a
-/// line on its standard output.
+/// What a phone-export worker sends to phr, one JSON object a line on its standard output:
+/// `phr-render health-export` for Apple Health, `phr-render fit-takeout` for Google Fit's
+/// Takeout (HealthExportFormat names them).
 ///
-/// The worker reads the untrusted export (a zip with `export.xml`, or the XML alone), removes
-/// the duplicates several sources wrote, sums sleep stages into nights and converts units; phr
+/// The worker reads the untrusted export (a zip with `export.xml`, or the XML alone; a Takeout
+/// zip, folder or daily CSV), removes duplicates, sums sleep into nights and converts units; phr
 /// only checks what arrives (every field within the limits typed entries have) and writes it.
-/// The worker never sees the vault or a key; phr never parses the XML or the zip.
-public enum AppleHealthMessage: Codable, Sendable, Equatable {
+/// The worker never sees the vault or a key; phr never parses the XML, the CSV or the zip.
+public enum HealthExportMessage: Codable, Sendable, Equatable {
     /// How far the worker has read the file (bytes of the file itself, compressed for a zip).
     case progress(read: Int64, total: Int64)
     /// One health-log entry, in canonical units.
-    case entry(AppleHealthEntry)
-    /// One Health Records file (a FHIR resource as JSON) from the zip's `clinical-records/`.
+    case entry(HealthExportEntry)
+    /// One Health Records file (a FHIR resource as JSON) from the zip's `clinical-records/` (Apple only).
     case clinicalRecord(path: String, json: String)
     /// What happened to the records of one type, sent once per type at the end.
-    case tally(AppleHealthTally)
+    case tally(HealthExportTally)
     /// The whole file was read; what was sent is complete.
     case finished(exportDate: String?)
-    /// The file cannot be read (truncated zip, malformed XML, a zip bomb): phr imports nothing.
+    /// The file cannot be read (truncated zip, malformed XML or CSV, a zip bomb): phr imports nothing.
     case refused(reason: String)
 }
 
-/// One entry for the health log, as the worker made it from one or more Apple Health records.
-public struct AppleHealthEntry: Codable, Sendable, Equatable {
+/// One entry for the health log, as the worker made it from one or more records of the export.
+public struct HealthExportEntry: Codable, Sendable, Equatable {
     public var metric: LogMetric
-    /// The Apple type it came from ("HKQuantityTypeIdentifierDietaryWater").
+    /// The type it came from ("HKQuantityTypeIdentifierDietaryWater", "sleep sessions").
     public var type: String
     /// UTC "YYYY-MM-DDTHH:MM:SSZ": when a sleep or workout started; nil for point entries.
     public var start: String?
@@ -59,9 +60,13 @@ public struct AppleHealthEntry: Codable, Sendable, Equatable {
     }
 }
 
-/// The records of one Apple Health type: how many were read and what became of them.
-public struct AppleHealthTally: Codable, Sendable, Equatable {
+/// The records of one type of the export (an Apple Health type, a Takeout column or folder):
+/// how many were read and what became of them.
+public struct HealthExportTally: Codable, Sendable, Equatable {
     public var type: String
+    /// What one of `records` is, when not an Apple Health record: "day" (a CSV column's values),
+    /// "file", "session", "value". Said in the import report ("30 days Step count: ...").
+    public var unit: String?
     /// Records of this type in the file.
     public var records: Int
     /// Records that became entries of their own (a night counts its first record here).
@@ -69,17 +74,22 @@ public struct AppleHealthTally: Codable, Sendable, Equatable {
     /// Records summed into another entry: the further sleep stages of a night, the halves of a
     /// blood pressure reading.
     public var summed: Int
-    /// Records dropped because a source of higher priority recorded the same time.
+    /// Records dropped because a source of higher priority recorded the same time (Apple), or
+    /// because the export holds the same record twice (Takeout's "(1)" session copies).
     public var duplicates: Int
+    /// How the report words `duplicates` when not "of a higher-priority source".
+    public var duplicateNote: String?
     /// Records left out because phr's health log does not keep them, with `reason`.
     public var skipped: Int
     /// Records refused as bad data (an unreadable date or value, an unknown unit).
     public var rejected: Int
     public var reason: String?
 
-    public init(type: String, records: Int = 0, entries: Int = 0, summed: Int = 0, duplicates: Int = 0, skipped: Int = 0,
-                rejected: Int = 0, reason: String? = nil) {
+    public init(type: String, unit: String? = nil, records: Int = 0, entries: Int = 0, summed: Int = 0, duplicates: Int = 0,
+                duplicateNote: String? = nil, skipped: Int = 0, rejected: Int = 0, reason: String? = nil) {
         self.type = type
+        self.unit = unit
+        self.duplicateNote = duplicateNote
         self.records = records
         self.entries = entries
         self.summed = summed
@@ -90,9 +100,9 @@ public struct AppleHealthTally: Codable, Sendable, Equatable {
     }
 }
 
-/// How phr starts the Apple Health worker: descriptors and limits.
-public struct AppleHealthWorkerSettings: Sendable, Equatable {
-    /// The export file, opened read-only by phr.
+/// How phr starts a phone-export worker: descriptors and limits.
+public struct HealthExportWorkerSettings: Sendable, Equatable {
+    /// The export file (or the Takeout folder), opened read-only by phr.
     public static let inputDescriptor: Int32 = 3
     /// Messages to phr (JSON lines).
     public static let outputDescriptor: Int32 = 1
@@ -105,15 +115,18 @@ public struct AppleHealthWorkerSettings: Sendable, Equatable {
     public var cpuSeconds: Int
     /// The zone whose days the nights are grouped by (the zone phr files entries in).
     public var timeZone: String
+    /// The phr-render subcommand: "health-export" or "fit-takeout".
+    public var subcommand: String
 
-    public init(memoryBytes: Int, cpuSeconds: Int, timeZone: String) {
+    public init(memoryBytes: Int, cpuSeconds: Int, timeZone: String, subcommand: String = "health-export") {
         self.memoryBytes = memoryBytes
         self.cpuSeconds = cpuSeconds
         self.timeZone = timeZone
+        self.subcommand = subcommand
     }
 
     /// argv after `phr-render`.
     public var arguments: [String] {
-        ["health-export", "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds), "--time-zone", timeZone]
+        [subcommand, "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds), "--time-zone", timeZone]
     }
 }

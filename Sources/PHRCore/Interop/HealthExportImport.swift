@@ -2,42 +2,103 @@ import Foundation
 import GRDB
 import Glibc
 
-/// `phr import export.zip` (or the `export.xml` inside it): an Apple Health export into the
-/// health log, and its Health Records (FHIR files in `clinical-records/`) through the FHIR
-/// importer.
+/// The phone exports `phr import` reads into the health log, and what differs between them.
+public enum HealthExportFormat: String, Sendable, Equatable {
+    /// `export.zip` from the Health app (or the `export.xml` inside it).
+    case appleHealth
+    /// Google Fit's part of a Google Takeout: the .zip, the extracted folder, or its
+    /// `Daily activity metrics.csv` alone (docs/health-log.md says what is read).
+    case googleFit
+
+    /// How the report and errors name it.
+    public var name: String {
+        switch self {
+        case .appleHealth: return "Apple Health export"
+        case .googleFit: return "Google Fit Takeout"
+        }
+    }
+
+    /// The phr-render subcommand that reads it.
+    var subcommand: String {
+        switch self {
+        case .appleHealth: return "health-export"
+        case .googleFit: return "fit-takeout"
+        }
+    }
+
+    /// What an entry's uid starts with; the rest is a digest of the worker's key.
+    var uidPrefix: String {
+        switch self {
+        case .appleHealth: return "apple-health"
+        case .googleFit: return "google-fit"
+        }
+    }
+
+    /// What to do when the export cannot be read.
+    var hint: String {
+        switch self {
+        case .appleHealth:
+            return "nothing was imported; export again from the Health app (profile picture, Export All Health Data) and import the new export.zip"
+        case .googleFit:
+            return "nothing was imported; download Fit again from Google Takeout (takeout.google.com, Fit, CSV and JSON) and import the new .zip, or the folder it extracts to"
+        }
+    }
+
+    /// The format `path` looks like, reading at most its first 4 KB (never parsing it: the
+    /// worker does that): a folder is a Takeout folder; a zip whose first member lies under
+    /// `Takeout/` is a Takeout, any other zip an Apple Health export; XML naming HealthData
+    /// is Apple's export.xml; text whose first line starts with a `Date` column is Takeout's
+    /// daily CSV. nil for anything else.
+    public static func recognize(_ path: String) -> HealthExportFormat? {
+        if FileSystem.isDirectory(path) { return .googleFit }
+        guard let file = try? FileDescriptor.openForReading(path), let head = try? file.read(upTo: 4096) else { return nil }
+        if head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && head[2] == 3 && head[3] == 4 {
+            // The local header: the name's length at offset 26, the name at 30.
+            if head.count >= 30 {
+                let length = Int(head[26]) | Int(head[27]) << 8
+                let name = head.count >= 30 + length ? String(decoding: head[30..<(30 + length)], as: UTF8.self) : ""
+                if name.hasPrefix("Takeout/") { return .googleFit }
+            }
+            return .appleHealth
+        }
+        let text = String(decoding: head, as: UTF8.self).drop { $0 == "\u{FEFF}" }
+        if text.drop(while: \.isWhitespace).hasPrefix("<") && text.contains("HealthData") { return .appleHealth }
+        if text.hasPrefix("Date,") || text.hasPrefix("\"Date\",") { return .googleFit }
+        return nil
+    }
+}
+
+/// `phr import` of a phone export into the health log: an Apple Health export (and its Health
+/// Records, the FHIR files in `clinical-records/`, through the FHIR importer), or Google Fit's
+/// Takeout.
 ///
-/// The export is read by `phr-render health-export` (PHRRender's HealthExportWorker), never in
-/// this process: phr opens the file, hands the descriptor to the sandboxed worker, and checks
-/// each entry that comes back as it checks typed ones. Nothing is written until the worker
-/// has read the whole file; then everything goes in in one transaction, so a truncated zip or
-/// a malformed XML changes nothing.
+/// The export is read by phr-render (PHRRender's HealthExportWorker or FitTakeoutWorker), never
+/// in this process: phr opens the file or folder, hands the descriptor to the sandboxed worker,
+/// and checks each entry that comes back as it checks typed ones. Nothing is written until the
+/// worker has read the whole export; then everything goes in in one transaction, so a
+/// truncated zip or a malformed XML or CSV changes nothing.
 ///
-/// Each entry's uid is derived from what identifies its record in Apple Health (type, source,
-/// times, value; for a night, its day), so importing a newer export adds only what is new, and a
-/// night that was still going on at the last export is updated.
-public struct AppleHealthImport {
+/// Each entry's uid is derived from what identifies its record in the export (Apple: type,
+/// source, times, value, for a night its day; Google Fit: a day's weight by its date, a session
+/// by its activity and start), so importing a newer export adds only what is new, and what
+/// changed since (a night still going on at the last export, a day weighed again) is updated.
+public struct HealthExportImport {
+    public let format: HealthExportFormat
     /// The worker's limits: a streaming reader needs little memory; the address-space limit
     /// leaves room for the Swift runtime's reservations.
     public var workerExecutable: String = RenderHelper.path
     public var memoryBytes = 1 << 30
     public var cpuSeconds = 1800
 
-    public init() {}
-
-    /// True if `path` looks like an Apple Health export: a zip archive, or XML whose start names
-    /// the HealthData element. Reads at most the first 4 KB.
-    public static func recognizes(_ path: String) -> Bool {
-        guard let file = try? FileDescriptor.openForReading(path), let head = try? file.read(upTo: 4096) else { return false }
-        if head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && head[2] == 3 && head[3] == 4 { return true }
-        let text = String(decoding: head, as: UTF8.self)
-        return text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.hasPrefix("<") && text.contains("HealthData")
+    public init(format: HealthExportFormat) {
+        self.format = format
     }
 
     /// What the worker sent, checked.
     struct Reading {
-        var entries: [AppleHealthEntry] = []
+        var entries: [HealthExportEntry] = []
         var clinical: [(path: String, json: String)] = []
-        var tallies: [AppleHealthTally] = []
+        var tallies: [HealthExportTally] = []
         var exportDate: String?
     }
 
@@ -50,7 +111,7 @@ public struct AppleHealthImport {
             return try vault.database.write { db in
                 let rowsBefore = try SearchIndex.indexedRows(db)
                 let profile = try Profiles.resolve(db, name: profileName)
-                var report = ImportReport(format: "Apple Health export", profile: profile.name)
+                var report = ImportReport(format: format.name, profile: profile.name)
                 try write(db, reading, path: path, profileID: profile.id, time: time, report: &report)
                 if dryRun {
                     report.dryRun = true
@@ -68,27 +129,29 @@ public struct AppleHealthImport {
 
     func read(path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?) throws -> Reading {
         guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
+        // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
         let file = try FileDescriptor.openForReading(path)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let settings = AppleHealthWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
+        let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier,
+                                                  subcommand: format.subcommand)
         let pid: pid_t
         do {
             pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: ["SWIFT_BACKTRACE=enable=no"],
                                     descriptors: [
                                         0: .devNull(flags: O_RDONLY),
-                                        AppleHealthWorkerSettings.outputDescriptor: .descriptor(ends[1]),
+                                        HealthExportWorkerSettings.outputDescriptor: .descriptor(ends[1]),
                                         2: .devNull(flags: O_WRONLY),
-                                        AppleHealthWorkerSettings.inputDescriptor: .descriptor(file.fd),
+                                        HealthExportWorkerSettings.inputDescriptor: .descriptor(file.fd),
                                     ])
         } catch let error as Sandbox.SpawnError {
             close(ends[0])
             close(ends[1])
-            throw AppleHealthError.workerUnavailable(path: workerExecutable, code: error.code)
+            throw HealthExportError.workerUnavailable(path: workerExecutable, code: error.code)
         }
         close(ends[1])
-        let messages = FileDescriptor(fd: ends[0], path: "the Apple Health worker")
+        let messages = FileDescriptor(fd: ends[0], path: "the \(format.name) reader")
         var reading = Reading()
         var outcome: Result<Bool, Error> = .success(false)
         do {
@@ -105,7 +168,7 @@ public struct AppleHealthImport {
             let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
                 : signal == SIGKILL ? "was killed (out of memory?)" : signal != 0 ? "crashed (signal \(signal))"
                 : "stopped before the end (exit status \((status >> 8) & 0xFF))"
-            throw AppleHealthError.workerFailed(path: path, reason: "the process reading it \(how)")
+            throw HealthExportError.workerFailed(format: format, path: path, reason: "the process reading it \(how)")
         }
         return reading
     }
@@ -130,12 +193,12 @@ public struct AppleHealthImport {
             pending.append(contentsOf: chunk[0..<count])
             var start = 0
             while let newline = pending[start...].firstIndex(of: 0x0A) {
-                guard !finished else { throw AppleHealthError.protocolViolation(detail: "a message after finished") }
-                let message: AppleHealthMessage
+                guard !finished else { throw HealthExportError.protocolViolation(format: format, detail: "a message after finished") }
+                let message: HealthExportMessage
                 do {
-                    message = try decoder.decode(AppleHealthMessage.self, from: Data(pending[start..<newline]))
+                    message = try decoder.decode(HealthExportMessage.self, from: Data(pending[start..<newline]))
                 } catch {
-                    throw AppleHealthError.protocolViolation(detail: "an unreadable message")
+                    throw HealthExportError.protocolViolation(format: format, detail: "an unreadable message")
                 }
                 start = newline + 1
                 switch message {
@@ -144,8 +207,8 @@ public struct AppleHealthImport {
                 case .entry(let entry):
                     reading.entries.append(entry)
                 case .clinicalRecord(let name, let json):
-                    guard json.utf8.count <= AppleHealthWorkerSettings.maximumClinicalRecordBytes else {
-                        throw AppleHealthError.protocolViolation(detail: "an oversized Health Records file")
+                    guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
+                        throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
                     }
                     reading.clinical.append((name, json))
                 case .tally(let tally):
@@ -154,12 +217,12 @@ public struct AppleHealthImport {
                     reading.exportDate = exportDate
                     finished = true
                 case .refused(let reason):
-                    throw AppleHealthError.refused(path: path, reason: reason)
+                    throw HealthExportError.refused(format: format, path: path, reason: reason)
                 }
             }
             pending.removeFirst(start)
-            guard pending.count <= AppleHealthWorkerSettings.maximumLineBytes else {
-                throw AppleHealthError.protocolViolation(detail: "a message longer than \(AppleHealthWorkerSettings.maximumLineBytes >> 20) MB")
+            guard pending.count <= HealthExportWorkerSettings.maximumLineBytes else {
+                throw HealthExportError.protocolViolation(format: format, detail: "a message longer than \(HealthExportWorkerSettings.maximumLineBytes >> 20) MB")
             }
         }
         return finished
@@ -175,7 +238,7 @@ public struct AppleHealthImport {
         for (index, incoming) in reading.entries.enumerated() {
             var entry: LogEntry
             do {
-                entry = try Self.logEntry(incoming, zone: time.zone, stamp: stamp)
+                entry = try logEntry(incoming, zone: time.zone, stamp: stamp)
                 // Checked as a phr export's entry is; its ID is drawn only if it is new.
                 entry.id = "000000"
                 try PHRImporter.check(&entry)
@@ -212,12 +275,14 @@ public struct AppleHealthImport {
             types.append(ImportReport.TypeSummary(type: tally.type, records: tally.records, added: added[tally.type] ?? 0,
                                                   updated: updated[tally.type] ?? 0, alreadyThere: unchanged[tally.type] ?? 0,
                                                   summed: tally.summed, duplicates: tally.duplicates, skipped: tally.skipped,
-                                                  rejected: tally.rejected + (rejected[tally.type] ?? 0)))
+                                                  rejected: tally.rejected + (rejected[tally.type] ?? 0), unit: tally.unit,
+                                                  duplicateNote: tally.duplicateNote))
+            let unit = tally.unit ?? "record"
             if tally.skipped > 0 {
-                report.skip("\(tally.skipped) \(tally.skipped == 1 ? "record" : "records")", type: tally.type, tally.reason ?? "not kept")
+                report.skip("\(tally.skipped) \(unit)\(tally.skipped == 1 ? "" : "s")", type: tally.type, tally.reason ?? "not kept")
             }
             if tally.rejected > 0 {
-                report.reject("\(tally.rejected) \(tally.rejected == 1 ? "record" : "records")", type: tally.type,
+                report.reject("\(tally.rejected) \(unit)\(tally.rejected == 1 ? "" : "s")", type: tally.type,
                               "an unreadable date, value or unit")
             }
         }
@@ -247,7 +312,7 @@ public struct AppleHealthImport {
     }
 
     /// The log entry an incoming entry is, with its uid from its key.
-    static func logEntry(_ incoming: AppleHealthEntry, zone: TimeZone, stamp: String) throws -> LogEntry {
+    func logEntry(_ incoming: HealthExportEntry, zone: TimeZone, stamp: String) throws -> LogEntry {
         guard let end = Timestamp.parse(incoming.end), incoming.end.hasSuffix("Z") else {
             throw RecordError.invalidField(field: "end", reason: "not a UTC time")
         }
@@ -258,8 +323,8 @@ public struct AppleHealthImport {
               incoming.unit.metrics.contains(incoming.metric) else {
             throw RecordError.invalidField(field: "entry", reason: "fields that do not fit a \(incoming.metric.rawValue) entry")
         }
-        let digest = try SHA256Hasher.hash(Array(("apple-health|" + incoming.key).utf8))
-        let uid = "apple-health-" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let digest = try SHA256Hasher.hash(Array((format.uidPrefix + "|" + incoming.key).utf8))
+        let uid = format.uidPrefix + "-" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
         return LogEntry(id: "", uid: uid, metric: incoming.metric, at: incoming.end, start: incoming.start, timeZone: zone.identifier,
                         day: LogEntry.day(of: end, in: zone), value: incoming.value, diastolic: incoming.diastolic, pulse: nil,
                         unit: incoming.unit, kind: incoming.kind, factor: incoming.metric == .water ? 1 : nil,
@@ -267,16 +332,16 @@ public struct AppleHealthImport {
     }
 }
 
-/// Errors of the Apple Health import that are not the file's fault alone.
-public enum AppleHealthError: PHRError, Equatable {
+/// Errors of a phone-export import that are not one entry's fault alone.
+public enum HealthExportError: PHRError, Equatable {
     /// phr-render could not be started.
     case workerUnavailable(path: String, code: Int32)
-    /// The worker could not read the file (truncated zip, malformed XML, a zip bomb): nothing imported.
-    case refused(path: String, reason: String)
+    /// The worker could not read the export (truncated zip, malformed XML or CSV, a zip bomb): nothing imported.
+    case refused(format: HealthExportFormat, path: String, reason: String)
     /// The worker died or stopped early (a hostile file can do that; nothing was imported).
-    case workerFailed(path: String, reason: String)
+    case workerFailed(format: HealthExportFormat, path: String, reason: String)
     /// The worker sent something outside the protocol.
-    case protocolViolation(detail: String)
+    case protocolViolation(format: HealthExportFormat, detail: String)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -289,16 +354,17 @@ public enum AppleHealthError: PHRError, Equatable {
     public var errorDescription: String? {
         switch self {
         case .workerUnavailable(let path, let code): return "cannot start \(path) (\(String(cString: strerror(code))))"
-        case .refused(let path, let reason): return "\(path): Apple Health export: \(reason)"
-        case .workerFailed(let path, let reason): return "\(path): \(reason); nothing was imported"
-        case .protocolViolation(let detail): return "the Apple Health reader sent \(detail); nothing was imported"
+        case .refused(let format, let path, let reason): return "\(path): \(format.name): \(reason)"
+        case .workerFailed(_, let path, let reason): return "\(path): \(reason); nothing was imported"
+        case .protocolViolation(let format, let detail):
+            return "the \(format == .appleHealth ? "Apple Health" : "Google Fit") reader sent \(detail); nothing was imported"
         }
     }
 
     public var hint: String? {
         switch self {
         case .workerUnavailable: return RenderHelper.installHint
-        case .refused, .workerFailed: return "nothing was imported; export again from the Health app (profile picture, Export All Health Data) and import the new export.zip"
+        case .refused(let format, _, _), .workerFailed(let format, _, _): return format.hint
         case .protocolViolation: return "this is a bug in phr; please report it"
         }
     }
