@@ -13,6 +13,15 @@ import Testing
         #expect(result.stderr == stderr, sourceLocation: sourceLocation)
     }
 
+    /// A new vault holding the generated US panel; returns the document's ID.
+    static func vaultWithUSPanel(_ cli: CLI) throws -> String {
+        _ = try cli.initVault()
+        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
+        #expect(try cli.run(["doc", "add", sample], env).status == 0)
+        return try #require(try cli.run(["doc", "list"], env).stdout.split(separator: "\n").dropFirst().first?
+            .split(separator: " ").first.map(String.init))
+    }
+
     @Test func addListAndTrend() throws {
         let cli = try CLI(label: "lab")
         defer { cli.cleanUp() }
@@ -70,11 +79,7 @@ import Testing
     @Test func reviewOnATerminalSavesOnlyWhatThePersonAccepts() throws {
         let cli = try CLI(label: "lab-review")
         defer { cli.cleanUp() }
-        _ = try cli.initVault()
-        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
-        #expect(try cli.run(["doc", "add", sample], Self.env).status == 0)
-        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
-            .split(separator: " ").first.map(String.init))
+        let id = try Self.vaultWithUSPanel(cli)
         // Quitting saves nothing; so does the end of input.
         let quit = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "d 1\nq\n")
         #expect(quit.status == 0, "\(quit.screen)")
@@ -108,11 +113,7 @@ import Testing
     @Test func extractNeedsReviewOrAFlagAndReadsAGeneratedReport() throws {
         let cli = try CLI(label: "lab-extract")
         defer { cli.cleanUp() }
-        _ = try cli.initVault()
-        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
-        #expect(try cli.run(["doc", "add", sample], Self.env).status == 0)
-        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
-            .split(separator: " ").first.map(String.init))
+        let id = try Self.vaultWithUSPanel(cli)
         // No terminal and neither --yes nor --json: nothing read, nothing saved, exit 64.
         Self.expect(try cli.run(["lab", "extract", id], Self.env), status: 64, stdout: "", stderr: """
             phr: error: --yes: lab extract shows the rows for review and needs a terminal for it
