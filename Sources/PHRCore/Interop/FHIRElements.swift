@@ -7,7 +7,7 @@ enum FHIRElements {
     static func string(_ value: StrictJSON?, field: String) throws -> String? {
         guard let value else { return nil }
         guard let text = value.string else { throw FHIRFieldError(field: field, reason: "expected a string, got \(value.typeName)") }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         return trimmed.isEmpty ? nil : trimmed
     }
 

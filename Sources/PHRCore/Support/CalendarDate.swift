@@ -32,7 +32,7 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     /// Why `text`, a date in any of the shapes phr reads (YYYY-MM-DD, YYYYMMDD, YYYY...), is not
     /// accepted when its year is the problem: "year 9999 is outside 1900 to 2200"; nil otherwise.
     public static func yearProblem(_ text: String) -> String? {
-        let digits = text.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        let digits = text.trimmingWhitespace().prefix { $0.isASCII && $0.isNumber }
         guard digits.count >= 4, let year = Int(digits.prefix(4)), !supportedYears.contains(year) else { return nil }
         return "year \(digits.prefix(4)) is outside the years phr accepts (\(supportedYears.lowerBound) to \(supportedYears.upperBound))"
     }
