@@ -3,7 +3,17 @@ import Foundation
 /// Codable values stored as JSON text in a column (codes, identifiers, components). Encoding
 /// is deterministic (sorted keys) so an exported record reads back byte for byte.
 enum JSONColumn {
+    /// An array; an empty one (most records' components and identifiers) is "[]", as the
+    /// encoder would write it, without making an encoder for it.
+    static func encode<T: Encodable>(_ value: [T]) -> String {
+        value.isEmpty ? "[]" : encoded(value)
+    }
+
     static func encode<T: Encodable>(_ value: T) -> String {
+        encoded(value)
+    }
+
+    private static func encoded<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding arrays of plain structs cannot fail.
