@@ -92,11 +92,4 @@ import Testing
         #expect(RecordFields.containsControlCharacters("a\r") == true)
         #expect(RecordFields.containsControlCharacters("") == false)
     }
-
-    @Test func trimmingMatchesFoundation() {
-        for text in ["", " ", "a", " a", "a ", "\ta\n", "\u{A0}a\u{3000}", "é ", " é", "a\u{2028}", "\u{85}a", "ab c", "\r\n", "x\u{0B}"] {
-            #expect(text.trimmingWhitespace() == text.trimmingCharacters(in: .whitespaces), "\(text.debugDescription)")
-            #expect(text.trimmingWhitespaceAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines), "\(text.debugDescription)")
-        }
-    }
 }
