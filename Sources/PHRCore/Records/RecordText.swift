@@ -6,10 +6,10 @@ import Foundation
 /// Reflection (Mirror) finds the strings of any value, so the rule holds for every record kind
 /// without a list to keep up to date. It is also slow: for each field of each value the runtime
 /// decodes the field's type from its mangled name, and writing the 5,480 observations of a
-/// 5 MB C-CDA document spent a tenth of `phr import` there. So the types that imports write by
-/// the thousand list their own strings (`ListsTextFields`), in declaration order and under the
-/// paths reflection gives; RecordTextTests checks each against reflection with every field
-/// filled, so a field added later cannot be left out. Every other type is reflected on.
+/// 5 MB C-CDA document spent nearly a fifth of `phr import` there. So the types that imports
+/// write by the thousand list their own strings (`ListsTextFields`), in declaration order and
+/// under the paths reflection gives; RecordTextTests checks each against reflection with every
+/// field filled, so a field added later cannot be left out. Every other type is reflected on.
 enum RecordText {
     /// Where a string is: kept as steps and worded only for a string that fails.
     indirect enum Path {
