@@ -12,6 +12,14 @@ public enum CCDAReadResult: Codable, Sendable, Equatable {
     case refused(CCDARefusal)
 }
 
+/// One line of the reader's answer, which is JSON lines: each entry as soon as it is read, then
+/// the result, whose document lists no entries (they came before it). phr decodes the entries
+/// while the reader is still parsing, and a refusal after some entries still refuses the file.
+public enum CCDAReadMessage: Codable, Sendable, Equatable {
+    case entry(CCDAEntry)
+    case result(CCDAReadResult)
+}
+
 /// Why the reader refused a file, before or while parsing it.
 public enum CCDARefusal: Codable, Sendable, Equatable {
     /// Well-formed XML whose root is not a CDA ClinicalDocument.

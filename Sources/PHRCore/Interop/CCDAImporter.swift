@@ -427,7 +427,7 @@ struct CCDAImporter {
 
     /// A number as HL7 writes it (a decimal); nil when there is none.
     static func number(_ text: String?, field: String) throws -> Double? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = text?.trimmingWhitespace(), !text.isEmpty else { return nil }
         guard text.count <= 40, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let value = Double(text),
               value.isFinite, abs(value) < 1e15 else {
             throw FHIRFieldError(field: field, reason: "'\(text.prefix(40))' is not a number phr can keep")
@@ -437,7 +437,7 @@ struct CCDAImporter {
 
     /// "500 mg", "1-2", "5 mL".
     static func doseText(_ quantity: CCDAQuantity, field: String) throws -> String? {
-        guard let value = quantity.value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = quantity.value?.trimmingWhitespace(), !value.isEmpty else { return nil }
         if let number = try? number(value, field: field) {
             return FHIRElements.doseText((number, quantity.unit))
         }
@@ -451,27 +451,30 @@ struct CCDAImporter {
     /// An HL7 TS ("2015", "201506", "20150622", "201506221030", "20150622103015.123-0500") as a
     /// FHIR date or dateTime. A time without an offset is read in the user's zone.
     static func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = text?.trimmingWhitespace(), !text.isEmpty else { return nil }
         let shown = String(text.prefix(40))
-        let invalid = FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
-        guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid }
+        // Worded only when needed: every entry's times pass through here.
+        func invalid() -> FHIRFieldError {
+            FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
+        }
+        guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid() }
         let digits = String(text.prefix { $0.isNumber })
         var rest = text.dropFirst(digits.count)
         var fraction = ""
         if rest.hasPrefix(".") {
             fraction = String(rest.dropFirst().prefix { $0.isNumber })
             rest = rest.dropFirst(1 + fraction.count)
-            guard !fraction.isEmpty, digits.count == 14 else { throw invalid }
+            guard !fraction.isEmpty, digits.count == 14 else { throw invalid() }
         }
         var offset: String?
         if let sign = rest.first, sign == "+" || sign == "-" {
             let value = rest.dropFirst()
             guard value.count == 4, value.allSatisfy(\.isNumber), let hours = Int(value.prefix(2)), let minutes = Int(value.suffix(2)),
-                  hours <= 14, minutes <= 59 else { throw invalid }
+                  hours <= 14, minutes <= 59 else { throw invalid() }
             offset = "\(sign)\(value.prefix(2)):\(value.suffix(2))"
             rest = ""
         }
-        guard rest.isEmpty, [4, 6, 8, 10, 12, 14].contains(digits.count) else { throw invalid }
+        guard rest.isEmpty, [4, 6, 8, 10, 12, 14].contains(digits.count) else { throw invalid() }
         func part(_ from: Int, _ length: Int) -> String {
             let start = digits.index(digits.startIndex, offsetBy: from)
             return String(digits[start..<digits.index(start, offsetBy: length)])
@@ -486,7 +489,7 @@ struct CCDAImporter {
             if offset == nil {
                 // No offset: the user's zone at that wall time.
                 guard let day = CalendarDate(date), let hour = Int(part(8, 2)), let minute = Int(digits.count >= 12 ? part(10, 2) : "00"),
-                      let local = LocalTime(hour: hour, minute: minute) else { throw invalid }
+                      let local = LocalTime(hour: hour, minute: minute) else { throw invalid() }
                 let seconds = zone.secondsFromGMT(for: LocalDateTime(date: day, time: local).instant(in: zone))
                 let sign = seconds < 0 ? "-" : "+"
                 offset = sign + String(format: "%02d:%02d", abs(seconds) / 3600, abs(seconds) % 3600 / 60)
@@ -496,7 +499,7 @@ struct CCDAImporter {
         do {
             return try FHIRElements.dateTime(.string(fhir), field: field)
         } catch is FHIRFieldError {
-            throw invalid
+            throw invalid()
         }
     }
 }

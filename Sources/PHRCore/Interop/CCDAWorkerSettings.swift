@@ -1,8 +1,8 @@
 /// How phr starts the C-CDA reader (`phr-render ccda`, PHRRender's `CCDAWorker`): its limits,
 /// passed on its command line, and the descriptors it is given.
 ///
-/// Descriptors: 0 the document (a memory file), 1 the result (JSON `CCDAReadResult`, a pipe),
-/// 2 /dev/null.
+/// Descriptors: 0 the document (a memory file), 1 the result (a pipe: JSON lines, each a
+/// `CCDAReadMessage`, the entries as they are read and the `CCDAReadResult` last), 2 /dev/null.
 public struct CCDAWorkerSettings: Equatable, Sendable {
     /// RLIMIT_AS and RLIMIT_DATA, in bytes.
     public var memoryBytes: Int

@@ -7,7 +7,7 @@ enum FHIRElements {
     static func string(_ value: StrictJSON?, field: String) throws -> String? {
         guard let value else { return nil }
         guard let text = value.string else { throw FHIRFieldError(field: field, reason: "expected a string, got \(value.typeName)") }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         return trimmed.isEmpty ? nil : trimmed
     }
 
@@ -79,27 +79,30 @@ enum FHIRElements {
     static func dateTime(_ value: StrictJSON?, field: String) throws -> DateTime? {
         guard let text = try string(value, field: field) else { return nil }
         let shown = String(text.prefix(40))
-        let invalid = FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not a FHIR date or dateTime"))
+        // Worded only when needed: every date of every entry passes through here.
+        func invalid() -> FHIRFieldError {
+            FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not a FHIR date or dateTime"))
+        }
         let halves = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let date = PartialDate(String(halves[0])) else { throw invalid }
+        guard let date = PartialDate(String(halves[0])) else { throw invalid() }
         guard halves.count == 2 else { return DateTime(text: text, date: date, hasTime: false) }
         // A time needs a full date and a zone (Z or ±hh:mm).
-        guard date.day != nil else { throw invalid }
+        guard date.day != nil else { throw invalid() }
         let rest = Substring(halves[1])
         let zoneStart = rest.firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" })
-        guard let zoneStart else { throw invalid }
+        guard let zoneStart else { throw invalid() }
         let clock = rest[..<zoneStart]
         let zone = rest[zoneStart...]
         let clockParts = clock.split(separator: ":", omittingEmptySubsequences: false)
         guard clockParts.count == 3, let h = Int(clockParts[0]), let m = Int(clockParts[1]), clockParts[0].count == 2,
-              clockParts[1].count == 2, (0...23).contains(h), (0...59).contains(m) else { throw invalid }
+              clockParts[1].count == 2, (0...23).contains(h), (0...59).contains(m) else { throw invalid() }
         let seconds = clockParts[2].split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard seconds[0].count == 2, let s = Int(seconds[0]), (0...60).contains(s),
-              seconds.count == 1 || (!seconds[1].isEmpty && seconds[1].allSatisfy { $0.isASCII && $0.isNumber }) else { throw invalid }
+              seconds.count == 1 || (!seconds[1].isEmpty && seconds[1].allSatisfy { $0.isASCII && $0.isNumber }) else { throw invalid() }
         if zone != "Z" {
             let offset = zone.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
             guard offset.count == 2, offset[0].count == 2, offset[1].count == 2, let oh = Int(offset[0]), let om = Int(offset[1]),
-                  (0...14).contains(oh), (0...59).contains(om) else { throw invalid }
+                  (0...14).contains(oh), (0...59).contains(om) else { throw invalid() }
         }
         return DateTime(text: text, date: date, hasTime: true)
     }

@@ -19,7 +19,7 @@ enum RecordMerge {
             try found == nil ? RecordRows.existing(db, table: R.table, profileID: profileID, uid: nil, sourceKey: key) : nil
         }
         if let existingID = found ?? former {
-            let existingUpdated = try String.fetchOne(db, sql: "SELECT updated_at FROM \(R.table.quotedDatabaseIdentifier) WHERE id = ?",
+            let existingUpdated = try String.fetchOne(db.cachedStatement(sql: "SELECT updated_at FROM \(R.table.quotedDatabaseIdentifier) WHERE id = ?"),
                                                       arguments: [existingID]) ?? ""
             guard replaceIfNewer, record.updatedAt > existingUpdated else {
                 record.id = existingID
@@ -28,13 +28,13 @@ enum RecordMerge {
             record.id = existingID
             if record.uid.isEmpty {
                 record.uid = try String.fetchOne(db, sql: "SELECT uid FROM \(R.table.quotedDatabaseIdentifier) WHERE id = ?",
-                                                 arguments: [existingID]) ?? UUID().uuidString.lowercased()
+                                                 arguments: [existingID]) ?? RecordID.newUID()
             }
             try R.updateRow(db, record, profileID: profileID)
             return (.updated, record)
         }
         record.id = record.id.isEmpty ? try RecordID.generate(db, table: R.table) : try RecordRows.idKeeping(db, table: R.table, wanted: record.id)
-        if record.uid.isEmpty { record.uid = UUID().uuidString.lowercased() }
+        if record.uid.isEmpty { record.uid = try RecordID.newUID() }
         try R.insertRow(db, record, profileID: profileID)
         return (.added, record)
     }

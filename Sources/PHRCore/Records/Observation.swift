@@ -88,8 +88,15 @@ public struct Observation: Codable, Sendable, Equatable {
     }
 
     /// Up to two decimals, no trailing zeros: 177.94489 → "177.94", 7.5 → "7.5", 72.0 → "72".
+    ///
+    /// C's `%.2f` (what `String(format:)` hands its `%f` to, without the CFString around it: an
+    /// import describes every value for the search index); phr never changes the C locale, so
+    /// the decimal point is a point.
     public static func number(_ value: Double) -> String {
-        var text = String(format: "%.2f", value)
+        var buffer = [CChar](repeating: 0, count: 400)
+        let count = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%.2f", $0) }
+        var text = count > 0 && count < buffer.count ? String(decoding: buffer[..<Int(count)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : String(format: "%.2f", value)
         while text.contains("."), text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text.removeLast() }
         return text

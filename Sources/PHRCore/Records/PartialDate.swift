@@ -8,7 +8,7 @@ public struct PartialDate: Hashable, Comparable, Codable, Sendable, CustomString
     public let day: Int?
 
     public init?(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let parts = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count), parts[0].count == 4,
               parts.dropFirst().allSatisfy({ $0.count == 2 }),

@@ -18,7 +18,7 @@ public enum RecordFields {
     /// Trimmed, non-empty text of at most `limit` characters, with line endings written as LF
     /// (CRLF and a lone CR, as Windows and old Mac files and some FHIR servers send them).
     public static func text(_ value: String, field: String, limit: Int = maximumLabelLength) throws -> String {
-        let trimmed = lineEndingsNormalized(value).trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = lineEndingsNormalized(value).trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }
         guard trimmed.count <= limit else { throw RecordError.invalidField(field: field, reason: "at most \(limit) characters") }
         try refuseControlCharacters(trimmed, field: field)
@@ -55,17 +55,23 @@ public enum RecordFields {
         }
     }
 
+    /// Read from the UTF-8 bytes: Unicode's control characters (general category Cc) are
+    /// exactly U+0000-U+001F and U+007F-U+009F, which UTF-8 writes as one byte below 0x20, 0x7F,
+    /// or 0xC2 followed by 0x80-0x9F (0xC2 is never a continuation byte). Every field of every
+    /// imported record passes through here; asking each scalar for its general category was a
+    /// twentieth of a C-CDA import.
     public static func containsControlCharacters(_ value: String) -> Bool {
-        var scalars = value.unicodeScalars.makeIterator()
-        var previous: Unicode.Scalar?
-        while let scalar = scalars.next() {
-            defer { previous = scalar }
-            if previous == "\r" && scalar != "\n" { return true }
-            guard scalar.properties.generalCategory == .control else { continue }
-            if scalar == "\n" || scalar == "\t" || scalar == "\r" { continue }
-            return true
+        var previous: UInt8 = 0
+        for byte in value.utf8 {
+            if previous == 0x0D && byte != 0x0A { return true }
+            if byte < 0x20 {
+                if byte != 0x0A && byte != 0x09 && byte != 0x0D { return true }
+            } else if byte == 0x7F || (previous == 0xC2 && byte >= 0x80 && byte <= 0x9F) {
+                return true
+            }
+            previous = byte
         }
-        return previous == "\r"
+        return previous == 0x0D
     }
 
     /// `value` with each control character (other than newline and tab) replaced by U+FFFD:
@@ -84,44 +90,24 @@ public enum RecordFields {
     /// Applies `refuseControlCharacters` to every string inside `record` (its fields, optional
     /// fields, arrays and nested values such as codings), naming the first bad one by its path,
     /// like `codes[0].display`. The record stores call this before writing a row, so the rule
-    /// holds however the record was made: a command, an edit, or any importer.
+    /// holds however the record was made: a command, an edit, or any importer. The strings are
+    /// found by `RecordText`, which words a path only for a string that fails.
     public static func refuseControlCharacters(inStringsOf record: Any, field: String = "") throws {
-        func visit(_ value: Any, _ path: String) throws {
-            if let text = value as? String {
-                try refuseControlCharacters(text, field: path.isEmpty ? "text" : path)
-                return
-            }
-            let mirror = Mirror(reflecting: value)
-            switch mirror.displayStyle {
-            case .optional:
-                if let wrapped = mirror.children.first { try visit(wrapped.value, path) }
-            case .collection, .set:
-                for (index, child) in mirror.children.enumerated() { try visit(child.value, "\(path)[\(index)]") }
-            case .dictionary:
-                for child in mirror.children {
-                    let pair = Mirror(reflecting: child.value).children.map(\.value)
-                    for part in pair { try visit(part, path) }
-                }
-            case .struct, .class, .enum, .tuple:
-                for child in mirror.children {
-                    let name = child.label.map { path.isEmpty ? $0 : "\(path).\($0)" } ?? path
-                    try visit(child.value, name)
-                }
-            default:
-                return
-            }
+        try RecordText.forEach(in: record, path: field) { text, path in
+            guard containsControlCharacters(text) else { return }
+            let name = path.text
+            try refuseControlCharacters(text, field: name.isEmpty ? "text" : name)
         }
-        try visit(record, field)
     }
 
     /// Like `text`, but an empty value means "none" (clears the field when editing).
     public static func optionalText(_ value: String?, field: String, limit: Int = maximumLabelLength) throws -> String? {
-        guard let value, !value.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        guard let value, !value.trimmingWhitespaceAndNewlines().isEmpty else { return nil }
         return try text(value, field: field, limit: limit)
     }
 
     public static func date(_ value: String, field: String) throws -> CalendarDate {
-        guard let date = CalendarDate(value.trimmingCharacters(in: .whitespaces)) else {
+        guard let date = CalendarDate(value.trimmingWhitespace()) else {
             throw RecordError.invalidField(field: field, reason: dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-03-14"))
         }
         return date

@@ -19,16 +19,17 @@ enum RecordRows {
 
     /// A new short ID and a new UUID for a record.
     static func newIdentity(_ db: Database, table: String) throws -> (id: String, uid: String) {
-        (try RecordID.generate(db, table: table), UUID().uuidString.lowercased())
+        (try RecordID.generate(db, table: table), try RecordID.newUID())
     }
 
     /// Whether a record with this uid or source key already exists in the profile; returns its ID.
+    /// Imports ask this once per record, so the statements are compiled once (GRDB's cache).
     static func existing(_ db: Database, table: String, profileID: Int64, uid: String?, sourceKey: String?) throws -> String? {
-        if let uid, let id = try String.fetchOne(db, sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND uid = ?",
+        if let uid, let id = try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND uid = ?"),
                                                   arguments: [profileID, uid]) {
             return id
         }
-        if let sourceKey, let id = try String.fetchOne(db, sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND source_key = ?",
+        if let sourceKey, let id = try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table.quotedDatabaseIdentifier) WHERE profile_id = ? AND source_key = ?"),
                                                         arguments: [profileID, sourceKey]) {
             return id
         }
@@ -38,7 +39,7 @@ enum RecordRows {
     /// The ID `wanted` if it is free in `table`, else a new one (imports keep IDs when they can).
     static func idKeeping(_ db: Database, table: String, wanted: String) throws -> String {
         let valid = (4...16).contains(wanted.count) && wanted.allSatisfy { RecordID.alphabet.contains($0) }
-        if valid, try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table.quotedDatabaseIdentifier) WHERE id = ?)", arguments: [wanted])! {
+        if valid, try !RecordID.exists(db, table: table, id: wanted) {
             return wanted
         }
         return try RecordID.generate(db, table: table)

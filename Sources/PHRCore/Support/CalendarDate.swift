@@ -32,7 +32,7 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     /// Why `text`, a date in any of the shapes phr reads (YYYY-MM-DD, YYYYMMDD, YYYY...), is not
     /// accepted when its year is the problem: "year 9999 is outside 1900 to 2200"; nil otherwise.
     public static func yearProblem(_ text: String) -> String? {
-        let digits = text.trimmingCharacters(in: .whitespaces).prefix { $0.isASCII && $0.isNumber }
+        let digits = text.trimmingWhitespace().prefix { $0.isASCII && $0.isNumber }
         guard digits.count >= 4, let year = Int(digits.prefix(4)), !supportedYears.contains(year) else { return nil }
         return "year \(digits.prefix(4)) is outside the years phr accepts (\(supportedYears.lowerBound) to \(supportedYears.upperBound))"
     }
@@ -78,7 +78,19 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
         }
     }
 
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    /// "2026-03-14": what `String(format: "%04d-%02d-%02d")` writes, by hand for the years and
+    /// days there are (listings and the search index write dates by the thousand, and
+    /// String(format:) goes through CFString).
+    public var description: String {
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
+            return String(format: "%04d-%02d-%02d", year, month, day)
+        }
+        let zero = UInt8(ascii: "0")
+        let bytes: [UInt8] = [zero + UInt8(year / 1000), zero + UInt8(year / 100 % 10), zero + UInt8(year / 10 % 10), zero + UInt8(year % 10),
+                              UInt8(ascii: "-"), zero + UInt8(month / 10), zero + UInt8(month % 10),
+                              UInt8(ascii: "-"), zero + UInt8(day / 10), zero + UInt8(day % 10)]
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     public static func < (a: CalendarDate, b: CalendarDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)

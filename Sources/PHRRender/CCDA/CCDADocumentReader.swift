@@ -72,10 +72,17 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
     private var sections: [OpenSection] = []
     private var sectionCount = 0
     private var unstructured = false
+    private let entry: (CCDAEntry) -> Void
 
-    /// Reads the document `read` gives in chunks.
-    static func read(_ read: () throws -> [UInt8]) throws -> CCDAReadResult {
-        let reader = CCDADocumentReader()
+    private init(entry: @escaping (CCDAEntry) -> Void) {
+        self.entry = entry
+    }
+
+    /// Reads the document `read` gives in chunks, handing each entry to `entry` as soon as it is
+    /// read; the result's document has the rest (header, patient, skipped sections) and no
+    /// entries.
+    static func read(_ read: () throws -> [UInt8], entry: @escaping (CCDAEntry) -> Void) throws -> CCDAReadResult {
+        let reader = CCDADocumentReader(entry: entry)
         let parser = XMLSubtreeReader(receiver: reader, maximumDepth: maximumDepth, maximumElements: maximumElements)
         if let refusal = try parser.parse(read) { return .refused(refusal) }
         if reader.unstructured && reader.sectionCount == 0 { return .refused(.unstructured) }
@@ -131,7 +138,7 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
             let location = "section[\(section.index)] entry[\(section.entries)]"
             let statements = CCDAStatements(location: location)
             let (entries, skip) = statements.read(node, kind: kind)
-            document.entries += entries
+            entries.forEach(entry)
             if let skip { document.skipped.append(CCDASkip(location: location, type: "\(section.label) entry", reason: skip)) }
         default:
             break
