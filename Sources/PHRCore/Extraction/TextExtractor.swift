@@ -262,6 +262,9 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             for index in candidates.indices { wipe(&candidates[index]) }
         }
         // A worker kept from an earlier batch may have exited meanwhile; one retry with a new one.
+        // A new worker that is gone before it takes its first job never worked: that is the
+        // same failure as one that exits without saying it is ready (a slow machine lets
+        // `/bin/true` exit before the job is sent).
         var attempts = 0
         while true {
             let worker = try slots[slot].worker ?? extractor.takeWorker()
@@ -270,10 +273,19 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             do {
                 try worker.send(frame, passing: descriptor)
                 break
-            } catch ExtractionError.system(_, let code) where (code == EPIPE || code == ECONNRESET) && attempts == 0 {
-                attempts += 1
-                _ = worker.reap()
+            } catch ExtractionError.system(_, let code) where code == EPIPE || code == ECONNRESET {
+                let kept = worker.isReady
                 slots[slot].worker = nil
+                if kept && attempts == 0 {
+                    attempts += 1
+                    _ = worker.reap()
+                    continue
+                }
+                worker.drainDiagnostics()
+                let status = WorkerTermination(status: worker.reap())
+                let detail = status.exitCode.map { "it exited with status \($0)" }
+                    ?? "it was killed by \(WorkerTermination.signalName(status.signal ?? 0))"
+                throw ExtractionError.workerNotReady(executable: extractor.workerExecutable, detail: detail)
             }
         }
     }
