@@ -82,6 +82,15 @@ struct LabResultSpec: Sendable {
         }
     }
 
+    /// The table cells of this result: name, value (in the alert tone when flagged), the flag
+    /// when the layout has a flag column, unit and range.
+    func cells(_ style: Style, flagColumn: Bool) -> Table.Row {
+        let value = valueText(style)
+        var cells: [Table.Cell] = [.init(name), flag == nil ? .init(value) : .init(value, tone: .alert)]
+        if flagColumn { cells.append(.init(flag ?? "", tone: .alert)) }
+        return .values(cells + [.init(unit ?? ""), .init(rangeText(style))])
+    }
+
     /// The row `phr lab extract` should find, as JSON.
     func expected(page: Int, panel: String?, style: Style) -> [String: Any] {
         var row: [String: Any] = ["page": page, "name": name]
@@ -111,6 +120,18 @@ protocol LabReportSample: SampleDocument {
 }
 
 extension LabReportSample {
+    /// The metadata every lab sample carries, with its own title.
+    static func labMetadata(title: String) -> PDFMetadata {
+        PDFMetadata(title: title, author: "\(SampleCast.laboratory.name) (fictitious)",
+                    subject: "Synthetic sample laboratory report for phr, not a real medical record", keywords: "sample, synthetic, laboratory")
+    }
+
+    /// The laboratory's letterhead and the boxed patient and date fields above the results.
+    static func drawHeading(_ flow: DocumentFlow, title: String, subtitle: String, fields: [Field], after: Double = 12) {
+        Letterhead(organization: SampleCast.laboratory, title: title, subtitle: subtitle).draw(in: flow)
+        flow.fields(fields, columns: 2, boxed: true, after: after)
+    }
+
     /// `{"document", "collected", "rows"}` with sorted keys, for the tests.
     func expectedJSON() throws -> Data {
         let object: [String: Any] = ["document": fileName, "collected": collected, "rows": expectedRows]
@@ -208,10 +229,7 @@ struct LabReportUSPanelDocument: LabReportSample {
         Self.sections.flatMap { section in section.1.map { $0.expected(page: 1, panel: section.0, style: Self.style) } }
     }
 
-    var metadata: PDFMetadata {
-        PDFMetadata(title: "Laboratory report: metabolic panel, lipids (SAMPLE)", author: "\(lab.name) (fictitious)",
-                    subject: "Synthetic sample laboratory report for phr, not a real medical record", keywords: "sample, synthetic, laboratory")
-    }
+    var metadata: PDFMetadata { Self.labMetadata(title: "Laboratory report: metabolic panel, lipids (SAMPLE)") }
 
     var template: PageTemplate {
         PageTemplate(source: "\(lab.name) · Laboratory report · Accession SRL-0000908",
@@ -219,22 +237,17 @@ struct LabReportUSPanelDocument: LabReportSample {
     }
 
     func compose(in flow: DocumentFlow) {
-        Letterhead(organization: lab, title: "Laboratory Report", subtitle: "Final report").draw(in: flow)
-        flow.fields([
+        Self.drawHeading(flow, title: "Laboratory Report", subtitle: "Final report", fields: [
             Field("Patient", SampleCast.patientName), Field("Collected", "09/08/2025 07:55", emphasized: true),
             Field("Date of birth", SampleCast.dateOfBirth), Field("Reported", "09/09/2025 11:02"),
-        ], columns: 2, boxed: true, after: 12)
+        ])
         let columns = [Table.Column("Test", weight: 3.0), Table.Column("Result", weight: 1.0, alignment: .right),
                        Table.Column("Flag", weight: 0.6, alignment: .center), Table.Column("Units", weight: 1.3),
                        Table.Column("Reference Range", weight: 1.5, alignment: .center)]
         var rows: [Table.Row] = []
         for (title, results) in Self.sections {
             rows.append(.group(title))
-            for result in results {
-                let value = result.valueText(Self.style)
-                rows.append(.values([.init(result.name), result.flag == nil ? .init(value) : .init(value, tone: .alert),
-                                     .init(result.flag ?? "", tone: .alert), .init(result.unit ?? ""), .init(result.rangeText(Self.style))]))
-            }
+            rows += results.map { $0.cells(Self.style, flagColumn: true) }
         }
         flow.table(Table(columns: columns, rows: rows, fontSize: 8.4), after: 10)
         flow.paragraph(.plain("Flags: H above, L below the reference range. End of report."), style: TextStyle.body.sized(8))
@@ -287,10 +300,7 @@ struct LabReportEuropeanDocument: LabReportSample {
         Self.sections.flatMap { section in section.1.map { $0.expected(page: 1, panel: section.0, style: Self.style) } }
     }
 
-    var metadata: PDFMetadata {
-        PDFMetadata(title: "Laborbefund (SAMPLE)", author: "\(lab.name) (fictitious)",
-                    subject: "Synthetic sample laboratory report for phr, not a real medical record", keywords: "sample, synthetic, laboratory")
-    }
+    var metadata: PDFMetadata { Self.labMetadata(title: "Laborbefund (SAMPLE)") }
 
     var template: PageTemplate {
         var template = PageTemplate(source: "\(lab.name) · Laborbefund · Auftrag 250204-117",
@@ -301,21 +311,16 @@ struct LabReportEuropeanDocument: LabReportSample {
     }
 
     func compose(in flow: DocumentFlow) {
-        Letterhead(organization: lab, title: "Laborbefund", subtitle: "Endbefund").draw(in: flow)
-        flow.fields([
+        Self.drawHeading(flow, title: "Laborbefund", subtitle: "Endbefund", fields: [
             Field("Patient", SampleCast.patientName), Field("Probenentnahme", "04.02.2025 07:40", emphasized: true),
             Field("Geburtsdatum", "22.07.1984"), Field("Befunddatum", "05.02.2025"),
-        ], columns: 2, boxed: true, after: 12)
+        ])
         let columns = [Table.Column("Untersuchung", weight: 3.0), Table.Column("Ergebnis", weight: 1.2, alignment: .right),
                        Table.Column("Einheit", weight: 1.2), Table.Column("Referenzbereich", weight: 1.6, alignment: .center)]
         var rows: [Table.Row] = []
         for (title, results) in Self.sections {
             rows.append(.group(title))
-            for result in results {
-                let value = result.valueText(Self.style)
-                rows.append(.values([.init(result.name), result.flag == nil ? .init(value) : .init(value, tone: .alert),
-                                     .init(result.unit ?? ""), .init(result.rangeText(Self.style))]))
-            }
+            rows += results.map { $0.cells(Self.style, flagColumn: false) }
         }
         flow.table(Table(columns: columns, rows: rows, fontSize: 8.6), after: 10)
         flow.paragraph(.plain("H = erhöht, L = erniedrigt. Ende des Befundes."), style: TextStyle.body.sized(8))
@@ -371,10 +376,7 @@ struct LabReportTwoColumnDocument: LabReportSample {
         (Self.left + Self.right).flatMap { section in section.1.map { $0.expected(page: 1, panel: section.0, style: Self.style) } }
     }
 
-    var metadata: PDFMetadata {
-        PDFMetadata(title: "Laboratory report: blood count, iron, kidney (SAMPLE)", author: "\(lab.name) (fictitious)",
-                    subject: "Synthetic sample laboratory report for phr, not a real medical record", keywords: "sample, synthetic, laboratory")
-    }
+    var metadata: PDFMetadata { Self.labMetadata(title: "Laboratory report: blood count, iron, kidney (SAMPLE)") }
 
     var template: PageTemplate {
         PageTemplate(source: "\(lab.name) · Laboratory report · Specimen 25-264-0042",
@@ -382,11 +384,10 @@ struct LabReportTwoColumnDocument: LabReportSample {
     }
 
     func compose(in flow: DocumentFlow) {
-        Letterhead(organization: lab, title: "Laboratory Report", subtitle: "Cumulative summary").draw(in: flow)
-        flow.fields([
+        Self.drawHeading(flow, title: "Laboratory Report", subtitle: "Cumulative summary", fields: [
             Field("Patient", SampleCast.patientName), Field("Date collected", "21/09/2025 09:30", emphasized: true),
             Field("Specimen", "25-264-0042"), Field("Printed", "22/09/2025"),
-        ], columns: 2, boxed: true, after: 14)
+        ], after: 14)
         let table = PlainResultsTable(titles: ["Test", "Result", "Range", "Units"], weights: [2.6, 1.2, 1.4, 1.3],
                                       alignments: [.left, .right, .center, .left], fontSize: 8.0)
         let gap = 18.0
@@ -518,10 +519,7 @@ struct LabReportMultiPageDocument: LabReportSample {
         return rowsPerPage.count + 1
     }
 
-    var metadata: PDFMetadata {
-        PDFMetadata(title: "Laboratory report: annual panel (SAMPLE)", author: "\(lab.name) (fictitious)",
-                    subject: "Synthetic sample laboratory report for phr, not a real medical record", keywords: "sample, synthetic, laboratory")
-    }
+    var metadata: PDFMetadata { Self.labMetadata(title: "Laboratory report: annual panel (SAMPLE)") }
 
     var template: PageTemplate {
         PageTemplate(source: "\(lab.name) · Laboratory report · Accession SRL-0001103",
@@ -529,11 +527,10 @@ struct LabReportMultiPageDocument: LabReportSample {
     }
 
     func compose(in flow: DocumentFlow) {
-        Letterhead(organization: lab, title: "Laboratory Report", subtitle: "Final report").draw(in: flow)
-        flow.fields([
+        Self.drawHeading(flow, title: "Laboratory Report", subtitle: "Final report", fields: [
             Field("Patient", SampleCast.patientName), Field("Collected", "11/03/2025 08:20", emphasized: true),
             Field("Date of birth", SampleCast.dateOfBirth), Field("Reported", "11/04/2025 16:45"),
-        ], columns: 2, boxed: true, after: 12)
+        ])
         let columns = [Table.Column("Test", weight: 3.0), Table.Column("Result", weight: 1.1, alignment: .right),
                        Table.Column("Flag", weight: 0.6, alignment: .center), Table.Column("Units", weight: 1.3),
                        Table.Column("Reference Interval", weight: 1.6, alignment: .center)]
@@ -548,10 +545,7 @@ struct LabReportMultiPageDocument: LabReportSample {
                 while pages.count < page { pages.append([]) }
                 if first || pages[page - 1].isEmpty { pages[page - 1].append(.group(title)) }
                 first = false
-                let value = result.valueText(Self.style)
-                pages[page - 1].append(.values([.init(result.name), result.flag == nil ? .init(value) : .init(value, tone: .alert),
-                                                .init(result.flag ?? "", tone: .alert), .init(result.unit ?? ""),
-                                                .init(result.rangeText(Self.style))]))
+                pages[page - 1].append(result.cells(Self.style, flagColumn: true))
                 index += 1
             }
         }
