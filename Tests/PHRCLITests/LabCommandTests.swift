@@ -61,6 +61,13 @@ import Testing
         Self.expect(try cli.run(["report", "--out", "r.pdf", "--analyte", "ferritin", "--analyte", "troponin"], Self.env), status: 66, stdout: "",
                     stderr: "phr: error: no lab results for 'troponin'\nphr: hint: 'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'\n")
         #expect(!FileManager.default.fileExists(atPath: "\(cli.directory)/r.pdf"))
+        // An empty name is a usage error, not a search for nothing.
+        let empty = try cli.run(["report", "--out", "r.pdf", "--analyte", " "], Self.env)
+        #expect(empty.status == 64 && empty.stderr.hasPrefix("phr: error: --analyte: give an analyte's name, such as ferritin, or its LOINC code\n"))
+        // Names in any script: results typed as 血糖 are reported under that name.
+        #expect(try cli.run(["lab", "add", "血糖", "7.1", "mmol/L", "--range", "3.9-6.1", "--date", "2025-05-20"], Self.env).status == 0)
+        #expect(try cli.run(["report", "--out", "cjk.pdf", "--analyte", "血糖"], Self.env).status == 0)
+        #expect(try HealthLogCommandTests.pdfText("\(cli.directory)/cjk.pdf").contains("Lab: 血糖 (mmol/L) 1 result"))
         // By name and by LOINC code (2276-4 is ferritin: asked twice, shown once), in the order asked.
         let written = try cli.run(["report", "--out", "r.pdf", "--analyte", "hba1c", "--analyte", "ferritin", "--analyte", "2276-4"], Self.env)
         #expect(written.status == 0, "\(written.stderr)")

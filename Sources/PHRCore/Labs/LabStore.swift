@@ -107,7 +107,7 @@ public struct LabStore {
         filter.analyte = analyte
         filter.since = since
         let results = try list(filter)
-        guard !results.isEmpty else { throw RecordError.notFound(kind: "lab analyte", id: analyte) }
+        guard !results.isEmpty else { throw RecordError.noLabResults(analyte: analyte) }
         let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
         return LabTrend(results: results.reversed(), units: preference)
     }

@@ -10,6 +10,8 @@ public enum RecordError: PHRError, Equatable {
     /// Several records share the typed prefix.
     case ambiguous(kind: String, prefix: String, matches: [String])
     case profileNotFound(String)
+    /// No lab result of the analyte asked for (a name, synonym or code, not an ID).
+    case noLabResults(analyte: String)
     case profileExists(String)
     /// A field has a value phr cannot use; `reason` says what it expects (bad data, exit 65).
     case invalidField(field: String, reason: String)
@@ -23,7 +25,7 @@ public enum RecordError: PHRError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notFound, .profileNotFound: return .noInput
+        case .notFound, .profileNotFound, .noLabResults: return .noInput
         case .ambiguous, .invalidOption: return .usage
         case .profileExists, .doseRefused, .notApplicable: return .failure
         case .invalidField: return .dataError
@@ -32,11 +34,11 @@ public enum RecordError: PHRError, Equatable {
 
     public var errorDescription: String? {
         switch self {
-        case .notFound(let kind, let id) where kind == "lab analyte": return "no lab results for '\(id)'"
         case .notFound(let kind, let id): return "no \(kind) with ID '\(id)'"
         case .ambiguous(let kind, let prefix, let matches):
             return "'\(prefix)' matches several \(kind)s: \(matches.joined(separator: ", "))"
         case .profileNotFound(let name): return "no profile named '\(name)'"
+        case .noLabResults(let analyte): return "no lab results for '\(analyte)'"
         case .profileExists(let name): return "a profile named '\(name)' already exists"
         case .invalidField(let field, let reason): return "\(field): \(reason)"
         case .invalidOption(let option, let reason, _): return "\(option): \(reason)"
@@ -52,11 +54,11 @@ public enum RecordError: PHRError, Equatable {
             case "document": return "list them with 'phr doc list'"
             case "dose": return "'phr med show MED' lists a medication's doses with their IDs"
             case "reminder": return "list them with 'phr remind list'"
-            case "lab analyte": return "'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'"
             default: return "list them with 'phr \(kind) list'"
             }
         case .ambiguous: return "type more characters of the ID"
         case .profileNotFound: return "list profiles with 'phr profile list'"
+        case .noLabResults: return "'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'"
         case .invalidOption(_, _, let hint): return hint
         case .doseRefused: return "to record it anyway, add --force; the dose is then flagged in the log"
         case .notApplicable(_, let hint): return hint

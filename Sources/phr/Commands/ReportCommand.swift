@@ -33,6 +33,9 @@ struct ReportCommand: ParsableCommand {
         try asUsageError {
             if let paper { _ = try Paper.parse(paper) }
         }
+        if analytes.contains(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--analyte: give an analyte's name, such as ferritin, or its LOINC code")
+        }
     }
 
     func run() throws {

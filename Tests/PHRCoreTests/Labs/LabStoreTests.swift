@@ -90,7 +90,7 @@ import Testing
         #expect(us.unit == "mg/dL")
         #expect(us.points.map { $0.value.map { $0.rounded() } } == [99, 110])
         #expect(us.band?.low.map { $0.rounded() } == 70)
-        #expect(throws: RecordError.notFound(kind: "lab analyte", id: "ferritin")) { try store.trend("ferritin") }
+        #expect(throws: RecordError.noLabResults(analyte: "ferritin")) { try store.trend("ferritin") }
         let summaries = try store.summaries(units: .metric)
         #expect(summaries.map(\.displayName) == ["Glucose"])
     }
