@@ -6,49 +6,6 @@ import Testing
 /// pixels, the shaded reference band found by its colour, and the out-of-range values (red
 /// dots) on the right side of it.
 @Suite struct ShareResultsChartTests {
-    /// An RGB image as `pdftoppm` writes it without `-png` or `-gray` (binary PPM, P6).
-    struct ColourImage {
-        let width: Int
-        let height: Int
-        let pixels: [UInt8]
-
-        init(path: String) throws {
-            let data = [UInt8](try #require(FileManager.default.contents(atPath: path)))
-            #expect(data.starts(with: Array("P6".utf8)))
-            var fields: [Int] = []
-            var index = 2
-            while fields.count < 3 {
-                while data[index] == 0x20 || data[index] == 0x0a { index += 1 }
-                var value = 0
-                while data[index] >= 0x30 && data[index] <= 0x39 {
-                    value = value * 10 + Int(data[index] - 0x30)
-                    index += 1
-                }
-                fields.append(value)
-            }
-            index += 1
-            (width, height) = (fields[0], fields[1])
-            pixels = Array(data[index...])
-            #expect(pixels.count == width * height * 3)
-        }
-
-        /// The points whose colour is within `tolerance` of `hex` on every channel.
-        func points(near hex: UInt32, tolerance: Int) -> [(x: Int, y: Int)] {
-            let (r, g, b) = (Int(hex >> 16 & 0xFF), Int(hex >> 8 & 0xFF), Int(hex & 0xFF))
-            var found: [(x: Int, y: Int)] = []
-            for y in 0..<height {
-                for x in 0..<width {
-                    let at = (y * width + x) * 3
-                    if abs(Int(pixels[at]) - r) <= tolerance && abs(Int(pixels[at + 1]) - g) <= tolerance
-                        && abs(Int(pixels[at + 2]) - b) <= tolerance {
-                        found.append((x, y))
-                    }
-                }
-            }
-            return found
-        }
-    }
-
     /// Groups of touching points (8-connected), each as its centre.
     static func blobs(_ points: [(x: Int, y: Int)]) -> [(x: Double, y: Double, size: Int)] {
         var remaining = Set(points.map { $0.y * 100_000 + $0.x })
@@ -95,9 +52,9 @@ import Testing
         let rendered = try PDFTools.run("pdftoppm", ["-r", "\(Int(dpi))", result.path, "\(directory)/page"])
         #expect(rendered.status == 0, "pdftoppm: \(rendered.stderr)")
         let pages = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ppm") }.sorted()
-        var charted: [(page: String, band: [(x: Int, y: Int)], image: ColourImage)] = []
+        var charted: [(page: String, band: [(x: Int, y: Int)], image: PNMImage)] = []
         for page in pages {
-            let image = try ColourImage(path: "\(directory)/\(page)")
+            let image = try PNMImage(path: "\(directory)/\(page)")
             let band = image.points(near: 0xDCEFD9, tolerance: 4)
             if !band.isEmpty { charted.append((page, band, image)) }
         }

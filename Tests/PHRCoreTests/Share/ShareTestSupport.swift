@@ -237,22 +237,26 @@ enum PDFTools {
         let margin = Int((band * Double(dpi) / 72).rounded(.down)) - 1
         var offending: [Int] = []
         for (index, file) in files.enumerated() {
-            let image = try GreyImage(path: "\(directory)/\(file)")
+            let image = try PNMImage(path: "\(directory)/\(file)")
             if image.hasInk(outsideInset: margin) { offending.append(index + 1) }
         }
         return offending
     }
 }
 
-/// A binary PGM (P5) image as pdftoppm -gray writes it.
-struct GreyImage {
+/// A binary PGM (P5, grey) or PPM (P6, RGB) image as pdftoppm writes it (`-gray` or neither).
+struct PNMImage {
     let width: Int
     let height: Int
+    /// 1 for grey, 3 for RGB.
+    let channels: Int
     let pixels: [UInt8]
 
     init(path: String) throws {
         let data = [UInt8](try #require(FileManager.default.contents(atPath: path)))
-        // Header: "P5", width, height, maximum value, each followed by whitespace.
+        try #require(data.count > 2 && data[0] == 0x50 && (data[1] == 0x35 || data[1] == 0x36), "\(path) is not a binary PGM or PPM")
+        channels = data[1] == 0x35 ? 1 : 3
+        // Header: "P5" or "P6", width, height, maximum value, each followed by whitespace.
         var fields: [Int] = []
         var index = 2
         while fields.count < 3 {
@@ -267,7 +271,23 @@ struct GreyImage {
         index += 1
         width = fields[0]
         height = fields[1]
-        pixels = Array(data[index..<(index + width * height)])
+        let count = width * height * channels
+        try #require(data.count - index >= count, "\(path) is shorter than its header says")
+        pixels = Array(data[index..<(index + count)])
+    }
+
+    /// The points whose colour is within `tolerance` of `hex` (0xRRGGBB) on every channel
+    /// (an RGB image).
+    func points(near hex: UInt32, tolerance: Int) -> [(x: Int, y: Int)] {
+        let target = [Int(hex >> 16 & 0xFF), Int(hex >> 8 & 0xFF), Int(hex & 0xFF)]
+        var found: [(x: Int, y: Int)] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let at = (y * width + x) * channels
+                if (0..<channels).allSatisfy({ abs(Int(pixels[at + $0]) - target[$0]) <= tolerance }) { found.append((x, y)) }
+            }
+        }
+        return found
     }
 
     /// True if any pixel within `inset` pixels of an edge is darker than near-white.
@@ -275,7 +295,7 @@ struct GreyImage {
         for y in 0..<height {
             let edgeRow = y < inset || y >= height - inset
             for x in 0..<width where edgeRow || x < inset || x >= width - inset {
-                if pixels[y * width + x] < 235 { return true }
+                if pixels[(y * width + x) * channels] < 235 { return true }
             }
         }
         return false
