@@ -118,7 +118,7 @@ let package = Package(
         // `make bench`: encrypted versus plain SQLite and the later ingest/search benchmarks.
         .executableTarget(
             name: "phr-bench",
-            dependencies: ["PHRCore", "CCDASamples", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["PHRCore", "CCDASamples", "ScanCorpusCER", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/PHRBench",
             swiftSettings: strict
         ),
@@ -135,6 +135,8 @@ let package = Package(
         // extracted folder) with the totals it holds, for the import tests.
         .executableTarget(name: "phr-fit-takeout-sample", dependencies: ["SampleZip"], path: "Tools/FitTakeoutGenerator",
                           swiftSettings: strict),
+        // The OCR character error rate (Tools/ScanCorpus/cer.py's rules), for the accuracy tests and `make bench`.
+        .target(name: "ScanCorpusCER", path: "Tools/ScanCorpusCER", swiftSettings: strict),
         // The zip writer the sample generators share.
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
@@ -145,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER"],
             swiftSettings: strict
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import ScanCorpusCER
 import Glibc
 import PHRCore
 
@@ -190,44 +191,3 @@ enum OCRBenchmark {
     }
 }
 
-/// The character error rate's parts, by the rules of Tools/ScanCorpus/cer.py (the CLI tests have
-/// the same code in Tests/PHRCLITests/ScanCorpus.swift).
-enum CharacterErrorRate {
-    static let folded: [Unicode.Scalar: Unicode.Scalar] = [
-        "\u{2018}": "'", "\u{2019}": "'", "\u{201A}": "'", "\u{2032}": "'",
-        "\u{201C}": "\"", "\u{201D}": "\"", "\u{201E}": "\"", "\u{2033}": "\"",
-        "\u{2010}": "-", "\u{2011}": "-", "\u{2012}": "-", "\u{2013}": "-", "\u{2014}": "-", "\u{2212}": "-",
-    ]
-
-    static func normalise(_ text: String) -> [Unicode.Scalar] {
-        var out: [Unicode.Scalar] = []
-        var pendingSpace = false
-        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
-            if scalar.properties.isWhitespace {
-                pendingSpace = !out.isEmpty
-                continue
-            }
-            if pendingSpace { out.append(" ") }
-            pendingSpace = false
-            out.append(folded[scalar] ?? scalar)
-        }
-        return out
-    }
-
-    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            let x = a[i - 1]
-            for j in 1...b.count {
-                let substitution = previous[j - 1] + (x == b[j - 1] ? 0 : 1)
-                current[j] = min(substitution, min(previous[j], current[j - 1]) + 1)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
-}

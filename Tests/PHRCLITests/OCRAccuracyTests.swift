@@ -1,4 +1,5 @@
 import Foundation
+import ScanCorpusCER
 import Testing
 
 /// Issue 14 through the real binary: scans and phone photos from the project's own accuracy
