@@ -17,32 +17,29 @@ struct DocumentAssembly {
     /// Pages skipped because the worker died on them (a resumed document).
     private var lostPages: [Int] = []
 
-    /// Records the `opened` message.
-    /// A resumed document opens again in its new worker: the same page count, or it is not
-    /// the same document.
+    /// Records the `opened` message. A document read by several workers (split, or resumed after
+    /// a worker died on a page) opens in each: with the same page count, or it is not the same
+    /// document.
     mutating func open(_ document: WorkerOpenedDocument) throws {
         if let opened {
-            guard resuming, opened.pageCount == document.pageCount else {
-                throw ExtractionError.protocolViolation(detail: "a document opened twice")
+            guard opened.pageCount == document.pageCount else {
+                throw ExtractionError.protocolViolation(detail: "a document opened twice with different page counts")
             }
-            resuming = false
             return
         }
         opened = document
     }
 
-    /// True between `skipPageAfterFailure` and the new worker's `opened`.
-    private(set) var resuming = false
-
-    /// The worker died or hung on the next page: that page is lost, and the document resumes
-    /// after it in a fresh worker. Returns the page to resume from, or nil if nothing is left.
-    mutating func skipPageAfterFailure() -> Int? {
-        guard let opened, pagesReceived < opened.pageCount else { return nil }
+    /// The next page is lost: a worker died or hung on it (`reason` says how), and the rest of
+    /// the document goes on in a fresh worker.
+    mutating func losePage(_ reason: String) throws {
+        guard let opened, pagesReceived < opened.pageCount else {
+            throw ExtractionError.protocolViolation(detail: "a lost page beyond the end")
+        }
         pagesReceived += 1
         counts[.failed, default: 0] += 1
         lostPages.append(pagesReceived)
-        resuming = true
-        return pagesReceived < opened.pageCount ? pagesReceived + 1 : nil
+        lostPageReasons.append(reason)
     }
 
     /// Records a text-layer `page` message.
@@ -53,7 +50,7 @@ struct DocumentAssembly {
     /// Records a `page` message and returns the page to hand to the caller.
     mutating func page(_ page: WorkerPage) throws -> ExtractedPage {
         let number = page.number
-        guard let opened, !resuming, number == pagesReceived + 1, number <= opened.pageCount else {
+        guard let opened, number == pagesReceived + 1, number <= opened.pageCount else {
             throw ExtractionError.protocolViolation(detail: "page \(number) out of order")
         }
         pagesReceived = number
@@ -120,22 +117,19 @@ struct DocumentAssembly {
         }
     }
 
-    /// The summary when the worker died or was killed before `done`; `failure` says how.
-    func summary(failure: String) -> ExtractionSummary {
+    /// The summary when a worker died or was killed before `done`; `failure` says how, and
+    /// `page` where (by default the first page not yet received).
+    func summary(failure: String, page: Int? = nil) -> ExtractionSummary {
         let textPages = counts[.text] ?? 0
         guard let opened else {
             return ExtractionSummary(outcome: .unreadable, reason: failure, metadata: metadata())
         }
-        let place = "on page \(pagesReceived + 1) of \(opened.pageCount)"
+        let place = "on page \(min(page ?? pagesReceived + 1, opened.pageCount)) of \(opened.pageCount)"
         return ExtractionSummary(outcome: textPages > 0 ? .partial : .unreadable, pageCount: opened.pageCount,
                                  textPages: textPages, reason: "\(failure) \(place)", metadata: metadata(),
                                  ocrPages: ocrConfidences.count)
     }
 
-    /// What a worker's death on a page is called in the summary of a resumed document.
-    mutating func noteLostPage(_ reason: String) {
-        lostPageReasons.append(reason)
-    }
     private var lostPageReasons: [String] = []
 
     private func classify() -> (ExtractionOutcome, String?) {

@@ -7,8 +7,9 @@ import Glibc
 /// - `TextExtractor` (this type): the public entry point and the parent's scheduler. It keeps up
 ///   to `ExtractionLimits.parallelWorkers` workers alive across documents (starting one costs
 ///   about as much as reading a short PDF), hands each a document descriptor and the password
-///   candidates over a socket, hands pages to the caller as they arrive, enforces the wall-clock
-///   limits, and turns a worker's death into that document's outcome, then starts a fresh worker.
+///   candidates over a socket, splits a long scan's pages across idle workers, hands pages to
+///   the caller as they arrive, enforces the wall-clock limits, and turns a worker's death into
+///   that page's or that document's outcome, then starts a fresh worker.
 /// - `ExtractionWorker`, `PopplerReader`, `PopplerLog` (PHRRender): the worker process (`phr-render extract`).
 /// - `WorkerProtocol`, `UnixSocket`, `WorkerProcess`: the framed messages, descriptor passing,
 ///   and the parent's handle on a child.
@@ -26,6 +27,9 @@ public final class TextExtractor {
     /// What the workers read with, as the last one to start said ("poppler 22.12.0;
     /// phr-extract 1"); nil until a worker has started.
     public fileprivate(set) var extractorVersion: String?
+    /// How many times a document's remaining pages were given to a second worker, since this
+    /// extractor was made.
+    public fileprivate(set) var splits = 0
 
     #if DEBUG
     /// Test-only environment for workers (see `WorkerTestFaults`).
@@ -56,12 +60,14 @@ public final class TextExtractor {
         return result!
     }
 
-    /// Extracts a batch with up to `limits.parallelWorkers` documents in flight.
+    /// Extracts a batch with up to `limits.parallelWorkers` workers reading.
     ///
     /// Jobs are taken from `jobs` only when a worker is free, so a lazy sequence can open each
-    /// document (or decrypt it into a `MemoryFile`) just in time. `onPage(index, page)` and
-    /// `onFinish(index, summary)` name the job by its position in `jobs`; pages of one document
-    /// arrive in order and before its `onFinish`, but documents interleave.
+    /// document (or decrypt it into a `MemoryFile`) just in time. Once every job is taken, a
+    /// worker that falls idle takes half the remaining pages of a document being OCR'd.
+    /// `onPage(index, page)` and `onFinish(index, summary)` name the job by its position in
+    /// `jobs`; pages of one document arrive in order and before its `onFinish`, but documents
+    /// interleave.
     public func extractAll<Jobs: Sequence>(_ jobs: Jobs,
                                            onPage: (Int, ExtractedPage) throws -> Void,
                                            onFinish: (Int, ExtractionSummary) throws -> Void) throws
@@ -118,7 +124,13 @@ public final class TextExtractor {
     }
 }
 
-/// One call of `extractAll`: the slots, the document in each, and the poll loop.
+/// One call of `extractAll`: the slots, the documents in them, and the poll loop.
+///
+/// A slot is a worker and the part of a document it is reading: a run of pages, at first the
+/// whole document. Once no document is waiting, a slot that falls idle takes the second half of
+/// the pages another worker has not started yet, and that worker is told to stop before them
+/// (`WorkerLimit`), so one long scan is read on every core. Pages are handed to the caller in
+/// order: those of a later part wait until the pages before them have come.
 private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == ExtractionJob {
     let extractor: TextExtractor
     var jobs: Jobs
@@ -126,26 +138,54 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     let onFinish: (Int, ExtractionSummary) throws -> Void
 
     private var slots: [Slot]
+    /// The documents being read, by their position in `jobs`.
+    private var documents: [Int: Document] = [:]
     private var nextIndex = 0
     private var exhausted = false
 
-    /// A worker and the document it is reading.
+    /// A worker and the part of a document it is reading.
     struct Slot {
         var worker: WorkerProcess?
-        var document: Document?
+        var part: Part?
+    }
+
+    /// A run of one document's pages given to one worker.
+    struct Part {
+        let document: Int
+        /// The next page the worker is to send.
+        var next: Int
+        /// The last page that is this part's; nil until the document's page count is known.
+        /// Lowered when the pages after it go to another worker; pages the worker sends beyond
+        /// it (it started one before it saw the limit) are dropped.
+        var last: Int?
+        /// This job's `opened` has come.
+        var opened = false
+        /// Monotonic time of the worker's last sign of life, moved forward by the time callbacks take.
+        var lastProgress: Double
     }
 
     struct Document {
         let index: Int
         /// The job and its open file, kept to resume the document in a fresh worker after one
-        /// died on a page (an image bomb, a page that hangs OCR).
+        /// died on a page (an image bomb, a page that hangs OCR), and to split it.
         let job: ExtractionJob
         let file: FileDescriptor
+        /// Pages are slow to read (OCR): worth splitting across workers.
+        var slowPages: Bool
         var resumes = 0
         var assembly = DocumentAssembly()
-        /// Monotonic times, moved forward by the time callbacks take.
+        /// Monotonic time the document was first sent, moved forward by the time callbacks take.
         var started: Double
-        var lastProgress: Double
+        /// Pages (or lost pages) that came ahead of the next one to hand on.
+        var waiting: [Int: Arrival] = [:]
+        /// Parts still being read.
+        var parts = 1
+        var syntaxErrors = 0
+    }
+
+    enum Arrival {
+        case page(WorkerPage)
+        case lost(reason: String)
     }
 
     init(extractor: TextExtractor, jobs: Jobs, onPage: @escaping (Int, ExtractedPage) throws -> Void,
@@ -162,7 +202,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     mutating func execute() throws {
         while true {
             try fillIdleSlots()
-            let busy = slots.indices.filter { slots[$0].document != nil }
+            let busy = slots.indices.filter { slots[$0].part != nil }
             if busy.isEmpty { break }
             try waitAndHandle(busy)
         }
@@ -177,7 +217,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     mutating func abandon() {
         for index in slots.indices {
             guard let worker = slots[index].worker else { continue }
-            if slots[index].document != nil {
+            if slots[index].part != nil {
                 worker.kill()
                 _ = worker.reap()
             } else {
@@ -190,8 +230,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     // MARK: Dispatch
 
     private mutating func fillIdleSlots() throws {
-        for slot in slots.indices where slots[slot].document == nil {
-            while slots[slot].document == nil && !exhausted {
+        for slot in slots.indices where slots[slot].part == nil {
+            while slots[slot].part == nil && !exhausted {
                 guard let job = jobs.next() else {
                     exhausted = true
                     break
@@ -203,6 +243,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                     try callback { try onFinish(index, summary) }
                 }
             }
+            if slots[slot].part == nil && exhausted { try split(into: slot) }
         }
     }
 
@@ -246,17 +287,48 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         if kind.isImage && job.ocr.mode == .never {
             return ExtractionSummary(outcome: .noText, pageCount: 1, reason: "an image: needs OCR to be searchable")
         }
-        try send(job, file: file, firstPage: 1, slot: slot)
+        try send(job, file: file, firstPage: 1, lastPage: nil, slot: slot)
         let now = Monotonic.now()
-        slots[slot].document = Document(index: index, job: job, file: file, started: now, lastProgress: now)
+        documents[index] = Document(index: index, job: job, file: file, slowPages: kind.isImage || job.ocr.mode == .always,
+                                    started: now)
+        slots[slot].part = Part(document: index, next: 1, last: nil, lastProgress: now)
         return nil
     }
 
+    /// Gives the idle `slot` the later half of the unstarted pages of the document part with
+    /// the most of them, if its pages are slow (OCR): the worker reading that part is told to
+    /// stop before them.
+    private mutating func split(into slot: Int) throws {
+        var chosen: (slot: Int, unstarted: Int)?
+        for other in slots.indices {
+            guard let part = slots[other].part, let last = part.last, let worker = slots[other].worker, worker.isReady,
+                  let document = documents[part.document], document.slowPages, document.assembly.opened != nil else { continue }
+            // `next` is being read now; the pages after it are not started.
+            let unstarted = last - part.next
+            if unstarted >= 1 && unstarted > (chosen?.unstarted ?? 0) { chosen = (other, unstarted) }
+        }
+        guard let (source, _) = chosen, let part = slots[source].part, let last = part.last,
+              let document = documents[part.document] else { return }
+        // The worker is part way through `next`: it keeps the pages up to the middle of what is
+        // left, counting its current page as half done.
+        let first = max(part.next + 1, (last + part.next + 2) / 2)
+        do {
+            try slots[source].worker!.send(WorkerLimit(lastPage: first - 1).encoded())
+        } catch ExtractionError.system(_, let code) where code == EPIPE || code == ECONNRESET {
+            return  // it died; the poll loop finds out and resumes it
+        }
+        slots[source].part!.last = first - 1
+        try send(document.job, file: document.file, firstPage: first, lastPage: last, slot: slot)
+        extractor.splits += 1
+        documents[part.document]!.parts += 1
+        slots[slot].part = Part(document: part.document, next: first, last: last, lastProgress: Monotonic.now())
+    }
+
     /// Sends the job for `file` to the slot's worker, starting one if needed.
-    private mutating func send(_ job: ExtractionJob, file: FileDescriptor, firstPage: Int, slot: Int) throws {
+    private mutating func send(_ job: ExtractionJob, file: FileDescriptor, firstPage: Int, lastPage: Int?, slot: Int) throws {
         let descriptor = file.fd
         var candidates = job.password.map(PDFPasswordCandidates.make) ?? []
-        var frame = WorkerJob(passwordCandidates: candidates, ocr: job.ocr, firstPage: firstPage).encoded()
+        var frame = WorkerJob(passwordCandidates: candidates, ocr: job.ocr, firstPage: firstPage, lastPage: lastPage).encoded()
         defer {
             wipe(&frame)
             for index in candidates.indices { wipe(&candidates[index]) }
@@ -290,32 +362,79 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         }
     }
 
-    /// After the worker died or was killed on a page, resumes the document after that page in a
-    /// fresh worker, at most `maximumResumes` times; returns false if the document is finished.
-    private mutating func resume(_ slot: Int, reason: String) throws -> Bool {
-        guard var document = slots[slot].document, document.resumes < Self.maximumResumes,
-              document.assembly.opened != nil else { return false }
-        document.assembly.noteLostPage(reason)
-        let pagesBefore = document.assembly.pagesReceived
-        guard let next = document.assembly.skipPageAfterFailure() else {
-            slots[slot].document = document
-            slots[slot].worker = nil
-            guard document.assembly.pagesReceived > pagesBefore else { return false }
-            // The last page was the one lost: the document is complete without it.
-            try finish(slot, try document.assembly.summary(status: .read, syntaxErrors: 0, reason: ""))
-            return true
+    /// The worker of `slot` died or was killed (`reason` says how) before finishing its part:
+    /// the page it was on is lost, and the part resumes after it in a fresh worker, at most
+    /// `maximumResumes` times a document; then, or if the document never opened, the
+    /// document ends with what it has.
+    private mutating func partStopped(_ slot: Int, reason: String) throws {
+        guard let part = slots[slot].part, var document = documents[part.document] else { return }
+        slots[slot].worker = nil
+        guard let pageCount = document.assembly.opened?.pageCount else {
+            return try failDocument(part.document, reason: reason)
+        }
+        let last = min(part.last ?? pageCount, pageCount)
+        if part.next > last {
+            // It died after its last page (on one it began before it saw its limit).
+            return try endPart(slot)
+        }
+        guard document.resumes < Self.maximumResumes else {
+            return try failDocument(part.document, reason: reason, page: part.next)
         }
         document.resumes += 1
-        let now = Monotonic.now()
-        document.lastProgress = now
-        slots[slot].document = document
-        slots[slot].worker = nil
-        try send(document.job, file: document.file, firstPage: next, slot: slot)
-        return true
+        document.waiting[part.next] = .lost(reason: reason)
+        documents[part.document] = document
+        slots[slot].part!.next += 1
+        slots[slot].part!.last = last
+        try deliver(part.document)
+        guard documents[part.document] != nil else { return }
+        if part.next + 1 > last { return try endPart(slot) }
+        slots[slot].part!.opened = false
+        slots[slot].part!.lastProgress = Monotonic.now()
+        try send(document.job, file: document.file, firstPage: part.next + 1, lastPage: last, slot: slot)
     }
 
     /// Pages a document may lose to dying workers before the rest of it is given up.
     static var maximumResumes: Int { 3 }
+
+    /// Hands the caller the document's pages that are next in order.
+    private mutating func deliver(_ index: Int) throws {
+        while let document = documents[index], let arrival = document.waiting[document.assembly.pagesReceived + 1] {
+            documents[index]!.waiting[document.assembly.pagesReceived + 1] = nil
+            switch arrival {
+            case let .lost(reason):
+                guard (try? documents[index]!.assembly.losePage(reason)) != nil else {
+                    return try failDocument(index, reason: "the reader sent an invalid message")
+                }
+            case let .page(workerPage):
+                let page: ExtractedPage
+                do {
+                    page = try documents[index]!.assembly.page(workerPage)
+                } catch ExtractionError.protocolViolation {
+                    return try failDocument(index, reason: "the reader sent an invalid message")
+                }
+                let onPage = self.onPage
+                try callback { try onPage(index, page) }
+            }
+        }
+    }
+
+    /// The part in `slot` is complete (its worker stays, if alive); the document ends with its
+    /// last part.
+    private mutating func endPart(_ slot: Int) throws {
+        guard let part = slots[slot].part else { return }
+        slots[slot].part = nil
+        guard documents[part.document] != nil else { return }
+        documents[part.document]!.parts -= 1
+        try deliver(part.document)
+        guard let document = documents[part.document], document.parts == 0 else { return }
+        let summary: ExtractionSummary
+        do {
+            summary = try document.assembly.summary(status: .read, syntaxErrors: document.syntaxErrors, reason: "")
+        } catch ExtractionError.protocolViolation {
+            return try failDocument(part.document, reason: "the reader sent an invalid message")
+        }
+        try finish(part.document, summary)
+    }
 
     // MARK: Waiting
 
@@ -328,34 +447,34 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             descriptors.append(pollfd(fd: worker.diagnosticsOpen ? worker.diagnostics : -1, events: Int16(POLLIN), revents: 0))
         }
         let now = Monotonic.now()
-        let nearest = busy.map { deadline(of: slots[$0].document!) }.min()!
+        let nearest = busy.map { deadline(of: slots[$0].part!) }.min()!
         let timeout = Int32(max(0, min((nearest - now) * 1000 + 1, 60_000)))
         let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
         if ready < 0 && errno != EINTR { throw ExtractionError.system(operation: "poll", code: errno) }
 
         for (position, slot) in busy.enumerated() {
-            guard slots[slot].document != nil, let worker = slots[slot].worker else { continue }
+            guard slots[slot].part != nil, let worker = slots[slot].worker else { continue }
             if descriptors[position * 2 + 1].revents != 0 { worker.drainDiagnostics() }
             if descriptors[position * 2].revents != 0 { try handleReadable(slot) }
         }
         let after = Monotonic.now()
         for slot in busy {
-            guard let document = slots[slot].document, after >= deadline(of: document) else { continue }
+            guard let part = slots[slot].part, after >= deadline(of: part), let document = documents[part.document] else { continue }
             let worker = slots[slot].worker!
             worker.kill()
             _ = worker.reap()
             slots[slot].worker = nil
-            let wholeDocument = after >= document.started + limits.documentTimeout
-            let failure = wholeDocument
-                ? "the reader took longer than \(Self.seconds(limits.documentTimeout)) in all"
-                : "the reader made no progress for \(Self.seconds(limits.stepTimeout))"
-            if !wholeDocument, try resume(slot, reason: failure) { continue }
-            try finish(slot, slots[slot].document!.assembly.summary(failure: failure))
+            if after >= document.started + limits.documentTimeout {
+                try failDocument(part.document, reason: "the reader took longer than \(Self.seconds(limits.documentTimeout)) in all")
+            } else {
+                try partStopped(slot, reason: "the reader made no progress for \(Self.seconds(limits.stepTimeout))")
+            }
         }
     }
 
-    private func deadline(of document: Document) -> Double {
-        min(document.lastProgress + limits.stepTimeout, document.started + limits.documentTimeout)
+    private func deadline(of part: Part) -> Double {
+        let started = documents[part.document]?.started ?? part.lastProgress
+        return min(part.lastProgress + limits.stepTimeout, started + limits.documentTimeout)
     }
 
     private mutating func handleReadable(_ slot: Int) throws {
@@ -364,47 +483,86 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         do {
             received = try worker.receive()
         } catch let error as ExtractionError {
-            guard case .protocolViolation = error, worker.isReady else { throw error }
+            guard case .protocolViolation = error, worker.isReady, let part = slots[slot].part else { throw error }
             // A worker that talks nonsense mid-document was most likely subverted by that
             // document: it is that document's outcome, and the worker is replaced.
-            return try failDocument(slot, reason: "the reader sent an invalid message")
+            return try failDocument(part.document, reason: "the reader sent an invalid message")
         }
         // Part of a long page, or a new worker's `ready`, is progress too.
-        if received.madeProgress { slots[slot].document?.lastProgress = Monotonic.now() }
+        if received.madeProgress { slots[slot].part?.lastProgress = Monotonic.now() }
         if let version = worker.extractor { extractor.extractorVersion = version }
         for message in received.messages {
-            guard slots[slot].document != nil else {
+            guard let part = slots[slot].part, documents[part.document] != nil else {
                 // Nothing was asked of this worker: it is broken, and no document is to blame.
                 worker.kill()
                 _ = worker.reap()
                 slots[slot].worker = nil
                 return
             }
+            let index = part.document
+            let invalid = "the reader sent an invalid message"
             switch message {
             case .ready:
                 break  // consumed by `WorkerProcess.receive`
             case let .opened(opened):
-                try checked(slot) { try $0.assembly.open(opened) }
+                guard !part.opened, (try? documents[index]!.assembly.open(opened)) != nil else {
+                    return try failDocument(index, reason: invalid)
+                }
+                slots[slot].part!.opened = true
+                if part.last == nil { slots[slot].part!.last = opened.pageCount }
             case let .page(workerPage):
-                guard let page = try checked(slot, { try $0.assembly.page(workerPage) }) else { return }
-                let index = slots[slot].document!.index
-                let onPage = self.onPage
-                try callback { try onPage(index, page) }
+                guard part.opened, workerPage.number == part.next,
+                      workerPage.number <= documents[index]!.assembly.opened?.pageCount ?? 0 else {
+                    return try failDocument(index, reason: invalid)
+                }
+                slots[slot].part!.next += 1
+                if workerPage.source == .ocr { documents[index]!.slowPages = true }
+                // A page past the part's end was read before the worker saw its limit: another
+                // worker has it.
+                if workerPage.number <= part.last ?? Int.max {
+                    documents[index]!.waiting[workerPage.number] = .page(workerPage)
+                    try deliver(index)
+                }
             case let .done(status, retiring, syntaxErrors, reason):
-                guard let summary = try checked(slot, { try $0.assembly.summary(status: status, syntaxErrors: syntaxErrors, reason: reason) }) else { return }
                 if retiring {
                     worker.finish()
                     slots[slot].worker = nil
                 }
-                try finish(slot, summary)
+                documents[index]!.syntaxErrors += syntaxErrors
+                if status == .read {
+                    guard part.opened, let last = part.last, part.next > last else {
+                        return try failDocument(index, reason: invalid)
+                    }
+                    try endPart(slot)
+                } else if let pageCount = documents[index]!.assembly.opened?.pageCount {
+                    // A resumed or split part whose worker could not open the document again
+                    // loses its pages; the rest of the document stands.
+                    let why = DocumentAssembly.sanitize(reason) ?? "the document could not be opened again"
+                    let last = min(part.last ?? pageCount, pageCount)
+                    if part.next <= last {
+                        for page in part.next...last { documents[index]!.waiting[page] = .lost(reason: why) }
+                    }
+                    slots[slot].part!.next = last + 1
+                    try endPart(slot)
+                } else {
+                    let summary: ExtractionSummary
+                    do {
+                        summary = try documents[index]!.assembly.summary(status: status, syntaxErrors: documents[index]!.syntaxErrors,
+                                                                         reason: reason)
+                    } catch ExtractionError.protocolViolation {
+                        return try failDocument(index, reason: invalid)
+                    }
+                    slots[slot].part = nil
+                    try finish(index, summary)
+                }
             }
-            slots[slot].document?.lastProgress = Monotonic.now()
+            if slots[slot].part != nil { slots[slot].part!.lastProgress = Monotonic.now() }
         }
-        if received.closed, slots[slot].document == nil, slots[slot].worker != nil {
+        if received.closed, slots[slot].part == nil, slots[slot].worker != nil {
             _ = worker.reap()
             slots[slot].worker = nil
         }
-        if received.closed, slots[slot].document != nil {
+        if received.closed, slots[slot].part != nil, slots[slot].worker != nil {
             guard worker.isReady else {
                 worker.drainDiagnostics()
                 let status = WorkerTermination(status: worker.reap())
@@ -416,34 +574,25 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             worker.drainDiagnostics()
             let termination = WorkerTermination(status: worker.reap())
             let reason = termination.reason(limits: limits, memoryExhausted: worker.diagnosticsShowMemoryExhaustion)
-            slots[slot].worker = nil
-            if try resume(slot, reason: reason) { return }
-            try finish(slot, slots[slot].document!.assembly.summary(failure: reason))
+            try partStopped(slot, reason: reason)
         }
     }
 
-    /// Runs `body` on the slot's document; a protocol violation fails the document (and returns nil).
-    @discardableResult
-    private mutating func checked<Value>(_ slot: Int, _ body: (inout Document) throws -> Value) throws -> Value? {
-        do {
-            return try body(&slots[slot].document!)
-        } catch ExtractionError.protocolViolation {
-            try failDocument(slot, reason: "the reader sent an invalid message")
-            return nil
+    /// Ends the document with what it has: its workers are killed (their state is unknown).
+    private mutating func failDocument(_ index: Int, reason: String, page: Int? = nil) throws {
+        guard let document = documents[index] else { return }
+        for slot in slots.indices where slots[slot].part?.document == index {
+            if let worker = slots[slot].worker {
+                worker.kill()
+                _ = worker.reap()
+            }
+            slots[slot] = Slot()
         }
+        try finish(index, document.assembly.summary(failure: reason, page: page))
     }
 
-    private mutating func failDocument(_ slot: Int, reason: String) throws {
-        let worker = slots[slot].worker!
-        worker.kill()
-        _ = worker.reap()
-        slots[slot].worker = nil
-        try finish(slot, slots[slot].document!.assembly.summary(failure: reason))
-    }
-
-    private mutating func finish(_ slot: Int, _ summary: ExtractionSummary) throws {
-        let index = slots[slot].document!.index
-        slots[slot].document = nil
+    private mutating func finish(_ index: Int, _ summary: ExtractionSummary) throws {
+        documents[index] = nil
         let onFinish = self.onFinish
         try callback { try onFinish(index, summary) }
     }
@@ -454,10 +603,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         let start = Monotonic.now()
         defer {
             let spent = Monotonic.now() - start
-            for slot in slots.indices where slots[slot].document != nil {
-                slots[slot].document!.started += spent
-                slots[slot].document!.lastProgress += spent
-            }
+            for index in documents.keys { documents[index]!.started += spent }
+            for slot in slots.indices where slots[slot].part != nil { slots[slot].part!.lastProgress += spent }
         }
         try body()
     }

@@ -75,6 +75,11 @@ final class WorkerProcess {
         try UnixSocket.send(socket, frame, passing: descriptor)
     }
 
+    /// Sends a frame that carries no descriptor (a `limit`).
+    func send(_ frame: [UInt8]) throws {
+        try UnixSocket.send(socket, frame)
+    }
+
     /// What one read from the socket gave.
     struct Received {
         /// Complete messages, without `ready` (consumed here).

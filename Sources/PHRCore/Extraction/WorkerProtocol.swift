@@ -1,4 +1,4 @@
-/// The messages between phr and its extraction workers (`phr-render extract`), version 3.
+/// The messages between phr and its extraction workers (`phr-render extract`), version 4.
 ///
 /// Transport: an AF_UNIX stream socket pair; the worker holds its end as descriptor 3, and its
 /// stdout and stderr go to a pipe the parent drains and never prints. Every message is a frame:
@@ -25,16 +25,23 @@
 ///
 ///     0x10 job     count u8, then count × (length u16, bytes): the password candidates to try,
 ///                  in order; OCR mode u8 (0 auto, 1 always, 2 never), languages str ("deu+eng"),
-///                  flags u8 (1: send text-layer word boxes too), first page u32 (from 1: the
-///                  pages before it are skipped, for a document resumed after a worker died on a
-///                  page). The document's descriptor travels with this frame as SCM_RIGHTS.
+///                  flags u8 (1: send text-layer word boxes too, 2: read OCR pages as tables too),
+///                  first page u32 (from 1: the pages before it are skipped, for a document resumed
+///                  after a worker died on a page, or the second part of a split document), last
+///                  page u32 (0: to the end). The document's descriptor travels with this frame as
+///                  SCM_RIGHTS.
+///     0x11 limit   last page u32: stop the current job after this page (its remaining pages went
+///                  to another worker). The worker looks for it before starting each page; a page
+///                  already started is finished and sent, and a limit that arrives after `done`
+///                  is ignored.
 ///
-/// A job is answered by `opened`, one `page` per page in order (from the first page asked for),
-/// and `done`; a document that does not open gets only `done`. Images (PNG, JPEG, TIFF, WebP,
-/// HEIC) are documents too: one page per frame. The parent sends the next job only after `done`. The parent closing
-/// its end means "no more jobs"; the worker's end closing before `done` means it died.
+/// A job is answered by `opened`, one `page` per page in order (from the first page asked for to
+/// the last, or the limit), and `done`; a document that does not open gets only `done`. Images
+/// (PNG, JPEG, TIFF, WebP, HEIC) are documents too: one page per frame. The parent sends the next
+/// job only after `done`. The parent closing its end means "no more jobs"; the worker's end
+/// closing before `done` means it died.
 package enum WorkerProtocol {
-    package static let version: UInt16 = 3
+    package static let version: UInt16 = 4
     /// The worker's end of the socket pair.
     package static let workerSocketDescriptor: Int32 = 3
     /// The hidden subcommand that runs a worker.
@@ -225,11 +232,14 @@ package struct WorkerJob {
     package var ocr: OCROptions
     /// The first page to read, from 1.
     package var firstPage: Int
+    /// The last page to read; nil: to the end of the document.
+    package var lastPage: Int?
 
-    package init(passwordCandidates: [[UInt8]], ocr: OCROptions = .none, firstPage: Int = 1) {
+    package init(passwordCandidates: [[UInt8]], ocr: OCROptions = .none, firstPage: Int = 1, lastPage: Int? = nil) {
         self.passwordCandidates = passwordCandidates
         self.ocr = ocr
         self.firstPage = firstPage
+        self.lastPage = lastPage
     }
 
     package func encoded() -> [UInt8] {
@@ -244,6 +254,7 @@ package struct WorkerJob {
         payload.string(ocr.languages)
         payload.u8((ocr.textLayerWords ? 1 : 0) | (ocr.tables ? 2 : 0))
         payload.u32(UInt32(clamping: max(1, firstPage)))
+        payload.u32(lastPage.map { UInt32(clamping: max(1, $0)) } ?? 0)
         defer { payload.wipe() }
         return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
     }
@@ -264,11 +275,37 @@ package struct WorkerJob {
         let languages = try reader.string()
         let flags = try reader.u8()
         let firstPage = Int(try reader.u32())
-        guard reader.isAtEnd, firstPage >= 1 else { throw ExtractionError.protocolViolation(detail: "trailing bytes in a job") }
+        let lastPage = Int(try reader.u32())
+        guard reader.isAtEnd, firstPage >= 1, lastPage == 0 || lastPage >= firstPage else {
+            throw ExtractionError.protocolViolation(detail: "a malformed job")
+        }
         return WorkerJob(passwordCandidates: candidates,
                          ocr: OCROptions(mode: modes[modeByte], languages: languages, textLayerWords: flags & 1 != 0,
                                          tables: flags & 2 != 0),
-                         firstPage: firstPage)
+                         firstPage: firstPage, lastPage: lastPage == 0 ? nil : lastPage)
+    }
+}
+
+/// The `limit` frame: the worker stops its current job after `lastPage`.
+package struct WorkerLimit: Equatable {
+    package static let kind: UInt8 = 0x11
+    package var lastPage: Int
+
+    package init(lastPage: Int) {
+        self.lastPage = lastPage
+    }
+
+    package func encoded() -> [UInt8] {
+        var payload = ByteWriter()
+        payload.u32(UInt32(clamping: max(1, lastPage)))
+        return WorkerFrame.make(kind: Self.kind, payload: payload.buffer)
+    }
+
+    package static func decode(payload: ArraySlice<UInt8>) throws -> WorkerLimit {
+        var reader = ByteReader(payload)
+        let lastPage = Int(try reader.u32())
+        guard reader.isAtEnd, lastPage >= 1 else { throw ExtractionError.protocolViolation(detail: "a malformed limit") }
+        return WorkerLimit(lastPage: lastPage)
     }
 }
 

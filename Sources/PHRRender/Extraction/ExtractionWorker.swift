@@ -89,8 +89,12 @@ public enum ExtractionWorker {
         }
         let mode = job.ocr.mode
         // A resumed document starts after the page its last worker died on.
-        guard job.firstPage - 1 < pageCount else { return (.read, "") }
+        var last = min(pageCount, job.lastPage ?? pageCount)
+        guard job.firstPage - 1 < last else { return (.read, "") }
         for index in max(0, job.firstPage - 1)..<pageCount {
+            // The parent may have given the rest of this range to another worker.
+            if let limit = try channel.pendingLimit() { last = min(last, limit) }
+            guard index < last else { break }
             advanceCPULimit(settings)
             guard let page = reader.page(at: index, words: job.ocr.textLayerWords, coverage: mode == .auto) else {
                 try channel.send(.page(WorkerPage(number: index + 1, flags: .failed, text: "")))
@@ -153,8 +157,11 @@ public enum ExtractionWorker {
         let decoder = ImageDecoder(bytes: bytes, kind: kind)
         let pageCount = decoder.pageCount()
         try channel.send(.opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: false)))
-        guard job.firstPage - 1 < pageCount else { return (.read, "") }
+        var last = min(pageCount, job.lastPage ?? pageCount)
+        guard job.firstPage - 1 < last else { return (.read, "") }
         for index in max(0, job.firstPage - 1)..<pageCount {
+            if let limit = try channel.pendingLimit() { last = min(last, limit) }
+            guard index < last else { break }
             advanceCPULimit(settings)
             do {
                 let image = try decoder.page(index)
@@ -231,6 +238,11 @@ struct WorkerChannel {
         defer { wipe(&chunk) }
         while true {
             if let frame = try decoder.next() {
+                // A limit for the job just finished came too late to matter.
+                if frame.kind == WorkerLimit.kind {
+                    _ = try WorkerLimit.decode(payload: frame.payload)
+                    continue
+                }
                 let job = try WorkerJob.decode(kind: frame.kind, payload: frame.payload)
                 decoder.wipeConsumed()
                 guard !descriptors.isEmpty else {
@@ -243,4 +255,31 @@ struct WorkerChannel {
             chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
     }
+
+    /// The lowest page limit the parent has sent during the current job, without waiting; nil
+    /// if none came. Only `limit` frames can arrive mid-job (the parent sends the next job after
+    /// `done`); anything else breaks the protocol.
+    mutating func pendingLimit() throws -> Int? {
+        var limit: Int?
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while !closed {
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, 0)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let count = try chunk.withUnsafeMutableBytes { try UnixSocket.receive(socket, into: $0, descriptors: &descriptors) }
+            // The parent gone: the next page sent fails, and the worker exits.
+            if count == 0 { closed = true; break }
+            chunk.withUnsafeBytes { decoder.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        while let frame = try decoder.next() {
+            guard frame.kind == WorkerLimit.kind else {
+                throw ExtractionError.protocolViolation(detail: "a job before the last one was done")
+            }
+            let lastPage = try WorkerLimit.decode(payload: frame.payload).lastPage
+            limit = min(limit ?? lastPage, lastPage)
+        }
+        return limit
+    }
+    private var closed = false
 }

@@ -101,6 +101,41 @@ import Testing
         #expect(summary.reason == "2 of 3 pages by OCR, mean confidence \(Int((pages.compactMap(\.ocrConfidence).reduce(0, +) / 2).rounded())), 1 of 3 pages could not be read (page 2: the reader made no progress for 4 s)")
     }
 
+    /// Six pages to OCR on two workers: once the second worker has nothing else to do, it takes
+    /// the later pages, and the caller gets every page in order with the text one worker reads.
+    /// A worker that dies on a page of either part costs that page only.
+    @Test func aLongScanIsReadOnBothWorkersInOrder() throws {
+        defer { TestSupport.remove(directory) }
+        let words = ["Amsterdam", "Bordeaux", "Cordoba", "Dortmund", "Zanzibar", "Florence"]
+        let path = try SyntheticPDF(pages: words.map { .text("Referral \($0)", "Dear colleague, please see Alex Example.") })
+            .write(to: "\(directory)/six.pdf")
+        let always = OCROptions(mode: .always, languages: "eng")
+        var one: [ExtractedPage] = []
+        let single = ExtractionFixtures.extractor(ExtractionLimits(parallelWorkers: 1))
+        let alone = try single.extract(.path(path), ocr: always) { one.append($0) }
+        #expect(single.splits == 0)
+        var two: [ExtractedPage] = []
+        let pair = ExtractionFixtures.extractor()
+        let shared = try pair.extract(.path(path), ocr: always) { two.append($0) }
+        #expect(pair.splits >= 1)
+        #expect(two.map(\.number) == Array(1...6))
+        #expect(two.map(\.text) == one.map(\.text))
+        #expect(zip(words, two).allSatisfy { $1.text.contains($0) })
+        #expect(shared == alone && shared.outcome == .ocr)
+
+        // Page 5 is in the second worker's part, page 2 in the first's.
+        for (marker, lost) in [("Zanzibar", 5), ("Bordeaux", 2)] {
+            let faulty = ExtractionFixtures.extractor(faults: [WorkerTestFaults.crashVariable: marker])
+            var pages: [ExtractedPage] = []
+            let summary = try faulty.extract(.path(path), ocr: always) { pages.append($0) }
+            #expect(faulty.splits >= 1)
+            #expect(pages.map(\.number) == Array(1...6).filter { $0 != lost })
+            #expect(summary.outcome == .partial)
+            #expect(summary.reason?.hasSuffix("1 of 6 pages could not be read (page \(lost): the reader crashed (SIGSEGV))") == true,
+                    "\(summary.reason ?? "")")
+        }
+    }
+
     /// A page OCR read with low confidence is still found, but after every other hit, however
     /// well its words match.
     @Test func lowConfidenceOCRPagesRankAfterEveryOtherHit() throws {

@@ -85,6 +85,25 @@ import Testing
         let tableFrame = try #require(try again.next())
         let decodedTables = try WorkerJob.decode(kind: tableFrame.kind, payload: tableFrame.payload).ocr
         #expect(decodedTables.tables && !decodedTables.textLayerWords)
+        #expect(decoded.lastPage == nil)
+    }
+
+    /// The second part of a split document: a job for pages 4 to 6, and the limit that stops
+    /// the first worker after page 3. A range that ends before it starts is refused.
+    @Test func aSplitDocumentsJobAndLimitTravel() throws {
+        var decoder = FrameDecoder(maximumPayload: 1024)
+        (WorkerJob(passwordCandidates: [], firstPage: 4, lastPage: 6).encoded() + WorkerLimit(lastPage: 3).encoded()
+            + WorkerJob(passwordCandidates: [], firstPage: 4, lastPage: 3).encoded()).withUnsafeBytes { decoder.append($0) }
+        let job = try #require(try decoder.next())
+        let decoded = try WorkerJob.decode(kind: job.kind, payload: job.payload)
+        #expect(decoded.firstPage == 4 && decoded.lastPage == 6)
+        let limit = try #require(try decoder.next())
+        #expect(limit.kind == WorkerLimit.kind)
+        #expect(try WorkerLimit.decode(payload: limit.payload) == WorkerLimit(lastPage: 3))
+        #expect(throws: ExtractionError.self) { try WorkerJob.decode(kind: limit.kind, payload: limit.payload) }
+        let backwards = try #require(try decoder.next())
+        #expect(throws: ExtractionError.self) { try WorkerJob.decode(kind: backwards.kind, payload: backwards.payload) }
+        #expect(throws: ExtractionError.self) { try WorkerLimit.decode(payload: [0, 0, 0, 0]) }
     }
 
     @Test func wordBoxesSurviveTheirCodingAndMalformedOnesAreRefused() throws {
