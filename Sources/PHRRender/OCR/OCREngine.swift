@@ -81,18 +81,35 @@ final class OCREngine {
         if steps.orientation {
             // Text Tesseract found turned (a page scanned sideways): turn the page and read again,
             // so the words' boxes are upright for the lab-results reader.
-            if best.orientation != 0 || best.isSideways {
+            if best.orientation != 0, !best.looksBad, !tables {
+                // Tesseract read the turned text well (a page scanned sideways one way): keep
+                // its words and turn their boxes upright, rather than read the page again.
+                let quarters = best.orientation
+                best = Pass(image: try prepared.rotated(quarters: quarters),
+                            words: best.words.map { Self.turned($0, quarters: quarters, width: prepared.width, height: prepared.height) },
+                            meanConfidence: best.meanConfidence, orientation: 0)
+                note = "turned \(90 * quarters) degrees"
+            } else if best.orientation != 0 || best.isSideways {
                 // Text read sideways (a page scanned turned): Tesseract reads the words, but
                 // with their boxes on end. Turn the page upright, the way OSD says or, when it
                 // cannot tell, whichever quarter turn reads best, and read it again.
-                var candidates: [Int] = []
-                if best.orientation != 0 { candidates.append(best.orientation) }
-                if let detected = detectOrientation(prepared), detected % 2 == 1, !candidates.contains(detected) {
-                    candidates.append(detected)
-                }
-                for quarters in [1, 3] where !candidates.contains(quarters) { candidates.append(quarters) }
+                // OSD is asked only when the turn Tesseract's layout reported does not read well.
+                var candidates: [Int] = best.orientation != 0 ? [best.orientation] : []
+                var askedOSD = false
                 let sideways = best
-                for quarters in candidates where Monotonic.now() < deadline {
+                var tried = 0
+                while Monotonic.now() < deadline {
+                    if tried == candidates.count {
+                        guard !askedOSD else { break }
+                        askedOSD = true
+                        if let detected = detectOrientation(prepared), detected % 2 == 1, !candidates.contains(detected) {
+                            candidates.append(detected)
+                        }
+                        for quarters in [1, 3] where !candidates.contains(quarters) { candidates.append(quarters) }
+                        continue
+                    }
+                    let quarters = candidates[tried]
+                    tried += 1
                     let turned = try prepared.rotated(quarters: quarters)
                     let again = try pass(turned, engine: engine, deadline: deadline, budget: seconds)
                     if !again.isSideways, again.score >= sideways.score * 0.8, again.score > (best === sideways ? 0 : best.score) {
@@ -233,6 +250,20 @@ final class OCREngine {
         let turn = blocks > 0 && votes * 2 > blocks ? Self.quartersToUpright(iteratorOrientation: dominant) : 0
         return Pass(image: image, words: words, meanConfidence: characters > 0 ? weighted / Double(characters) : 0,
                     orientation: turn)
+    }
+
+    /// `word`'s box on a `width` x `height` image, after the image is turned `quarters` quarter
+    /// turns clockwise.
+    static func turned(_ word: PageWord, quarters: Int, width: Int, height: Int) -> PageWord {
+        var turned = word
+        let (w, h) = (Double(width), Double(height))
+        switch ((quarters % 4) + 4) % 4 {
+        case 1: (turned.x0, turned.y0, turned.x1, turned.y1) = (h - word.y1, word.x0, h - word.y0, word.x1)
+        case 2: (turned.x0, turned.y0, turned.x1, turned.y1) = (w - word.x1, h - word.y1, w - word.x0, h - word.y0)
+        case 3: (turned.x0, turned.y0, turned.x1, turned.y1) = (word.y0, w - word.x1, word.y1, w - word.x0)
+        default: break
+        }
+        return turned
     }
 
     /// Tesseract's ORIENTATION_PAGE_RIGHT means the text reads upright once the page is turned

@@ -136,6 +136,22 @@ import Testing
         }
     }
 
+    /// Word boxes read on a page lying on its side are turned with the page: on a 100 x 200
+    /// image, a word at the top left is at the top right after a quarter turn clockwise, at the
+    /// bottom right after a half turn, at the bottom left after three quarters.
+    @Test func wordBoxesTurnWithThePage() {
+        let word = PageWord(text: "Ferritin", x0: 10, y0: 20, x1: 40, y1: 30, line: 0, confidence: 90)
+        func box(_ quarters: Int) -> [Double] {
+            let turned = OCREngine.turned(word, quarters: quarters, width: 100, height: 200)
+            return [turned.x0, turned.y0, turned.x1, turned.y1]
+        }
+        #expect(box(0) == [10, 20, 40, 30])
+        #expect(box(1) == [170, 10, 180, 40])
+        #expect(box(2) == [60, 170, 90, 180])
+        #expect(box(3) == [20, 60, 30, 90])
+        #expect(OCREngine.turned(word, quarters: 1, width: 100, height: 200).text == "Ferritin")
+    }
+
     /// A page OCR read with low confidence is still found, but after every other hit, however
     /// well its words match.
     @Test func lowConfidenceOCRPagesRankAfterEveryOtherHit() throws {
