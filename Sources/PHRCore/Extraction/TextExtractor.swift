@@ -534,9 +534,10 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                         return try failDocument(index, reason: invalid)
                     }
                     try endPart(slot)
-                } else if let pageCount = documents[index]!.assembly.opened?.pageCount {
+                } else if !part.opened, let pageCount = documents[index]!.assembly.opened?.pageCount {
                     // A resumed or split part whose worker could not open the document again
-                    // loses its pages; the rest of the document stands.
+                    // loses its pages; the rest of the document stands. (A document that opens
+                    // with no pages is this job's own outcome: the branch below.)
                     let why = DocumentAssembly.sanitize(reason) ?? "the document could not be opened again"
                     let last = min(part.last ?? pageCount, pageCount)
                     if part.next <= last {
