@@ -559,9 +559,7 @@ public final class DocumentImporter {
     /// and `reindex --ocr` of the documents still waiting continues where it stopped.
     public func reindex(_ documents: [Document], password: SecretBytes? = nil, ocr: OCROptions? = nil,
                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [Document] {
-        func options(_ document: Document) -> OCROptions {
-            ocr ?? OCROptions(mode: .never, languages: ocrLanguages)
-        }
+        let options = ocr ?? OCROptions(mode: .never, languages: ocrLanguages)
         // Without an OCR request, documents OCR read keep their text (reading them again without
         // OCR would lose it, and with it could fail for want of a language pack on this machine);
         // images without OCR have no text to extract: both keep what they have.
@@ -582,15 +580,14 @@ public final class DocumentImporter {
         let jobs = pdfs.lazy.map { document -> ExtractionJob in
             let memory: FileDescriptor
             do {
-                memory = try MemoryFile.make()
-                try self.vault.blobs.read(name: document.blobName) { try memory.write($0) }
+                memory = try self.decryptedCopy(of: document)
             } catch {
                 // A blob that fails authentication yields an empty file; onFinish reports it.
                 decryptionFailure = error
                 damaged[document.id] = (error as? VaultError)?.errorDescription ?? error.localizedDescription
                 return ExtractionJob(.file((try? MemoryFile.make()) ?? FileDescriptor(fd: -1, path: "memfd")))
             }
-            return ExtractionJob(.file(memory), password: password, ocr: options(document))
+            return ExtractionJob(.file(memory), password: password, ocr: options)
         }
         try extractor.extractAll(jobs, onPage: { job, page in
             try pages[job].append(page)
@@ -617,40 +614,44 @@ public final class DocumentImporter {
     }
 
     /// Every page's words with their boxes, in page order: what OCR stored for the pages it read,
-    /// and for the other pages the text layer's words, read again from the original (decrypted
-    /// into a memory file) by an extraction worker. For the lab-results reader.
+    /// and for the other pages the text layer's words, read again from the original by an
+    /// extraction worker. For the lab-results reader.
     public func layouts(of document: Document, password: SecretBytes? = nil) throws -> [PageLayout] {
         var byPage: [Int: PageLayout] = [:]
         for layout in try vault.database.read({ db in try DocumentStore.ocrLayouts(db, documentID: document.id) }) {
             byPage[layout.page] = layout
         }
         if document.mediaType == "application/pdf" && byPage.count < document.pageCount {
-            let memory = try MemoryFile.make()
-            try vault.blobs.read(name: document.blobName) { try memory.write($0) }
-            let job = ExtractionJob(.file(memory), password: password,
-                                    ocr: OCROptions(mode: .never, languages: ocrLanguages, textLayerWords: true))
-            _ = try extractor.extract(job.source, password: job.password, ocr: job.ocr) { page in
-                if byPage[page.number] == nil, page.quality == .text, let layout = page.layout { byPage[page.number] = layout }
-            }
+            let textLayer = try readLayouts(of: document, password: password,
+                                            ocr: OCROptions(mode: .never, languages: ocrLanguages, textLayerWords: true))
+            byPage.merge(textLayer) { stored, _ in stored }
         }
         return byPage.keys.sorted().map { byPage[$0]! }
     }
 
-    /// The pages of a document that OCR read, read again as tables (`OCROptions.tables`), with
-    /// the text layer's words for the others; nil when no page of it was read by OCR. Costs an
-    /// OCR reading of those pages: `phr lab extract` asks for it.
-    public func tableLayouts(of document: Document, password: SecretBytes? = nil) throws -> [PageLayout]? {
-        let stored = try vault.database.read { db in try DocumentStore.ocrLayouts(db, documentID: document.id) }
-        guard !stored.isEmpty else { return nil }
+    /// The document read again with its scanned pages read as tables (`OCROptions.tables`) and
+    /// the text layer's words for the others. Costs an OCR reading of the scanned pages: `phr lab
+    /// extract` asks for it when `layouts(of:)` has OCR pages.
+    public func tableLayouts(of document: Document, password: SecretBytes? = nil) throws -> [PageLayout] {
+        let byPage = try readLayouts(of: document, password: password,
+                                     ocr: OCROptions(mode: .auto, languages: ocrLanguages, textLayerWords: true, tables: true))
+        return byPage.keys.sorted().map { byPage[$0]! }
+    }
+
+    /// The words of the pages with text, by page number, as a worker reads the original with `ocr`.
+    private func readLayouts(of document: Document, password: SecretBytes?, ocr: OCROptions) throws -> [Int: PageLayout] {
+        var byPage: [Int: PageLayout] = [:]
+        _ = try extractor.extract(.file(try decryptedCopy(of: document)), password: password, ocr: ocr) { page in
+            if page.quality == .text, let layout = page.layout { byPage[page.number] = layout }
+        }
+        return byPage
+    }
+
+    /// The document's original decrypted into a memory file, never onto a disk.
+    private func decryptedCopy(of document: Document) throws -> FileDescriptor {
         let memory = try MemoryFile.make()
         try vault.blobs.read(name: document.blobName) { try memory.write($0) }
-        var byPage: [Int: PageLayout] = [:]
-        let job = ExtractionJob(.file(memory), password: password,
-                                ocr: OCROptions(mode: .auto, languages: ocrLanguages, textLayerWords: true, tables: true))
-        _ = try extractor.extract(job.source, password: job.password, ocr: job.ocr) { page in
-            if let layout = page.layout { byPage[page.number] = layout }
-        }
-        return byPage.keys.sorted().map { byPage[$0]! }
+        return memory
     }
 
     private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document {

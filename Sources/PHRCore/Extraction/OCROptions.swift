@@ -70,13 +70,13 @@ public enum OCRLanguages {
     /// Checks `spec` names installed languages; throws a usage error for a malformed list and
     /// `DocumentError.ocrLanguageMissing` (exit 69) naming the Debian package to install.
     public static func validate(_ spec: String, environment: [String: String], option: String = "--ocr-lang") throws {
-        guard let languages = parse(spec) else {
+        guard parse(spec) != nil else {
             throw RecordError.invalidOption(option: option, reason: "'\(TerminalText.neutralized(spec))' is not a list of Tesseract languages",
                                             hint: "use Tesseract's codes joined by '+', for example eng or deu+eng")
         }
         let directory = dataDirectory(environment: environment)
-        let missing = languages.filter { access("\(directory)/\($0).traineddata", R_OK) != 0 }
-        guard missing.isEmpty else { throw DocumentError.ocrLanguageMissing(languages: missing, directory: directory, option: option) }
+        let absent = missing(spec, directory: directory)
+        guard absent.isEmpty else { throw DocumentError.ocrLanguageMissing(languages: absent, directory: directory, option: option) }
     }
 
     /// The Debian package of a Tesseract language ("chi_sim" is tesseract-ocr-chi-sim).

@@ -398,8 +398,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
 
     /// Hands the caller the document's pages that are next in order.
     private mutating func deliver(_ index: Int) throws {
-        while let document = documents[index], let arrival = document.waiting[document.assembly.pagesReceived + 1] {
-            documents[index]!.waiting[document.assembly.pagesReceived + 1] = nil
+        while let next = documents[index].map({ $0.assembly.pagesReceived + 1 }),
+              let arrival = documents[index]!.waiting.removeValue(forKey: next) {
             switch arrival {
             case let .lost(reason):
                 guard (try? documents[index]!.assembly.losePage(reason)) != nil else {

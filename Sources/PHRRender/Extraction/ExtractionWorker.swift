@@ -117,12 +117,7 @@ public enum ExtractionWorker {
                 do {
                     let image = try reader.render(at: index, resolution: 300, maximumMegapixels: ImageDecoder.workingMegapixels)
                     let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings), tables: job.ocr.tables)
-                    let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr,
-                                          words: result.words).text
-                    beforeSending(text)
-                    try channel.send(.page(WorkerPage(number: index + 1, flags: flags, source: .ocr, confidence: result.meanConfidence,
-                                                      width: result.width, height: result.height, note: result.note,
-                                                      words: result.words, text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))))
+                    try channel.send(.page(ocrPage(result, number: index + 1, flags: flags, settings: settings, beforeSending: beforeSending)))
                     continue
                 } catch let failure as OCRFailure {
                     flags.insert(.ocrFailed)
@@ -166,17 +161,24 @@ public enum ExtractionWorker {
             do {
                 let image = try decoder.page(index)
                 let result = try ocr.read(image, languages: job.ocr.languages, seconds: ocrSeconds(settings), tables: job.ocr.tables)
-                let text = PageLayout(page: index + 1, width: result.width, height: result.height, source: .ocr, words: result.words).text
-                beforeSending(text)
-                try channel.send(.page(WorkerPage(number: index + 1, flags: .hasImages, source: .ocr, confidence: result.meanConfidence,
-                                                  width: result.width, height: result.height, note: result.note,
-                                                  words: result.words, text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))))
+                try channel.send(.page(ocrPage(result, number: index + 1, flags: .hasImages, settings: settings, beforeSending: beforeSending)))
             } catch let failure as OCRFailure {
                 let flags: WorkerPageFlags = failure.isImageFault ? [.failed, .ocrFailed] : [.hasImages, .ocrFailed]
                 try channel.send(.page(WorkerPage(number: index + 1, flags: flags, source: .ocr, note: failure.note, text: "")))
             }
         }
         return (.read, "")
+    }
+
+    /// The `page` message for a page OCR read: its text laid out from the words, which
+    /// `beforeSending` sees first.
+    private static func ocrPage(_ result: OCREngine.Result, number: Int, flags: WorkerPageFlags, settings: Settings,
+                                beforeSending: (String) -> Void) -> WorkerPage {
+        let text = PageLayout(page: number, width: result.width, height: result.height, source: .ocr, words: result.words).text
+        beforeSending(text)
+        return WorkerPage(number: number, flags: flags, source: .ocr, confidence: result.meanConfidence, width: result.width,
+                          height: result.height, note: result.note, words: result.words,
+                          text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))
     }
 
     /// Wall-clock seconds OCR may spend on one page: inside the page's CPU limit, so a slow page

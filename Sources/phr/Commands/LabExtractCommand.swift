@@ -37,10 +37,9 @@ struct LabExtract: ParsableCommand {
         // reading with more rows the reader is sure of wins.
         if layouts.contains(where: { $0.source == .ocr }) {
             if interactive { Console.note("reading the scanned pages again as tables...") }
-            if let tables = try importer.tableLayouts(of: found) {
-                extraction = LabExtraction.better(extraction, LabExtraction.read(documentID: found.id, pages: tables.map { ($0.page, $0.words) },
-                                                                                 documentDate: found.date))
-            }
+            let tables = try importer.tableLayouts(of: found)
+            extraction = LabExtraction.better(extraction, LabExtraction.read(documentID: found.id, pages: tables.map { ($0.page, $0.words) },
+                                                                             documentDate: found.date))
         }
         if let date {
             extraction.collected = try RecordContext.options { try RecordFields.date(date, field: "--date") }.description
