@@ -315,7 +315,8 @@ import Testing
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
         // A notification daemon with actions (gdbus answers GetCapabilities) and a notify-send
-        // that knows --action; the user clicks "Taken" on the first dose and "Skip" on the next.
+        // that knows --action; the user clicks "Taken" on one dose and "Skip" on the other (the
+        // two detached stand-ins take their answers under a lock, one each).
         let bin = "\(cli.directory)/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let answers = "\(cli.directory)/answers"
@@ -326,7 +327,7 @@ import Testing
                 #!/bin/sh
                 case "$1" in --help) echo '  -A, --action=[NAME=]Text...'; exit 0 ;; esac
                 printf '%s|' "$@" >> '\(cli.directory)/notify.log'; echo >> '\(cli.directory)/notify.log'
-                case "$*" in *--wait*) a=$(head -n 1 '\(answers)'); sed -i 1d '\(answers)'; echo "$a" ;; esac
+                case "$*" in *--wait*) exec 9>'\(answers).lock'; flock 9; a=$(head -n 1 '\(answers)'); sed -i 1d '\(answers)'; echo "$a" ;; esac
 
                 """,
         ]

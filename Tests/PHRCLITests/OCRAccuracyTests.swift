@@ -148,7 +148,8 @@ import Testing
         _ = try cli.initVault(passphrase: Self.passphrase)
         let corpus = try ScanCorpus.generate(set: "test", into: "\(cli.directory)/scans")
         let turned = try ["rot90", "rot180"].map { key in try #require(corpus.manifest.files.first { $0.class == key }) }
-        let add = try cli.run(["doc", "add", "--json"] + turned.map(corpus.path), Self.env.merging(["PHR_OCR_WORKERS": "1"]) { $1 })
+        let add = try cli.run(["doc", "add", "--json"] + turned.map(corpus.path), Self.env.merging(["PHR_OCR_WORKERS": "1"]) { $1 },
+                              timeout: 600)
         #expect(add.status == 0, "\(add.stderr)")
         let results = try #require(try Self.json(add.stdout) as? [[String: Any]], "\(add.stdout)")
         #expect(results.count == 2)

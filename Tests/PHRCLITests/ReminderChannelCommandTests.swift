@@ -378,10 +378,21 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         return recorded
     }
 
+    /// Stops accepting and returns once the listening socket is closed. Only the accept thread
+    /// closes it, after its last accept(): closed here, its descriptor number could go to
+    /// another test's server while the old thread still accepted on it (PHRCoreTests'
+    /// LoopbackHTTPServer does the same).
     func stop() {
+        lock.lock()
+        let wasStopped = stopped
+        stopped = true
+        lock.unlock()
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        acceptDone.wait()
     }
+    private var stopped = false
+    private let acceptDone = DispatchSemaphore(value: 0)
 
     /// A port nothing listens on.
     static func closedPort() -> Int {
@@ -401,6 +412,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     private func serve() {
+        defer {
+            close(listener)
+            acceptDone.signal()
+        }
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
@@ -502,8 +517,13 @@ final class TLSServer: @unchecked Sendable {
             }
             close(fd)
             if connected == 0 { return }
+            // It exited (its port taken, a bad certificate): say so now, not as a later timeout.
+            guard process.isRunning else { break }
             usleep(50_000)
         }
+        stop()
+        struct NotListening: Error, CustomStringConvertible { let description: String }
+        throw NotListening(description: "openssl s_server did not start listening on port \(port)")
     }
 
     /// What the client sent (waits up to 10 seconds for the request to be complete).

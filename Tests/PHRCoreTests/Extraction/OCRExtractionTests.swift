@@ -91,14 +91,16 @@ import Testing
                                             .text("Lipid panel", "Zanzibar triglycerides 140 mg/dL"),
                                             .text("Comments", "Fasting sample.")], glyphs: .privateUse)
             .write(to: "\(directory)/lab.pdf")
-        let limits = ExtractionLimits(stepTimeout: 4)
+        // Long enough for a fresh worker to load its model and read a page while other suites
+        // run OCR on the same two cores.
+        let limits = ExtractionLimits(stepTimeout: 12)
         let extractor = ExtractionFixtures.extractor(limits, faults: [WorkerTestFaults.hangVariable: "Zanzibar"])
         var pages: [ExtractedPage] = []
         let summary = try extractor.extract(.path(path), ocr: Self.auto) { pages.append($0) }
         #expect(pages.map(\.number) == [1, 3])
         #expect(pages.allSatisfy { $0.source == .ocr && $0.quality == .text })
         #expect(summary.outcome == .partial)
-        #expect(summary.reason == "2 of 3 pages by OCR, mean confidence \(Int((pages.compactMap(\.ocrConfidence).reduce(0, +) / 2).rounded())), 1 of 3 pages could not be read (page 2: the reader made no progress for 4 s)")
+        #expect(summary.reason == "2 of 3 pages by OCR, mean confidence \(Int((pages.compactMap(\.ocrConfidence).reduce(0, +) / 2).rounded())), 1 of 3 pages could not be read (page 2: the reader made no progress for 12 s)")
     }
 
     /// Six pages to OCR on two workers: once the second worker has nothing else to do, it takes
@@ -140,6 +142,7 @@ import Testing
     /// image, a word at the top left is at the top right after a quarter turn clockwise, at the
     /// bottom right after a half turn, at the bottom left after three quarters.
     @Test func wordBoxesTurnWithThePage() {
+        TestSupport.remove(directory)
         let word = PageWord(text: "Ferritin", x0: 10, y0: 20, x1: 40, y1: 30, line: 0, confidence: 90)
         func box(_ quarters: Int) -> [Double] {
             let turned = OCREngine.turned(word, quarters: quarters, width: 100, height: 200)

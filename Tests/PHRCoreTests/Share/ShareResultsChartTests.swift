@@ -79,6 +79,7 @@ import Testing
         #expect(below.count == 2, "dots below the band: \(below)")
         #expect(dots.count == 3, "red dots: \(dots)")
         // Oldest on the left: the two low values come before the high one.
-        #expect(below.allSatisfy { $0.x < above[0].x })
+        let high = try #require(above.first)
+        #expect(below.allSatisfy { $0.x < high.x })
     }
 }
