@@ -123,8 +123,7 @@ public struct HealthReport: Codable, Sendable {
         let labStore = LabStore(vault: vault, profile: profile, time: time)
         var labs: [LabSection] = []
         var seen: Set<String> = []
-        for analyte in analytes {
-            let trend = try labStore.trend(analyte, units: summary.settings.units)
+        for trend in try labStore.trends(analytes, units: summary.settings.units) {
             let key = trend.analyte?.key ?? AnalyteCatalog.normalized(trend.displayName)
             guard seen.insert(key).inserted else { continue }
             labs.append(LabSection(trend, period: period, limit: maximumLabResults))

@@ -29,7 +29,7 @@ public enum LabGrammar {
             // The later mark is the decimal one: "1,234.5" or "1.234,5".
             let lastComma = body.lastIndex(of: ",")!, lastPoint = body.lastIndex(of: ".")!
             if lastComma > lastPoint {
-                guard points == body.filter({ $0 == "." }).count, commas == 1 else { return nil }
+                guard commas == 1 else { return nil }
                 normal = body.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
             } else {
                 guard points == 1 else { return nil }

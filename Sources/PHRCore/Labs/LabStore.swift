@@ -112,6 +112,16 @@ public struct LabStore {
         return LabTrend(results: results.reversed(), units: preference)
     }
 
+    /// The series of each of `analytes`, from one read of the results (`phr report --analyte`).
+    public func trends(_ analytes: [String], units: HealthSettings.Units) throws -> [LabTrend] {
+        let results = try list()
+        return try analytes.map { analyte in
+            let matching = results.filter(AnalyteMatcher(analyte).matches)
+            guard !matching.isEmpty else { throw RecordError.noLabResults(analyte: analyte) }
+            return LabTrend(results: matching.reversed(), units: units)
+        }
+    }
+
     /// Every analyte with its latest value and which way it went since the one before.
     public func summaries(units: HealthSettings.Units? = nil) throws -> [LabTrend] {
         let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units

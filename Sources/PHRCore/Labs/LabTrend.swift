@@ -58,9 +58,6 @@ public struct LabTrend: Sendable {
         return (value * scale).rounded() / scale
     }
 
-    /// The unit for people: "ng/mL", "×10³/µL".
-    public var unitDisplay: String { unit.map(LabUnits.display) ?? "" }
-
     /// The latest result.
     public var latest: Point? { points.last }
 

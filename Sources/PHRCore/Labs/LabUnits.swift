@@ -7,7 +7,11 @@ public enum LabUnits {
     private static let written: [String: String] = {
         var table: [String: String] = [:]
         func add(_ ucum: String, _ forms: [String]) {
-            for form in forms + [ucum] { table[key(form)] = ucum }
+            for form in forms + [ucum] {
+                // Forms are compared without case: two units must never meet in one key.
+                assert(table[key(form)] == nil || table[key(form)] == ucum, "\(form) is written like another unit")
+                table[key(form)] = ucum
+            }
         }
         add("mg/dL", ["mg/dl", "mg%"])
         add("g/dL", ["g/dl", "g%"])
@@ -24,7 +28,7 @@ public enum LabUnits {
         add("nmol/L", ["nmol/l"])
         add("pmol/L", ["pmol/l"])
         add("mmol/mol", [])
-        add("mEq/L", ["meq/l"])
+        add("meq/L", ["mEq/L"])  // UCUM is case-sensitive: meq (E would be exa); UCUM.codes agrees
         add("U/L", ["u/l", "E/L"])
         add("[IU]/L", ["IU/L", "UI/L"])
         add("U/mL", [])
@@ -65,7 +69,8 @@ public enum LabUnits {
     public static func ucum(_ written: String) -> String? {
         let trimmed = written.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
-        // Case matters for a few: mM vs Mm, M/uL (mega) vs m/uL; exact match first.
+        // Compared without case: labs write mEq/L, meq/L and MEQ/L alike, and no two units
+        // in the table differ only in case.
         return Self.written[key(trimmed)]
     }
 
@@ -78,6 +83,7 @@ public enum LabUnits {
         case "10*12/L": return "×10¹²/L"
         case "mL/min/{1.73_m2}": return "mL/min/1.73m²"
         case "{ratio}": return "ratio"
+        case "meq/L": return "mEq/L"
         case "[pH]": return ""
         default:
             return ucum.replacingOccurrences(of: "[IU]", with: "IU").replacingOccurrences(of: "[HPF]", with: "HPF")
@@ -106,8 +112,8 @@ public enum LabUnits {
         "L/L": ["%": 100],
         "m[IU]/L": ["u[IU]/mL": 1],
         "u[IU]/mL": ["m[IU]/L": 1],
-        "mEq/L": ["mmol/L": 1],
-        "mmol/L": ["mEq/L": 1],
+        "meq/L": ["mmol/L": 1],
+        "mmol/L": ["meq/L": 1],
         "umol/L": ["mmol/L": 0.001],
     ]
 

@@ -28,14 +28,6 @@ enum LabSince {
     }
 }
 
-extension Observation {
-    /// "12 ng/mL" as the lab wrote it.
-    var labValueText: String {
-        if let valueNumber { return [Observation.number(valueNumber), valueUnit].compactMap { $0 }.joined(separator: " ") }
-        return valueDescription
-    }
-}
-
 struct LabAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add", abstract: "Type in a lab result.",
@@ -65,7 +57,7 @@ struct LabAdd: ParsableCommand {
         let result = try RecordContext.options { try store.add(input) }
         if output.json { return try Console.json(result) }
         let flagText = result.effectiveFlag.map { " (\($0.rawValue))" } ?? ""
-        Console.out("added lab result \(result.id) \(result.name) \(result.labValueText)\(flagText) on \(result.effective ?? "")")
+        Console.out("added lab result \(result.id) \(result.name) \(result.valueDescription)\(flagText) on \(result.effective ?? "")")
     }
 }
 
@@ -89,7 +81,7 @@ struct LabList: ParsableCommand {
         if output.json { return try Console.json(results) }
         if results.isEmpty { return Console.note("no lab results; add one with 'phr lab add' or read a report with 'phr lab extract DOC'") }
         Table.print(header: ["ID", "DATE", "ANALYTE", "VALUE", "RANGE", "FLAG", "SOURCE"], rows: results.map { result in
-            [result.id, RecordText.or(result.day?.description), result.name, result.labValueText,
+            [result.id, RecordText.or(result.day?.description), result.name, result.valueDescription,
              RecordText.or(result.lab?.range.map { $0.text ?? $0.display }), result.effectiveFlag?.rawValue ?? "", result.labSourceText]
         })
     }
@@ -111,7 +103,7 @@ struct LabShow: ParsableCommand {
         RecordText.fields([
             ("ID", result.id),
             ("Analyte", result.name + (result.analyte.map { $0.name.lowercased() == result.name.lowercased() ? "" : " (\($0.name))" } ?? "")),
-            ("Value", result.labValueText),
+            ("Value", result.valueDescription),
             ("UCUM", lab?.unitUCUM),
             ("Range", lab?.range.map { $0.text ?? $0.display }),
             ("Flag", result.effectiveFlag.map { "\($0.rawValue) (\($0.words))" }),

@@ -92,6 +92,12 @@ import Testing
         #expect(LabUnits.ucum("IU/L") == "[IU]/L")
         #expect(LabUnits.ucum("g/l") == "g/L")
         #expect(LabUnits.ucum("furlongs") == nil)
+        // UCUM's code is meq/L (mEq would be exa-equivalents), as FHIR import and IPS export say;
+        // shown as labs print it; mmol/L and mEq/L are the same for a monovalent ion.
+        for written in ["mEq/L", "meq/l", "MEQ/L"] { #expect(LabUnits.ucum(written) == "meq/L", "\(written)") }
+        #expect(LabUnits.ucum("mEq/L") == UCUM.code(for: "mEq/L"))
+        #expect(LabUnits.display("meq/L") == "mEq/L")
+        #expect(LabUnits.convert(140, from: "meq/L", to: "mmol/L", analyte: nil) == 140)
         for unit in ["x10E3/uL", "10^9/L", "mL/min/1.73m2", "%", "fL", "U/L", "mmol/L", "cells/hpf"] {
             #expect(LabGrammar.isUnit(unit), "\(unit)")
         }
