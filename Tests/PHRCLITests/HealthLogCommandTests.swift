@@ -243,7 +243,8 @@ import Testing
         let bin = "\(cli.directory)/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let log = "\(cli.directory)/notifications"
-        let script = "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log)'\necho >> '\(log)'\n"
+        // It also writes down any passphrase variable it was given (there must be none).
+        let script = "#!/bin/sh\nprintf '%s|' \"$@\" >> '\(log)'\necho >> '\(log)'\nenv | grep '^PHR_\\(NEW_\\)\\?PASSPHRASE' >> '\(log).env'\n"
         #expect(FileManager.default.createFile(atPath: "\(bin)/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         return (bin, log)
     }
@@ -296,6 +297,8 @@ import Testing
         let expected: String = "--app-name=phr|--urgency=normal|--|phr: medication|A dose is due. 'phr med due' shows it.|\n"
             + "--app-name=phr|--urgency=low|--|phr: water|Time for a glass of water.\n" + tipText + "|\n"
         #expect(notifications == expected)
+        // phr ran with PHR_PASSPHRASE set; notify-send never saw it.
+        #expect((try? String(contentsOfFile: log + ".env", encoding: .utf8)) == "", "notify-send was given a passphrase variable")
         // With --notify-details the medication is named; --peek shows without marking.
         let evening = Self.env("2026-03-10T19:05:00Z", "Europe/Berlin", path)
         Self.expect(try cli.run(["remind", "due", "--peek"], evening), stdout: nil)

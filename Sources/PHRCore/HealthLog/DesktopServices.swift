@@ -65,9 +65,8 @@ public enum DesktopServices {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         // systemctl and notify-send get phr's environment (the session bus, the display), but
-        // never a passphrase given in it: those are secrets (the _FILE and _COMMAND forms only
-        // name where one is).
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "PHR_PASSPHRASE" && $0.key != "PHR_NEW_PASSPHRASE" }
+        // no passphrase nor where to find one.
+        process.environment = ProcessEnvironment.withoutPassphrases(ProcessEnvironment.variables)
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         if quietErrors { process.standardError = FileHandle.nullDevice }

@@ -31,9 +31,13 @@ public struct ReminderChannel: Sendable, Equatable {
     public var delivered: Int
     public var givenUp: Int
 
-    public init(row: Row) {
+    public init(row: Row) throws {
         id = row["id"]
-        kind = Kind(rawValue: row["kind"]) ?? .command
+        // Never a guess: an unknown kind taken for `command` would run its target in a shell.
+        guard let kind = Kind(rawValue: row["kind"]) else {
+            throw DatabaseError(message: "reminder channel \(id) has an unknown kind")
+        }
+        self.kind = kind
         target = row["target"]
         token = row["token"]
         details = row["details"]

@@ -185,8 +185,7 @@ public struct ReminderChannelSender: Sendable {
 
     /// The environment a channel's program gets: phr's, without any passphrase source.
     static func childEnvironment(_ environment: [String: String], extra: [String: String]) -> [String] {
-        environment.merging(extra) { $1 }
-            .filter { !$0.key.hasPrefix("PHR_PASSPHRASE") && !$0.key.hasPrefix("PHR_NEW_PASSPHRASE") }
+        ProcessEnvironment.withoutPassphrases(environment.merging(extra) { $1 })
             .sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value)" }
     }

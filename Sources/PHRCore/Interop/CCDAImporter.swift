@@ -252,11 +252,6 @@ struct CCDAImporter {
         }
         let effective = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone)
         var notes: [String] = []
-        let flags = entry.interpretations.compactMap { code -> String? in
-            guard code.nullFlavor == nil else { return nil }
-            let words = code.display ?? code.code.flatMap { Self.interpretationWords[$0] }
-            return [words, code.code.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
-        }.filter { !$0.isEmpty }
         // The lab fields (issue 15) hold the first reference range, the interpretation and the
         // UCUM unit (C-CDA physical quantities are UCUM); notes keep what they cannot: further
         // ranges and interpretations the flags do not name.
@@ -267,8 +262,7 @@ struct CCDAImporter {
             let words = code.display ?? code.code.flatMap { Self.interpretationWords[$0] }
             return [words, code.code.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         }.filter { !$0.isEmpty }
-        if flag == nil, !flags.isEmpty { notes.append("interpretation: \(flags.joined(separator: ", "))") }
-        else if !otherFlags.isEmpty { notes.append("interpretation: \(otherFlags.joined(separator: ", "))") }
+        if !otherFlags.isEmpty { notes.append("interpretation: \(otherFlags.joined(separator: ", "))") }
         var labRange: ReferenceRange?
         for range in entry.ranges {
             let low = try range.low.flatMap { try Self.doseText($0, field: "referenceRange.low") }
@@ -332,7 +326,7 @@ struct CCDAImporter {
         let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
         let status: Appointment.Status = entry.status == "cancelled" || entry.status == "aborted" ? .cancelled : .confirmed
         return .record(Appointment(
-            id: "", uid: UUID().uuidString.lowercased(), with: entry.performer ?? kind ?? "Encounter", start: start,
+            id: "", uid: "", with: entry.performer ?? kind ?? "Encounter", start: start,
             timeZone: zone.identifier, durationMinutes: minutes, allDay: allDay, location: entry.place,
             reason: reasons.isEmpty ? (entry.performer == nil ? nil : kind) : reasons.joined(separator: ", "),
             notes: entry.performer != nil && !reasons.isEmpty ? kind : nil, documentID: nil, status: status, remindMinutes: nil,

@@ -49,7 +49,7 @@ extension FHIRMapper {
         }
         let zone = time.zone
         return .record(Appointment(
-            id: "", uid: UUID().uuidString.lowercased(), with: with ?? serviceType ?? description ?? "Appointment",
+            id: "", uid: "", with: with ?? serviceType ?? description ?? "Appointment",
             start: LocalDateTime(start, in: zone), timeZone: zone.identifier, durationMinutes: minutes, allDay: false,
             location: location, reason: reasonConcept?.name() ?? description, notes: try FHIRElements.string(resource["comment"], field: "comment"),
             documentID: nil, status: appointmentStatus, remindMinutes: nil, sequence: 0, source: source(resource),

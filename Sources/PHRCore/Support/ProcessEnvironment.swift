@@ -7,4 +7,11 @@ public enum ProcessEnvironment {
     public static let variables: [String: String] = ProcessInfo.processInfo.environment
 
     public static subscript(name: String) -> String? { variables[name] }
+
+    /// `environment` for a program phr starts that has no business with the vault (a
+    /// notification tool, systemctl, a reminder channel's command): without any passphrase or
+    /// passphrase source (PHR_PASSPHRASE, PHR_NEW_PASSPHRASE and their _FILE and _COMMAND forms).
+    public static func withoutPassphrases(_ environment: [String: String]) -> [String: String] {
+        environment.filter { !$0.key.hasPrefix("PHR_PASSPHRASE") && !$0.key.hasPrefix("PHR_NEW_PASSPHRASE") }
+    }
 }

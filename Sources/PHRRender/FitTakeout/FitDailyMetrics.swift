@@ -97,11 +97,7 @@ struct FitDailyMetrics {
 
     /// "2026-03-15" (and only that shape), years 1900-2200.
     static func day(_ text: String) -> CalendarDate? {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || (0x30...0x39).contains($0.element) }),
-              let year = Int(text.prefix(4)), (1900...2200).contains(year), let month = Int(text.dropFirst(5).prefix(2)),
-              let day = Int(text.suffix(2)) else { return nil }
-        return CalendarDate(year: year, month: month, day: day)
+        CalendarDate(text)
     }
 
     /// A decimal number as Takeout writes it ("77.69999694824219"; a dot in every language).
