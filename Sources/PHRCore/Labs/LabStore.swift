@@ -57,7 +57,9 @@ public struct LabStore {
             }
             flag = typed
         }
-        if flag == nil, let number = value.number { flag = LabFlag.computed(number, range: range) ?? (value.marked ? .abnormal : nil) }
+        // A flag is stored only as the report gives it (typed, or a value marked * or !); one
+        // the range implies is worked out when read (`effectiveFlag`), as the report reader does.
+        if flag == nil, value.marked, let number = value.number { flag = LabFlag.computed(number, range: range) ?? .abnormal }
         let date = try input.date.map { try RecordFields.date($0, field: "--date") } ?? CalendarDate(time.now, in: time.zone)
         let ucum = unit.flatMap(LabUnits.ucum)
         let analyte = AnalyteCatalog.lookup(name, unit: unit)

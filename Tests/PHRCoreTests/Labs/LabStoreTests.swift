@@ -29,7 +29,9 @@ import Testing
         #expect(read.effective == "2025-03-18")
         #expect(read.category == "laboratory")
         #expect(read.lab == LabDetails(analyte: "ferritin", unitUCUM: "ng/mL", range: ReferenceRange(low: 30, high: 400, text: "30-400"),
-                                       flag: .low, panel: "Iron studies", origin: .typed, reviewed: true))
+                                       flag: nil, panel: "Iron studies", origin: .typed, reviewed: true))
+        // The range implies L: worked out when read, not stored as if the lab had printed it.
+        #expect(read.effectiveFlag == .low)
         // A flag given by hand wins over the one the range implies.
         let given = try Self.add(store, "TSH", "4.1", "mIU/L", range: "0.4-4.0", date: "2025-03-18", flag: "N")
         #expect(given.lab?.flag == .normal)
