@@ -162,6 +162,16 @@ import Testing
         #expect(AnalyteCatalog.lookup("LDL Chol Calc (NIH)")?.key == "ldl")
         #expect(AnalyteCatalog.lookup("Neutrophils", unit: "%")?.key == "neutrophils-pct")
         #expect(AnalyteCatalog.lookup("Neutrophils", unit: "x10E3/uL")?.key == "neutrophils-abs")
+        // A differential's absolute counts under the short names labs print (the multi-page
+        // sample): the count, never the percentage, whose LOINC code would go out with it.
+        for (name, key) in [("Neutrophils (Absolute)", "neutrophils"), ("Lymphs (Absolute)", "lymphocytes"),
+                            ("Monocytes(Absolute)", "monocytes"), ("Eos (Absolute)", "eosinophils"), ("Baso (Absolute)", "basophils")] {
+            #expect(AnalyteCatalog.lookup(name, unit: "x10E3/uL")?.key == "\(key)-abs", "\(name)")
+        }
+        for (name, key) in [("Lymphs", "lymphocytes"), ("Eos", "eosinophils"), ("Baso", "basophils"), ("Monos", "monocytes")] {
+            #expect(AnalyteCatalog.lookup(name, unit: "%")?.key == "\(key)-pct", "\(name)")
+            #expect(AnalyteCatalog.lookup(name, unit: "x10E3/uL")?.key == "\(key)-abs", "\(name)")
+        }
         #expect(AnalyteCatalog.lookup("Glucose", specimen: .urine)?.key == "urine-glucose")
         #expect(AnalyteCatalog.lookup("Glucose")?.key == "glucose")
         #expect(AnalyteCatalog.lookup("Frobnicase") == nil)
