@@ -103,7 +103,8 @@ enum OCRFailure: Error, Equatable {
         switch self {
         case .outOfMemory: return "the page image is too large for the reader's memory"
         case let .tooLarge(width, height):
-            return "the image is \(width) x \(height) pixels, more than phr reads (\(ImageDecoder.maximumMegapixels) megapixels)"
+            return "the image is \(width) x \(height) pixels, more than phr reads (\(ImageDecoder.maximumMegapixels) megapixels, "
+                + "\(ImageDecoder.maximumSide) pixels a side)"
         case let .undecodable(reason): return reason
         case let .languageMissing(languages): return "no OCR language data for \(languages)"
         case let .timedOut(seconds): return "OCR took longer than \(seconds) s"

@@ -115,9 +115,15 @@ struct ImageDecoder {
         return (Int(width), Int(height))
     }
 
+    /// Tesseract refuses a side longer than this ("Image too large"), and through its C API a
+    /// 40,000 x 25 image aborted the worker.
+    static let maximumSide = 32767
+
     static func checkSize(width: Int, height: Int) throws {
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maximumMegapixels * 1_000_000 else { throw OCRFailure.tooLarge(width: width, height: height) }
+        guard !overflow, pixels <= maximumMegapixels * 1_000_000, width <= maximumSide, height <= maximumSide else {
+            throw OCRFailure.tooLarge(width: width, height: height)
+        }
     }
 
     private func decodeWithLeptonica(tiffPage: Int?) throws -> GreyImage {

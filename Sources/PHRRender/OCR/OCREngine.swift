@@ -73,6 +73,8 @@ final class OCREngine {
     /// that reading is kept unless it is clearly less confident.
     func read(_ image: GreyImage, languages: String, seconds: Double, tables: Bool = false) throws -> Result {
         let deadline = Monotonic.now() + seconds
+        // A rendered PDF page can be as long as a decoded image: the same limit.
+        try ImageDecoder.checkSize(width: image.width, height: image.height)
         let engine = try self.engine(languages)
         let prepared = try prepare(image)
         var best = try pass(prepared, engine: engine, deadline: deadline, budget: seconds)

@@ -76,11 +76,17 @@ import Testing
         let (summaries, pages) = try ExtractionFixtures.extractAll([bomb, truncated, good].map { ExtractionJob(.path($0), ocr: Self.auto) },
                                                                    with: ExtractionFixtures.extractor())
         #expect(summaries[0]?.outcome == .unreadable)
-        #expect(summaries[0]?.reason == "the image is 50000 x 50000 pixels, more than phr reads (100 megapixels)")
+        #expect(summaries[0]?.reason == "the image is 50000 x 50000 pixels, more than phr reads (100 megapixels, 32767 pixels a side)")
         #expect(summaries[1]?.outcome == .unreadable)
         #expect(summaries[1]?.reason?.contains("damaged or truncated") == true, "\(summaries[1]?.reason ?? "")")
         #expect(summaries[2]?.outcome == .ocr)
         #expect(pages[2]?.first?.text.contains("palpitations") == true)
+        // One megapixel, but a side longer than Tesseract takes (it aborted the worker): refused too.
+        let strip = "\(directory)/strip.png"
+        #expect(FileManager.default.createFile(atPath: strip, contents: Data(PNGHeader.bomb(width: 40_000, height: 25))))
+        let (stripSummaries, _) = try ExtractionFixtures.extractAll([ExtractionJob(.path(strip), ocr: Self.auto)], with: ExtractionFixtures.extractor())
+        #expect(stripSummaries[0]?.outcome == .unreadable)
+        #expect(stripSummaries[0]?.reason == "the image is 40000 x 25 pixels, more than phr reads (100 megapixels, 32767 pixels a side)")
     }
 
     /// A page on which OCR hangs (the worker test fault fires on its OCR text) is killed after
