@@ -142,5 +142,17 @@ import Testing
         #expect(list.stdout.contains("\"document_id\" : \"\(id)\""))
         #expect(list.stdout.contains("\"page\" : 1"))
         #expect(list.stdout.contains("\"value_number\" : 166"))
+
+        // A scan of it stored without OCR has no words yet: extraction says so, saves nothing.
+        let prefix = "\(cli.directory)/panel"
+        let render = try Process.run(URL(fileURLWithPath: "/usr/bin/pdftoppm"),
+                                     arguments: ["-r", "100", "-gray", "-png", "-singlefile", "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf", prefix])
+        render.waitUntilExit()
+        try #require(render.terminationStatus == 0)
+        let scan = try cli.run(["doc", "add", "--ocr", "never", "--json", prefix + ".png"], Self.env)
+        let scanID = try #require(scan.stdout.range(of: #""id" : "([0-9a-z]{6})""#, options: .regularExpression)
+            .map { String(scan.stdout[$0].dropFirst(8).dropLast()) }, "\(scan.stdout)")
+        Self.expect(try cli.run(["lab", "extract", scanID, "--yes"], Self.env), stdout: "",
+                    stderr: "phr: document \(scanID) has pages waiting for OCR; read them with 'phr doc reindex --ocr \(scanID)', then extract again\n")
     }
 }

@@ -46,6 +46,10 @@ struct LabExtract: ParsableCommand {
         }
         if output.json { return try Console.json(extraction) }
         guard !extraction.rows.isEmpty else {
+            // A scan stored without OCR has no words yet: say so rather than "no rows".
+            if found.ocr == .waiting {
+                return Console.note("document \(found.id) has pages waiting for OCR; read them with 'phr doc reindex --ocr \(found.id)', then extract again")
+            }
             return Console.note("no result rows found in document \(found.id); type results in with 'phr lab add'")
         }
         let store = LabStore(vault: context.vault, profile: context.profile, time: context.time)
