@@ -51,6 +51,41 @@ import Testing
         }
     }
 
+    /// A batch interrupted after its first document was committed has already said so on
+    /// stdout (not a pipe's worth of lines lost with the process): a script knows what went in.
+    @Test func anInterruptedBatchHasReportedWhatItCommitted() throws {
+        let cli = try CLI(label: "add-interrupted")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        // One worker and OCR of every page: the one-page letter is done long before the
+        // three-page lab report.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.phr)
+        process.arguments = ["doc", "add", "--ocr", "always", "\(Self.samples)/referral-letter-el.pdf",
+                             "\(CLI.packageRoot)/Samples/lab-reports/lab-report-multi-page.pdf"]
+        process.environment = cli.environment.merging(Self.env.merging(["PHR_OCR_WORKERS": "1"]) { $1 }) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: cli.directory)
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        while !text.contains("\n"), case let data = stdout.fileHandleForReading.availableData, !data.isEmpty {
+            text += String(decoding: data, as: UTF8.self)
+        }
+        let stillRunning = process.isRunning
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        text += String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stillRunning, "the batch ended before its first line came: \(text)")
+        let first = try #require(text.split(separator: "\n").first.map(String.init))
+        #expect(first.hasPrefix("added ") && first.contains(" referral \"Παραπεμπτικό"), "\(text)")
+        let id = String(first.dropFirst("added ".count).prefix(6))
+        let list = try cli.run(["doc", "list", "--json"], Self.env)
+        #expect(list.stdout.contains("\"id\" : \"\(id)\""), "\(list.stdout)")
+    }
+
     /// Every entry of `directory`, hidden ones included.
     static func entries(_ directory: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()

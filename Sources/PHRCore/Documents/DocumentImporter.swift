@@ -252,23 +252,32 @@ public final class DocumentImporter {
     /// is refused, not waited on), sniffed, encrypted into a blob and handed to an extraction
     /// worker through that one descriptor, and its document is committed as soon as its text is
     /// in, with up to a worker's worth of files in flight. `progress(done, total, file)` is
-    /// called as files finish. Returns one result per file, in order.
+    /// called as files finish, and `onResult(index, result)` with each file's result as it is
+    /// final (committed, refused or skipped), in the order they finish. Returns one result per
+    /// file, in order.
     ///
     /// When the vault itself cannot be written (a full disk, an I/O error), the batch stops:
     /// files in flight finish, nothing more is read, and `DocumentImportError.stopped` carries
     /// every file's result (the ones not reached say so) and the cause.
     public func add(files: [InputFile], options: Options,
-                    progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [FileResult] {
-        try withoutActuallyEscaping(progress) { progress in try add(files: files, options: options, escapingProgress: progress) }
+                    progress: (Int, Int, String) -> Void = { _, _, _ in },
+                    onResult: (Int, FileResult) -> Void = { _, _ in }) throws -> [FileResult] {
+        try withoutActuallyEscaping(progress) { progress in
+            try withoutActuallyEscaping(onResult) { onResult in
+                try add(files: files, options: options, escapingProgress: progress, onResult: onResult)
+            }
+        }
     }
 
-    private func add(files: [InputFile], options: Options, escapingProgress progress: @escaping (Int, Int, String) -> Void) throws -> [FileResult] {
+    private func add(files: [InputFile], options: Options, escapingProgress progress: @escaping (Int, Int, String) -> Void,
+                     onResult: @escaping (Int, FileResult) -> Void) throws -> [FileResult] {
         var results = [FileResult?](repeating: nil, count: files.count)
         let rowsBefore = try vault.database.read { db in try SearchIndex.indexedRows(db) }
         var done = 0
         func finish(_ index: Int, _ result: FileResult) {
             results[index] = result
             done += 1
+            onResult(index, result)
             progress(done, files.count, result.file)
         }
 

@@ -135,18 +135,52 @@ struct DocAdd: ParsableCommand {
         let showBar = files.count > 1 || options.ocr.mode != .never
             || files.contains { ($0.path.linkStatus().map { Int64($0.st_size) } ?? 0) > 20_000_000 }
         let bar = Progress("adding", enabled: showBar && Console.stderrIsTTY)
+        // Each file's line is printed as soon as it and the files before it are done, so a run
+        // that is interrupted has said what it committed. JSON is one array, at the end.
+        func report(_ result: DocumentImporter.FileResult) {
+            switch result.status {
+            case .added:
+                let document = result.document!
+                if result.isProblem {
+                    Console.error("\(result.file): \(document.outcomeDescription): \(result.reason ?? "no text") (stored as \(document.id); not searchable)")
+                }
+                Console.out("added \(document.id) \(document.summaryLine)")
+            case .duplicate:
+                Console.out("skipped \(result.file): \(result.reason!)")
+            case .failed:
+                Console.error("\(result.file): \(result.reason!)")
+            case .skipped:
+                break
+            }
+        }
+        if !output.json { expansion.problems.forEach(report) }
+        var arrived = [DocumentImporter.FileResult?](repeating: nil, count: files.count)
+        var reported = 0
+        func reportInOrder() {
+            while !output.json, reported < arrived.count, let result = arrived[reported] {
+                report(result)
+                reported += 1
+            }
+        }
         var results: [DocumentImporter.FileResult]
         var stopped: DocumentImportError?
         do {
-            results = try importer.add(files: files, options: options) { done, total, file in
+            results = try importer.add(files: files, options: options, progress: { done, total, file in
                 bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \((file as NSString).lastPathComponent)")
-            }
+            }, onResult: { index, result in
+                arrived[index] = result
+                Progress.clearLine()
+                reportInOrder()
+            })
         } catch let error as DocumentImportError {
             guard case .stopped(let partial, _, _) = error else { throw error }
             results = partial
             stopped = error
         }
         bar.finish()
+        // Files the batch stopped before have their results only now.
+        for (index, result) in results.enumerated() where arrived[index] == nil { arrived[index] = result }
+        reportInOrder()
         results = expansion.problems + results
         let skipped = results.filter { $0.status == .skipped }.count
         if results.isEmpty {
@@ -154,26 +188,7 @@ struct DocAdd: ParsableCommand {
             Console.note("nothing to add: no files in " + RawArguments.paths(self.files).map(\.display).joined(separator: ", "))
         }
         results.removeAll { $0.status == .skipped }
-        if output.json {
-            try Console.json(results)
-        } else {
-            for result in results {
-                switch result.status {
-                case .added:
-                    let document = result.document!
-                    if result.isProblem {
-                        Console.error("\(result.file): \(document.outcomeDescription): \(result.reason ?? "no text") (stored as \(document.id); not searchable)")
-                    }
-                    Console.out("added \(document.id) \(document.summaryLine)")
-                case .duplicate:
-                    Console.out("skipped \(result.file): \(result.reason!)")
-                case .failed:
-                    Console.error("\(result.file): \(result.reason!)")
-                case .skipped:
-                    break
-                }
-            }
-        }
+        if output.json { try Console.json(results) }
         if let stopped { throw stopped }
         let added = results.filter { $0.status == .added }.count
         let duplicates = results.filter { $0.status == .duplicate }.count
