@@ -52,6 +52,13 @@ import Testing
         let none = try cli.run(["doc", "reindex", "--ocr"], Self.env)
         #expect(none.status == 0 && none.stderr == "phr: no documents wait for OCR\n", "\(none.stderr)")
         #expect(!(try cli.run(["status"], Self.env).stderr.contains("wait for OCR")))
+        // A damaged scan is unreadable, not waiting for an OCR that could never read it.
+        let bytes = try #require(FileManager.default.contents(atPath: referral))
+        let truncated = "\(cli.directory)/truncated.png"
+        #expect(FileManager.default.createFile(atPath: truncated, contents: bytes.prefix(bytes.count / 3)))
+        #expect(try cli.run(["doc", "add", truncated], Self.env).status == 65)
+        #expect(!(try cli.run(["status"], Self.env).stderr.contains("wait for OCR")))
+        #expect(try cli.run(["doc", "reindex", "--ocr"], Self.env).stderr == "phr: no documents wait for OCR\n")
 
         // What OCR read is found, with a snippet, and the date and type came from it.
         let search = try cli.run(["search", "hematocrit"], Self.env)

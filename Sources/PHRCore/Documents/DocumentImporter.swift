@@ -526,6 +526,9 @@ public final class DocumentImporter {
     /// Whether a document still needs OCR after this extraction: not if OCR read (or tried to
     /// read) any page, nor if nothing in it needs OCR.
     static func ocrState(summary: ExtractionSummary, pages: PageSpool) -> DocumentOCRState {
+        // A file that cannot be read at all (a damaged or oversized image, a page that crashes
+        // the reader) waits for nothing: another try reads it no better.
+        if summary.outcome == .unreadable { return pages.ocrPages.isEmpty ? .notNeeded : .done }
         // Done once OCR read a page (finding text or not); pages where it could not run (a
         // timeout, a missing language) leave the document waiting for another try.
         if pages.ocrPages.contains(where: { $0.record.status != .failed }) { return .done }
