@@ -30,16 +30,19 @@ final class OCREngine {
         var sauvola = true
         var orientation = true
         var retry = true
+        var stamps = true
 
         static func fromEnvironment() -> Steps {
             guard let raw = getenv("PHR_OCR_STEPS") else { return Steps() }
             let names = Set(String(cString: raw).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             if names.contains("all") {
-                return Steps(background: true, rules: true, deskew: true, sauvola: true, orientation: true, retry: true)
+                return Steps(background: true, rules: true, deskew: true, sauvola: true, orientation: true, retry: true,
+                             stamps: true)
             }
             return Steps(background: names.contains("background"), rules: names.contains("rules"),
                          deskew: names.contains("deskew"), sauvola: names.contains("sauvola"),
-                         orientation: names.contains("orientation"), retry: names.contains("retry"))
+                         orientation: names.contains("orientation"), retry: names.contains("retry"),
+                         stamps: names.contains("stamps"))
         }
     }
 
@@ -76,9 +79,10 @@ final class OCREngine {
         // A rendered PDF page can be as long as a decoded image: the same limit.
         try ImageDecoder.checkSize(width: image.width, height: image.height)
         let engine = try self.engine(languages)
-        let prepared = try prepare(image)
+        let (prepared, stamps) = try prepare(image)
         var best = try pass(prepared, engine: engine, deadline: deadline, budget: seconds)
         var note = ""
+        func noting(_ step: String) { note = note.isEmpty ? step : note + ", " + step }
 
         if steps.orientation {
             // Text Tesseract found turned (a page scanned sideways): turn the page and read again,
@@ -142,7 +146,7 @@ final class OCREngine {
             let again = try pass(thickened, engine: engine, deadline: deadline, budget: seconds)
             if again.score > best.score * 1.2 {
                 best = again
-                note = note.isEmpty ? "strokes thickened" : note + ", strokes thickened"
+                noting("strokes thickened")
             }
         }
         if tables, Monotonic.now() < deadline {
@@ -151,9 +155,10 @@ final class OCREngine {
             let block = try pass(best.image, engine: engine, deadline: deadline, budget: seconds)
             if block.score >= best.score * 0.95 {
                 best = block
-                note = note.isEmpty ? "read as a table" : note + ", read as a table"
+                noting("read as a table")
             }
         }
+        if stamps > 0 { noting(stamps == 1 ? "a stamp left out" : "\(stamps) stamps left out") }
         if Monotonic.now() > deadline && best.words.isEmpty { throw OCRFailure.timedOut(seconds: Int(seconds)) }
         let scale = 72 / Double(best.image.resolution)
         let words = best.words.map { word in
@@ -343,8 +348,8 @@ final class OCREngine {
 
     // MARK: - Cleaning
 
-    /// The page as Tesseract should see it.
-    func prepare(_ image: GreyImage) throws -> GreyImage {
+    /// The page as Tesseract should see it, and how many stamps were taken off it.
+    func prepare(_ image: GreyImage) throws -> (GreyImage, stamps: Int) {
         var page = image
         if steps.background {
             // Levels uneven lighting (phone photos) so the paper is one grey, then maps light
@@ -358,7 +363,12 @@ final class OCREngine {
         if steps.deskew {
             page = try page.map { pixDeskew($0, 0) }
         }
-        return page
+        var stamps: [StampRemover.Stamp] = []
+        if steps.stamps {
+            // After deskew, so that a tilted frame is a stamp and not a page scanned askew.
+            (page, stamps) = try StampRemover.removing(from: page)
+        }
+        return (page, stamps.count)
     }
 
     /// Paints long horizontal and vertical lines white: ruled table cells otherwise make

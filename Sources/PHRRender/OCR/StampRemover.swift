@@ -1,0 +1,154 @@
+import CPHRTesseract
+import Foundation
+
+/// Takes a rubber stamp ("RECEIVED MAR 21 2025" in a tilted frame) off a page before it is
+/// read. Tesseract otherwise threads the stamp's tilted letters into the page's own lines
+/// ("Anytown, ZZ 00000" became "Anytown, ZZ RECEIWED 00000"), which garbles the text under and
+/// beside it: the stamped header of the accuracy corpus went from 7.5% character errors to 0%.
+///
+/// A stamp is found by its frame: a connected stroke at least an inch long and a quarter inch
+/// high that encloses one area, is thin (its ink covers under 15% of its box), is tilted against
+/// the upright page (3 to 45 degrees, after deskew: a printed box is straight), and whose ink is
+/// clearly lighter than the page's text (a different ink: blue, red or faded). Inside the frame,
+/// pixels as light as the stamp's ink are painted white; the page's darker text under the stamp,
+/// with a margin round its strokes, stays. A stamp in black ink, or with a broken frame, is left
+/// alone and read as it is.
+enum StampRemover {
+    struct Stamp: Equatable {
+        var x: Int, y: Int, width: Int, height: Int
+        /// Degrees from the nearest axis.
+        var tilt: Double
+        /// The frame's median ink grey, and the 10th percentile of the page's ink: the cores of
+        /// its text strokes (0 black, 255 white).
+        var frameInk: Int, textInk: Int
+    }
+
+    /// `image` with its stamps whitened, and the stamps found; the same image when there are none.
+    static func removing(from image: GreyImage) throws -> (GreyImage, [Stamp]) {
+        let found = try frames(in: image)
+        guard !found.isEmpty else { return (image, []) }
+        let cleaned = try image.copy()
+        for (stamp, area) in found { try whiten(stamp, area: area, in: cleaned) }
+        return (cleaned, found.map(\.stamp))
+    }
+
+    /// Ink is anything darker than this (paper is levelled to white before).
+    private static let inkLevel: Int32 = 200
+
+    /// The stamps on `image`, each with its frame filled in (a 1-bit mask the size of its box).
+    private static func frames(in image: GreyImage) throws -> [(stamp: Stamp, area: Owned)] {
+        let resolution = max(50, image.resolution)
+        let binary = try Owned(pixThresholdToBinary(image.pix, inkLevel))
+        var components: UnsafeMutablePointer<PIXA>?
+        let boxes = pixConnComp(binary.pix, &components, 8)
+        defer {
+            var boxList = boxes
+            boxaDestroy(&boxList)
+            pixaDestroy(&components)
+        }
+        guard let boxes else { throw OCRFailure.outOfMemory }
+        var pageInk: Int?
+        var stamps: [(stamp: Stamp, area: Owned)] = []
+        for index in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, index, &x, &y, &width, &height) == 0 else { continue }
+            let (long, short) = (max(width, height), min(width, height))
+            guard Int(long) >= resolution, Int(short) >= resolution / 4 else { continue }
+            guard let components, let stroke = pixaGetPix(components, index, Int32(L_CLONE)) else { continue }
+            let frame = try Owned(stroke)
+            let area = Double(width) * Double(height)
+            var inked: Int32 = 0
+            _ = pixCountPixels(frame.pix, &inked, nil)
+            guard Double(inked) / area <= 0.15 else { continue }
+            let filled = try Owned(pixHolesByFilling(frame.pix, 4))
+            var enclosed: Int32 = 0
+            _ = pixCountPixels(filled.pix, &enclosed, nil)
+            guard Double(enclosed) / area >= 0.3 else { continue }
+            let holes = try Owned(pixXor(nil, filled.pix, frame.pix))
+            var holeCount: Int32 = 0
+            _ = pixCountConnComp(holes.pix, 4, &holeCount)
+            guard holeCount == 1 else { continue }
+            let tilt = self.tilt(of: filled.pix)
+            guard tilt >= 3 else { continue }
+            let frameInk = try percentile(0.5, of: pixGetGrayHistogramMasked(image.pix, frame.pix, x, y, 1))
+            if pageInk == nil { pageInk = try percentile(0.1, of: pixGetGrayHistogram(image.pix, 2)) }
+            guard let textInk = pageInk, frameInk - textInk >= 35 else { continue }
+            stamps.append((Stamp(x: Int(x), y: Int(y), width: Int(width), height: Int(height), tilt: tilt,
+                                 frameInk: frameInk, textInk: textInk), filled))
+        }
+        return stamps
+    }
+
+    /// Paints white the pixels inside `stamp`'s frame lighter than halfway between the stamp's
+    /// ink and the text's, except near darker strokes (text under the stamp keeps its edges).
+    private static func whiten(_ stamp: Stamp, area: Owned, in image: GreyImage) throws {
+        let margin = Int32(max(3, image.resolution / 60))
+        let box = try BoxHandle(x: stamp.x, y: stamp.y, width: stamp.width, height: stamp.height)
+        let crop = try Owned(pixClipRectangle(image.pix, box.box, nil))
+        let region = try Owned(pixDilateBrick(nil, area.pix, margin, margin))
+        let cutoff = Int32((stamp.frameInk + stamp.textInk) / 2)
+        let dark = try Owned(pixThresholdToBinary(crop.pix, cutoff))
+        let kept = try Owned(pixDilateBrick(nil, dark.pix, margin, margin))
+        let paint = try Owned(pixSubtract(nil, region.pix, kept.pix))
+        _ = pixPaintThroughMask(image.pix, paint.pix, Int32(stamp.x), Int32(stamp.y), 255)
+    }
+
+    /// Degrees between the long axis of a filled shape and the nearest image axis, from its
+    /// second moments.
+    static func tilt(of mask: UnsafeMutablePointer<PIX>) -> Double {
+        let width = Int(pixGetWidth(mask)), height = Int(pixGetHeight(mask))
+        let wordsPerLine = Int(pixGetWpl(mask))
+        guard let data = pixGetData(mask) else { return 0 }
+        var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+        for y in 0..<height {
+            let line = data + y * wordsPerLine
+            for x in 0..<width where (line[x >> 5] >> (31 - UInt32(x & 31))) & 1 == 1 {
+                let (fx, fy) = (Double(x), Double(y))
+                n += 1; sx += fx; sy += fy; sxx += fx * fx; syy += fy * fy; sxy += fx * fy
+            }
+        }
+        guard n > 0 else { return 0 }
+        let (cx, cy) = (sx / n, sy / n)
+        let (mu20, mu02, mu11) = (sxx / n - cx * cx, syy / n - cy * cy, sxy / n - cx * cy)
+        let degrees = abs(0.5 * atan2(2 * mu11, mu20 - mu02) * 180 / .pi)
+        return degrees > 45 ? 90 - degrees : degrees
+    }
+
+    /// The grey level below which `fraction` of the ink (pixels darker than `inkLevel`) lies.
+    private static func percentile(_ fraction: Double, of histogram: UnsafeMutablePointer<NUMA>?) throws -> Int {
+        defer {
+            var pointer = histogram
+            numaDestroy(&pointer)
+        }
+        guard let histogram else { throw OCRFailure.outOfMemory }
+        var counts: [Double] = []
+        for level in 0..<min(Int(inkLevel), Int(numaGetCount(histogram))) {
+            var value: Float = 0
+            _ = numaGetFValue(histogram, Int32(level), &value)
+            counts.append(Double(value))
+        }
+        let total = counts.reduce(0, +)
+        guard total > 0 else { return Int(inkLevel) }
+        var running = 0.0
+        for (level, count) in counts.enumerated() {
+            running += count
+            if running >= total * fraction { return level }
+        }
+        return Int(inkLevel)
+    }
+}
+
+/// A leptonica box freed with its owner.
+private final class BoxHandle {
+    let box: UnsafeMutablePointer<BOX>
+
+    init(x: Int, y: Int, width: Int, height: Int) throws {
+        guard let box = boxCreate(Int32(x), Int32(y), Int32(width), Int32(height)) else { throw OCRFailure.outOfMemory }
+        self.box = box
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<BOX>? = box
+        boxDestroy(&pointer)
+    }
+}
