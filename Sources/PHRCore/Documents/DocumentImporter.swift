@@ -715,8 +715,9 @@ public final class DocumentImporter {
     /// The PDF's own title when it is a real one, else the file name made readable.
     static func title(metadata: String?, fileName: String) -> String {
         // Both come from the file, not a person: control characters become U+FFFD rather than refuse it.
-        let metadata = metadata.map(RecordFields.replacingControlCharacters)
-        let fileName = RecordFields.replacingControlCharacters(fileName)
+        // A title is one line: a PDF title or file name with line breaks would break listings.
+        let metadata = metadata.map { RecordFields.oneLine(RecordFields.replacingControlCharacters($0)) }
+        let fileName = RecordFields.oneLine(RecordFields.replacingControlCharacters(fileName))
         if let metadata, isMeaningfulTitle(metadata) { return String(metadata.prefix(300)) }
         var stem = (fileName as NSString).deletingPathExtension
         stem = stem.replacingOccurrences(of: "__", with: " ").map { $0 == "_" || $0 == "-" ? " " : $0 }

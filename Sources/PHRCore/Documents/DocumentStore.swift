@@ -314,8 +314,9 @@ public enum DocumentError: PHRError, Equatable {
 
 /// Validation of document fields typed by people.
 public enum DocumentFields {
+    /// One line (line breaks become spaces), like every name phr keeps.
     public static func title(_ text: String) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = RecordFields.oneLine(text).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "--title", reason: "a title cannot be empty") }
         guard trimmed.count <= 300 else { throw RecordError.invalidField(field: "--title", reason: "at most 300 characters") }
         try RecordFields.refuseControlCharacters(trimmed, field: "--title")
@@ -354,6 +355,6 @@ public enum DocumentFields {
     }
 
     public static func note(_ text: String?) throws -> String? {
-        try RecordFields.optionalText(text, field: "--note", limit: RecordFields.maximumTextLength)
+        try RecordFields.optionalText(text, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
     }
 }

@@ -143,7 +143,7 @@ extension LogStore {
                 entry.pulse = pulse
             }
         }
-        entry.note = try FieldChange.apply(input.note, to: entry.note, field: "--note", limit: RecordFields.maximumTextLength)
+        entry.note = try FieldChange.apply(input.note, to: entry.note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Works out when a sleep or workout started and ended from a duration and/or --from/--to:

@@ -71,7 +71,7 @@ extension PHRImporter {
         if let start = entry.start { try timestamps([("start", start)]) }
         _ = try RecordFields.timeZone(entry.timeZone, field: "time_zone")
         if let kind = entry.kind { entry.kind = try RecordFields.text(kind, field: "kind", limit: 40) }
-        entry.note = try RecordFields.optionalText(entry.note, field: "note", limit: RecordFields.maximumTextLength)
+        entry.note = try RecordFields.optionalText(entry.note, field: "note", limit: RecordFields.maximumTextLength, multiline: true)
         guard entry.value.isFinite, entry.value > 0, entry.value <= 1_000_000 else {
             throw RecordError.invalidField(field: "value", reason: "use a number above 0 and at most 1000000")
         }

@@ -119,7 +119,7 @@ struct PHRImporter {
         }
         if let height = id.heightCm, !(height >= 20 && height < 300) { throw RecordError.invalidField(field: "height_cm", reason: "use 20 to 300") }
         if let weight = id.weightKg, !(weight > 0.2 && weight < 1000) { throw RecordError.invalidField(field: "weight_kg", reason: "use 0.2 to 1000") }
-        id.notes = try RecordFields.optionalText(id.notes, field: "notes", limit: RecordFields.maximumTextLength)
+        id.notes = try RecordFields.optionalText(id.notes, field: "notes", limit: RecordFields.maximumTextLength, multiline: true)
         guard id.identifiers.count <= 100, id.identifiers.allSatisfy({ $0.value.count <= 1000 && ($0.system?.count ?? 0) <= 1000 }) else {
             throw RecordError.invalidField(field: "identifiers", reason: "at most 100 identifiers of at most 1000 characters")
         }
@@ -139,7 +139,7 @@ struct PHRImporter {
                 for rule in dose.forced ?? [] where DoseRefusal.Rule(rawValue: rule) == nil {
                     throw RecordError.invalidField(field: "forced", reason: "'\(rule.prefix(40))' is not a dose-guard rule")
                 }
-                _ = try RecordFields.optionalText(dose.note, field: "note", limit: RecordFields.maximumTextLength)
+                _ = try RecordFields.optionalText(dose.note, field: "note", limit: RecordFields.maximumTextLength, multiline: true)
             }) else { continue }
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dose WHERE medication_id = ? AND uid = ?)",
                                  arguments: [medicationID, dose.uid])! {

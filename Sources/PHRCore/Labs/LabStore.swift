@@ -67,7 +67,7 @@ public struct LabStore {
         var observation = Observation(
             id: "", uid: "", name: name, category: "laboratory", status: .final, effective: date.description,
             valueNumber: value.number, valueUnit: unit, valueText: value.number == nil ? value.text : nil, valueCodes: nil, components: [],
-            notes: try RecordFields.optionalText(input.notes, field: "--notes", limit: RecordFields.maximumTextLength),
+            notes: try RecordFields.optionalText(input.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true),
             codes: analyte.map { [Coding(system: Coding.System.loinc, code: $0.loinc[0], display: $0.name)] } ?? [], source: nil,
             lab: LabDetails(analyte: analyte?.key, unitUCUM: ucum, range: range, flag: flag,
                             panel: try RecordFields.optionalText(input.panel, field: "--panel") ?? analyte?.panel, origin: .typed, reviewed: true),

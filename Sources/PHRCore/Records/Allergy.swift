@@ -148,7 +148,7 @@ public struct AllergyStore: EditableRecordStore {
         }
         if let text = input.status { allergy.status = try RecordFields.choice(text, field: "--status", as: Allergy.Status.self) }
         if let text = input.since { allergy.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
-        allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+        allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Active ones first, the most dangerous first, then by name.

@@ -116,7 +116,7 @@ public struct AppointmentStore: ProfileRecordStore {
         }
         appointment.location = try FieldChange.apply(input.location, to: appointment.location, field: "--where")
         appointment.reason = try FieldChange.apply(input.reason, to: appointment.reason, field: "--reason")
-        appointment.notes = try FieldChange.apply(input.notes, to: appointment.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+        appointment.notes = try FieldChange.apply(input.notes, to: appointment.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
         if let prefix = input.document {
             appointment.documentID = prefix.isEmpty ? nil : try RecordRows.document(db, prefix: prefix, profileID: profile.id)
         }

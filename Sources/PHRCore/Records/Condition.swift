@@ -116,7 +116,7 @@ public struct ConditionStore: EditableRecordStore {
         if let since = condition.since, let resolved = condition.resolved, resolved.lastDay < since.firstDay {
             throw RecordError.invalidField(field: "--resolved", reason: "\(resolved) is before --since \(since)")
         }
-        condition.notes = try FieldChange.apply(input.notes, to: condition.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+        condition.notes = try FieldChange.apply(input.notes, to: condition.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Current ones first, then by date (newest first) and name.

@@ -106,7 +106,7 @@ public struct ContactStore: EditableRecordStore {
         contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: RecordFields.maximumLabelLength)
         if let email = input.email { contact.email = email.isEmpty ? nil : try RecordFields.email(email, field: "--email") }
         if let emergency = input.emergency { contact.emergency = emergency }
-        contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+        contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Emergency contacts first, then by name.

@@ -29,7 +29,7 @@ public struct DoseLog {
     /// A dose of `medication` taken at `instant` (now if nil). Refused by the guard unless `force`.
     public func take(_ medicationPrefix: String, at instant: Date? = nil, force: Bool = false, note: String? = nil) throws -> Entry {
         let at = try checkedInstant(instant)
-        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength)
+        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
         return try vault.database.write { db in
             let medication = try MedicationStore(vault: vault, profile: profile, time: time).resolve(db, medicationPrefix)
             var log = try Dose.all(db, medicationID: medication.id)
@@ -55,7 +55,7 @@ public struct DoseLog {
     /// Records that the scheduled dose nearest `instant` (now if nil) was skipped.
     public func skip(_ medicationPrefix: String, at instant: Date? = nil, note: String? = nil) throws -> Entry {
         let at = try checkedInstant(instant)
-        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength)
+        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
         return try vault.database.write { db in
             let medication = try MedicationStore(vault: vault, profile: profile, time: time).resolve(db, medicationPrefix)
             let log = try Dose.all(db, medicationID: medication.id)

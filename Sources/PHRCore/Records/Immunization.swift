@@ -113,7 +113,7 @@ public struct ImmunizationStore: EditableRecordStore {
                 MedicationStore.integer(text, field: "--dose"), field: "--dose", minimum: 1, maximum: 20)
         }
         immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: "--lot", limit: RecordFields.maximumLabelLength)
-        immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+        immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Newest first.

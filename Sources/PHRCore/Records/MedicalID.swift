@@ -147,7 +147,7 @@ public struct MedicalIDStore {
             if let text = input.organDonor { id.organDonor = text.isEmpty ? nil : try RecordFields.yesNo(text, field: "--organ-donor") }
             if let text = input.height { id.heightCm = text.isEmpty ? nil : try RecordFields.height(text, field: "--height") }
             if let text = input.weight { id.weightKg = text.isEmpty ? nil : try RecordFields.weight(text, field: "--weight") }
-            id.notes = try FieldChange.apply(input.notes, to: id.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+            id.notes = try FieldChange.apply(input.notes, to: id.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
             id.updatedAt = Timestamp.string(time.now)
             try Self.save(db, id, profileID: profile.id)
             return id

@@ -163,8 +163,8 @@ public struct MedicationStore: ProfileRecordStore {
             medication.documentID = prefix.isEmpty ? nil : try RecordRows.document(db, prefix: prefix, profileID: profile.id)
         }
         medication.instructions = try FieldChange.apply(input.instructions, to: medication.instructions, field: "--instructions",
-                                                        limit: RecordFields.maximumTextLength)
-        medication.notes = try FieldChange.apply(input.notes, to: medication.notes, field: "--notes", limit: RecordFields.maximumTextLength)
+                                                        limit: RecordFields.maximumTextLength, multiline: true)
+        medication.notes = try FieldChange.apply(input.notes, to: medication.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     static func integer(_ text: String, field: String) throws -> Int {

@@ -15,14 +15,29 @@ public enum RecordFields {
     /// Longest short field (a dose, form, lot, relation, place, reason): the default of `text`.
     public static let maximumLabelLength = 300
 
-    /// Trimmed, non-empty text of at most `limit` characters, with line endings written as LF
-    /// (CRLF and a lone CR, as Windows and old Mac files and some FHIR servers send them).
-    public static func text(_ value: String, field: String, limit: Int = maximumLabelLength) throws -> String {
-        let trimmed = lineEndingsNormalized(value).trimmingWhitespaceAndNewlines()
+    /// Trimmed, non-empty text of at most `limit` characters. A name or label is one line:
+    /// its line breaks and tabs become spaces (a coded display or a PDF title wrapped by its
+    /// source would otherwise break every listing it appears in). `multiline` text (notes,
+    /// instructions) keeps its lines, written with LF (CRLF and a lone CR, as Windows and old
+    /// Mac files and some FHIR servers send them).
+    public static func text(_ value: String, field: String, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String {
+        let normalized = lineEndingsNormalized(value)
+        let trimmed = (multiline ? normalized : oneLine(normalized)).trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }
         guard trimmed.count <= limit else { throw RecordError.invalidField(field: field, reason: "at most \(limit) characters") }
         try refuseControlCharacters(trimmed, field: field)
         return trimmed
+    }
+
+    /// `text` on one line: each run of spaces holding a line break or a tab becomes one space.
+    public static func oneLine(_ text: String) -> String {
+        guard text.contains(where: { $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
+            return text
+        }
+        return text.split(whereSeparator: { $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "\r\n" || $0 == "\u{2028}" || $0 == "\u{2029}" })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     /// `text` with CRLF and CR turned into LF. "\r\n" is one Character in Swift, so this works
@@ -101,9 +116,9 @@ public enum RecordFields {
     }
 
     /// Like `text`, but an empty value means "none" (clears the field when editing).
-    public static func optionalText(_ value: String?, field: String, limit: Int = maximumLabelLength) throws -> String? {
+    public static func optionalText(_ value: String?, field: String, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String? {
         guard let value, !value.trimmingWhitespaceAndNewlines().isEmpty else { return nil }
-        return try text(value, field: field, limit: limit)
+        return try text(value, field: field, limit: limit, multiline: multiline)
     }
 
     public static func date(_ value: String, field: String) throws -> CalendarDate {

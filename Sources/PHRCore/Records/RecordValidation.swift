@@ -24,7 +24,7 @@ public enum RecordValidation {
     }
 
     static func notes(_ value: inout String?, _ field: String) throws {
-        value = try RecordFields.optionalText(value, field: field, limit: RecordFields.maximumTextLength)
+        value = try RecordFields.optionalText(value, field: field, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     static func codes(_ codes: inout [Coding], _ field: String) throws {

@@ -381,7 +381,8 @@ struct DocEdit: ParsableCommand {
         changes.addTags = tag.filter { $0.hasPrefix("+") }.map { String($0.dropFirst()) }
         changes.removeTags = tag.filter { $0.hasPrefix("-") }.map { String($0.dropFirst()) }
         let context = try DocContext(vault, profile)
-        let document = try context.store.edit(id, changes)
+        // The fields were typed: a bad one is a usage error (exit 64), as for every record.
+        let document = try RecordContext.options { try context.store.edit(id, changes) }
         if output.json {
             try Console.json(document)
         } else {

@@ -35,6 +35,30 @@ import Testing
         #expect(TerminalText.neutralized("\u{1b}[1;2H\u{1b}[1m", keeping: own) == "^[[1;2H\u{1b}[1m")
     }
 
+    /// A name is one line (a listing row each): its line breaks and tabs become single spaces,
+    /// whatever brought them (a typed option, a FHIR display, a PDF title); notes keep their lines.
+    @Test func namesAreOneLineAndNotesKeepTheirLines() throws {
+        #expect(try RecordFields.text("Vitamin D\n 25-OH", field: "NAME") == "Vitamin D 25-OH")
+        #expect(try RecordFields.text("a\r\n\r\n\tb\u{2028}c", field: "NAME") == "a b c")
+        #expect(try RecordFields.text("first line\r\nsecond", field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+                == "first line\nsecond")
+        #expect(try DocumentFields.title("Blood\ntest") == "Blood test")
+        #expect(DocumentImporter.title(metadata: "Lab report\nMarch 2025", fileName: "x.pdf") == "Lab report March 2025")
+        #expect(DocumentImporter.title(metadata: nil, fileName: "scan\n2025.pdf") == "Scan 2025")
+        #expect(Self.refused { _ = try RecordFields.text("\n\t\n", field: "NAME") }, "only line breaks is empty")
+
+        let (vault, _, directory) = try TestSupport.makeVault("oneline")
+        defer { TestSupport.remove(directory) }
+        let profile = try vault.database.read { db in try Profiles.resolve(db, name: nil) }
+        let store = ConditionStore(vault: vault, profile: profile, time: TimeContext(now: Date(), zone: TimeZone(identifier: "UTC")!))
+        var input = ConditionStore.Input()
+        input.name = "Type 2\ndiabetes"
+        input.notes = "diet first\nthen metformin"
+        let added = try store.add(input)
+        #expect(added.name == "Type 2 diabetes")
+        #expect(added.notes == "diet first\nthen metformin")
+    }
+
     @Test func recordStoresRefuseControlCharactersInAnyStringField() throws {
         let (vault, _, directory) = try TestSupport.makeVault("controls")
         defer { TestSupport.remove(directory) }
