@@ -31,6 +31,13 @@ struct ScanCorpus {
         let truth: String
         /// Degrees the content is turned clockwise in the stored pixels (before EXIF).
         let rotation: Int
+        /// The tables printed on the page, cell by cell (the lab table's rows).
+        let tables: [Table]?
+    }
+
+    struct Table: Decodable {
+        let header: [String]
+        let rows: [[String]]
     }
 
     static let generator = "\(CLI.packageRoot)/Tools/ScanCorpus/make_scans.py"

@@ -402,7 +402,12 @@ def make_file(job):
     for doc in docs:
         image, truth = render(doc, render_dpi, rng)
         image, extra = degrade(image, cls, rng)
-        pages.append((image, dict({"document": doc, "truth": truth, "rotation": 0}, **extra)))
+        page = {"document": doc, "truth": truth, "rotation": 0}
+        # The tables printed on the page, cell by cell: what a lab-results reader should find.
+        tables = [{"header": block[1], "rows": block[2]} for block in PAGES[doc][2] if block[0] == "table"]
+        if tables:
+            page["tables"] = tables
+        pages.append((image, dict(page, **extra)))
     stem = f"{docs[0] if len(docs) == 1 else 'fax'}--{cls}" + (f"-{dpi}" if dpi else "")
     entry = {"class": cls, "dpi": dpi, "dpi_in_file": dpi is not None}
     image = pages[0][0]

@@ -36,13 +36,49 @@ public struct LabExtraction: Codable, Sendable {
         return LabExtraction(documentID: documentID, collected: collected, rows: rows)
     }
 
-    /// Of two readings of one document, the one with more rows the reader is sure of (then more
-    /// rows, then more flags read; then the first).
+    /// Of two readings of one scanned document, the one with more rows the reader is sure of
+    /// (then more rows, then more flags read; then the first), checked against the other: a sure
+    /// row whose value, unit or flag the other reading read differently is marked unsure, since
+    /// OCR misread one of them ("41" read "4" in one reading of a JPEG scan). A flag only one
+    /// reading has is not a difference: the automatic layout drops a flag column's lone letters.
     public static func better(_ first: LabExtraction, _ second: LabExtraction) -> LabExtraction {
         func rank(_ extraction: LabExtraction) -> (Int, Int, Int) {
             (extraction.rows.filter { $0.unsure == nil }.count, extraction.rows.count, extraction.rows.filter { $0.flag != nil }.count)
         }
-        return rank(second) > rank(first) ? second : first
+        var (chosen, other) = rank(second) > rank(first) ? (second, first) : (first, second)
+        var others: [String: LabReportReader.Row] = [:]
+        for index in other.rows.indices { others[other.rowKey(of: index)] = other.rows[index] }
+        for index in chosen.rows.indices where chosen.rows[index].unsure == nil {
+            guard let twin = others[chosen.rowKey(of: index)] else { continue }
+            if let difference = Self.difference(chosen.rows[index], twin) {
+                chosen.rows[index].unsure = "two readings of the scan differ: \(difference)"
+                chosen.rows[index].confidence = min(chosen.rows[index].confidence, 0.5)
+            }
+        }
+        return chosen
+    }
+
+    /// How `row` and `twin` (the same row read twice) differ, or nil.
+    static func difference(_ row: LabReportReader.Row, _ twin: LabReportReader.Row) -> String? {
+        let value = row.valueNumber.map(Observation.number) ?? row.valueText ?? ""
+        let twinValue = twin.valueNumber.map(Observation.number) ?? twin.valueText ?? ""
+        if value != twinValue { return "the result reads '\(value)' or '\(twinValue)'" }
+        // The same unit written two ways ("X10E6/uL", "x10E6/uL") is no difference.
+        if let unit = row.unit, let twinUnit = twin.unit, (LabUnits.ucum(unit) ?? unit) != (LabUnits.ucum(twinUnit) ?? twinUnit) {
+            return "the unit reads '\(unit)' or '\(twinUnit)'"
+        }
+        if let flag = row.flag, let twinFlag = twin.flag, flag != twinFlag {
+            return "the flag reads \(flag.rawValue) or \(twinFlag.rawValue)"
+        }
+        return nil
+    }
+
+    /// A row's page, name and occurrence on its page: the same row in another reading.
+    func rowKey(of index: Int) -> String {
+        let row = rows[index]
+        let name = AnalyteCatalog.normalized(row.name)
+        let occurrence = rows[..<index].filter { $0.page == row.page && AnalyteCatalog.normalized($0.name) == name }.count
+        return "p\(row.page):\(name)#\(occurrence)"
     }
 
     /// The key that makes accepting the same row of the same document again a no-op.

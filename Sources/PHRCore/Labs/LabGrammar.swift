@@ -123,15 +123,22 @@ public enum LabGrammar {
         }
         let parts = text.split(separator: " ").map(String.init)
         if parts.count == 2 {
-            if let number = number(parts[0]), let flag = flag(parts[1]) { return Value(number: number, flag: flag) }
-            if let flag = flag(parts[0]), let number = number(parts[1]) { return Value(number: number, flag: flag) }
+            if let number = number(parts[0]), let flag = besideNumber(parts[1]) { return Value(number: number, flag: flag) }
+            if let flag = besideNumber(parts[0]), let number = number(parts[1]) { return Value(number: number, flag: flag) }
         }
         // Glued without a space: "12L", "240H", "3,6HH".
         if let split = text.firstIndex(where: { $0.isLetter }), split != text.startIndex {
             let head = String(text[..<split]), tail = String(text[split...])
-            if let number = number(head), let flag = flag(tail), flag != .normal { return Value(number: number, flag: flag) }
+            if let number = number(head), let flag = besideNumber(tail), flag != .normal { return Value(number: number, flag: flag) }
         }
         return nil
+    }
+
+    /// A flag printed beside a number in the same cell. A lone lower-case letter is not one:
+    /// labs print H and L in capitals, and OCR reads a 1 as "l" ("4l" is 41 misread, not 4 L).
+    static func besideNumber(_ text: String) -> LabFlag? {
+        if text.count == 1, text.lowercased() == text, text.uppercased() != text { return nil }
+        return flag(text)
     }
 
     // MARK: Ranges
@@ -209,6 +216,9 @@ public enum LabGrammar {
         if LabUnits.ucum(text) != nil { return true }
         if number(text) != nil || flag(text) != nil { return false }
         guard !text.contains(" ") || text.hasPrefix("x10") || text.hasPrefix("× 10") else { return false }
+        // An unknown unit is taken when it is made of what units are made of: not "10%3/uL",
+        // OCR's reading of "10^3/uL".
+        guard text.allSatisfy({ $0.isLetter || $0.isNumber || " /*^.()-µμ²³×".contains($0) }) else { return false }
         return text.contains("/") && text.contains(where: \.isLetter)
     }
 }

@@ -200,8 +200,18 @@ public enum LabReportReader {
             var cells: [Cell] = []
             var previous: Word?
             for word in ordered {
+                // A table's vertical rule, read by OCR as "|", separates cells however close
+                // the words beside it stand ("| Reference range | Units" is two headers).
+                if isRule(word.text) {
+                    previous = nil
+                    continue
+                }
                 let height = max(word.y1 - word.y0, line.height, 1)
-                if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * 0.45, 5.5) {
+                // A text layer's boxes are the font's height; OCR's hug the ink, so a line of
+                // small letters ("Iron studies and vitamins") stands lower than its font and
+                // its spaces are wider against it.
+                let space = word.confidence == nil ? 0.45 : 0.6
+                if let previous, var last = cells.last, word.x0 - previous.x1 < min(height * space, 5.5) {
                     last.text += " " + word.text
                     last.x1 = max(last.x1, word.x1)
                     last.y0 = min(last.y0, word.y0)
@@ -215,6 +225,11 @@ public enum LabReportReader {
             }
             return cells
         }
+    }
+
+    /// A word that is only a vertical bar: a table rule as OCR reads it.
+    static func isRule(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { "|¦│┃‖｜".contains($0) }
     }
 
     static func isHeader(_ cells: [Cell]) -> Bool {
@@ -318,6 +333,13 @@ public enum LabReportReader {
                 if unitText == nil { unitText = parts.last }
                 valueText = parts.dropLast().joined(separator: " ")
             }
+        }
+        if parsed == nil, valueCells.contains(where: { $0.confidence != nil }), valueText.count <= 10, !valueText.contains(" "),
+           valueText.first?.isNumber == true, rangeText != nil || unitText != nil {
+            // OCR misread a result ("4l" for 41) on a row that is otherwise one: shown for review
+            // as read, rather than left out.
+            parsed = LabGrammar.Value(text: valueText)
+            doubts.append("'\(valueText)' is not a result as read")
         }
         guard var value = parsed else {
             valueCells = []

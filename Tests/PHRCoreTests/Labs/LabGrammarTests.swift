@@ -61,6 +61,10 @@ import Testing
         #expect(LabGrammar.value("3+") == .init(text: "3+"))
         #expect(LabGrammar.value("mg/dL") == nil)
         #expect(LabGrammar.value("Hemoglobin") == nil)
+        // A lower-case l beside a number is OCR's 1, not a flag: "4l" was 41 on the scan.
+        #expect(LabGrammar.value("4l") == nil)
+        #expect(LabGrammar.value("12 l") == nil)
+        #expect(LabGrammar.value("12 low") == .init(number: 12, flag: .low))
     }
 
     @Test func flags() {
@@ -101,7 +105,8 @@ import Testing
         for unit in ["x10E3/uL", "10^9/L", "mL/min/1.73m2", "%", "fL", "U/L", "mmol/L", "cells/hpf"] {
             #expect(LabGrammar.isUnit(unit), "\(unit)")
         }
-        for text in ["12", "H", "Negative", "30-400"] { #expect(!LabGrammar.isUnit(text), "\(text)") }
+        // "10%3/uL" is OCR's reading of 10^3/uL, not a unit.
+        for text in ["12", "H", "Negative", "30-400", "10%3/uL", "10*%3/uL"] { #expect(!LabGrammar.isUnit(text), "\(text)") }
     }
 
     @Test func datesThatAreNotMonthFirst() {
