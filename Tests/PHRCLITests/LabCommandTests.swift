@@ -155,4 +155,39 @@ import Testing
         Self.expect(try cli.run(["lab", "extract", scanID, "--yes"], Self.env), stdout: "",
                     stderr: "phr: document \(scanID) has pages waiting for OCR; read them with 'phr doc reindex --ocr \(scanID)', then extract again\n")
     }
+    /// `doc rm` of a report keeps the results saved from it unless asked, and says so; they
+    /// show their document as removed. The same report added again (a new ID) and extracted
+    /// again adds nothing twice: the saved results now name the new document.
+    @Test func removingAReportKeepsItsSavedResultsUnlessAskedAndReAddingDoesNotDoubleThem() throws {
+        let cli = try CLI(label: "lab-doc-rm")
+        defer { cli.cleanUp() }
+        let id = try Self.vaultWithUSPanel(cli)
+        #expect(try cli.run(["lab", "extract", id, "--yes"], Self.env).stdout == "saved 24 results from document \(id)\n")
+        let ldl = try #require(try cli.run(["lab", "list", "--analyte", "ldl", "--json"], Self.env).stdout
+            .firstMatch(of: /"id" : "([0-9a-z]+)"/)?.1).description
+
+        let removed = try cli.run(["doc", "rm", id, "--yes"], Self.env)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stderr == "phr: kept the 24 lab results saved from it; they still name \(id) as their source "
+                + "('phr doc rm --with-results' removes them with the document)\n")
+        #expect(try cli.run(["lab", "show", ldl], Self.env).stdout.contains("document \(id) (removed), page 1"))
+
+        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
+        let added = try cli.run(["doc", "add", sample, "--json"], Self.env)
+        let again = try #require(added.stdout.firstMatch(of: /"id" : "([0-9a-z]+)"/)?.1).description
+        #expect(again != id)
+        let extracted = try cli.run(["lab", "extract", again, "--yes"], Self.env)
+        #expect(extracted.stdout == "saved 0 results from document \(again)\n")
+        #expect(extracted.stderr == "phr: 24 already saved from this document before, left alone\n")
+        let list = try cli.run(["lab", "list", "--json"], Self.env)
+        #expect(list.stdout.components(separatedBy: "\"document_id\" : \"\(again)\"").count - 1 == 24, "\(list.stdout.prefix(600))")
+        let shown = try cli.run(["lab", "show", ldl], Self.env).stdout
+        #expect(shown.contains("document \(again), page 1") && !shown.contains("removed"), "\(shown)")
+
+        let withResults = try cli.run(["doc", "rm", again, "--yes", "--with-results"], Self.env)
+        #expect(withResults.status == 0, "\(withResults.stderr)")
+        #expect(withResults.stderr == "phr: removed the 24 lab results saved from it\n")
+        let left = try JSONSerialization.jsonObject(with: Data(try cli.run(["lab", "list", "--json"], Self.env).stdout.utf8)) as? [Any]
+        #expect(left?.isEmpty == true)
+    }
 }

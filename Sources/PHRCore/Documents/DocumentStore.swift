@@ -150,13 +150,36 @@ public struct DocumentStore {
         try removeReporting(prefix).document
     }
 
+    /// The IDs of the lab results `phr lab extract` saved from `documentID`.
+    static func labResultIDs(_ db: Database, documentID: String, profileID: Int64) throws -> [String] {
+        try String.fetchAll(db, sql: """
+            SELECT id FROM observation WHERE profile_id = ? AND lab_origin = 'document' AND lab_document_id = ? ORDER BY id
+            """, arguments: [profileID, documentID])
+    }
+
+    /// How many lab results were saved from `documentID` by `phr lab extract`.
+    public func labResultCount(_ documentID: String) throws -> Int {
+        try vault.database.read { db in try Self.labResultIDs(db, documentID: documentID, profileID: profile.id).count }
+    }
+
     /// `remove`, saying whether the encrypted original is gone too. It stays when another phr
     /// process holds `blobs/` (a backup, an add) or cannot be removed now; the removal itself is
     /// committed either way, and `phr check --repair` removes the file later.
-    public func removeReporting(_ prefix: String) throws -> (document: Document, originalKept: Bool) {
+    ///
+    /// Lab results saved from the document are a person's accepted results and stay (they keep
+    /// naming the document as their source) unless `withLabResults`, which removes them in the
+    /// same transaction; `labResults` says how many were kept or removed.
+    public func removeReporting(_ prefix: String, withLabResults: Bool = false) throws
+        -> (document: Document, originalKept: Bool, labResults: Int) {
         var orphaned: [String] = []
+        var labResults = 0
         let document = try vault.database.write { db in
             let document = try resolve(db, prefix)
+            let results = try Self.labResultIDs(db, documentID: document.id, profileID: profile.id)
+            labResults = results.count
+            if withLabResults {
+                for id in results { try RecordRows.delete(db, table: ObservationStore.table, kind: ObservationStore.kind, id: id) }
+            }
             try SearchIndex.remove(db, kind: Self.kind, recordID: document.id)
             try db.execute(sql: "DELETE FROM document WHERE id = ?", arguments: [document.id])
             let stillUsed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE blob_name = ?)",
@@ -168,9 +191,9 @@ public struct DocumentStore {
             return document
         }
         TestPause.here(.removalCommitted)
-        guard !orphaned.isEmpty else { return (document, false) }
+        guard !orphaned.isEmpty else { return (document, false, labResults) }
         let removed = (try? vault.leftovers(among: orphaned, remove: true))?.removed ?? false
-        return (document, !removed)
+        return (document, !removed, labResults)
     }
 
     // MARK: Exporting

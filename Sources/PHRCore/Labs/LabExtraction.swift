@@ -81,12 +81,16 @@ public struct LabExtraction: Codable, Sendable {
         return "p\(row.page):\(name)#\(occurrence)"
     }
 
-    /// The key that makes accepting the same row of the same document again a no-op.
-    func sourceKey(of index: Int) -> String {
+    /// The key that makes accepting the same row of the same document again a no-op: the
+    /// document's content (its SHA-256) when known, so that a report removed and added again
+    /// (a new ID) is still the same report; else, as rows saved before keys had content, its ID.
+    func sourceKey(of index: Int, content sha256: String? = nil) -> String {
         let row = rows[index]
         let name = AnalyteCatalog.normalized(row.name)
         let occurrence = rows[..<index].filter { $0.page == row.page && AnalyteCatalog.normalized($0.name) == name }.count
-        return "document:\(documentID):p\(row.page):\(name)" + (occurrence > 0 ? "#\(occurrence + 1)" : "")
+        let place = "p\(row.page):\(name)" + (occurrence > 0 ? "#\(occurrence + 1)" : "")
+        if let sha256 { return "document-content:\(sha256.prefix(32)):\(place)" }
+        return "document:\(documentID):\(place)"
     }
 }
 
@@ -109,10 +113,18 @@ extension LabStore {
         let now = Timestamp.string(time.now)
         return try vault.database.write { db in
             var accepted = Accepted()
+            let content = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
+                                            arguments: [extraction.documentID, profile.id])?.map { String(format: "%02x", $0) }.joined()
             for index in chosen where extraction.rows.indices.contains(index) {
                 let row = extraction.rows[index]
-                let key = extraction.sourceKey(of: index)
-                if try RecordRows.existing(db, table: ObservationStore.table, profileID: profile.id, uid: nil, sourceKey: key) != nil {
+                let key = extraction.sourceKey(of: index, content: content)
+                let table = ObservationStore.table
+                if let existing = try RecordRows.existing(db, table: table, profileID: profile.id, uid: nil, sourceKey: key)
+                    ?? RecordRows.existing(db, table: table, profileID: profile.id, uid: nil, sourceKey: extraction.sourceKey(of: index)) {
+                    // Saved before, perhaps from a copy of this report removed since: it now
+                    // names this document as its source.
+                    try db.execute(sql: "UPDATE observation SET lab_document_id = ?, updated_at = ? WHERE id = ? AND lab_document_id IS NOT ?",
+                                   arguments: [extraction.documentID, now, existing, extraction.documentID])
                     accepted.alreadyThere.append(row.name)
                     continue
                 }

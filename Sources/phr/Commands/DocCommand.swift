@@ -403,13 +403,26 @@ struct DocRemove: ParsableCommand {
 
     @Argument(help: "The document ID (any unique prefix).") var id: String
     @Flag(help: "Do not ask for confirmation.") var yes = false
+    @Flag(help: "Also remove the lab results saved from it with 'phr lab extract' (kept otherwise).") var withResults = false
 
     func run() throws {
         let context = try DocContext(vault, profile)
         let document = try context.store.get(id)
-        guard try RecordContext.confirmRemoval("\(document.id) \(document.summaryLine)", id: document.id, yes: yes) else { return }
-        let (removed, originalKept) = try context.store.removeReporting(document.id)
+        let results = try context.store.labResultCount(document.id)
+        let counted = "\(results) lab result\(results == 1 ? "" : "s") saved from it"
+        let description = "\(document.id) \(document.summaryLine)"
+            + (results == 0 ? "" : withResults ? " and the \(counted)" : " (the \(counted) stay)")
+        guard try RecordContext.confirmRemoval(description, id: document.id, yes: yes) else { return }
+        let (removed, originalKept, labResults) = try context.store.removeReporting(document.id, withLabResults: withResults)
         Console.out("removed \(removed.id) \(removed.summaryLine)")
+        if labResults > 0 {
+            let what = "\(labResults) lab result\(labResults == 1 ? "" : "s") saved from it"
+            if withResults {
+                Console.note("removed the \(what)")
+            } else {
+                Console.note("kept the \(what); they still name \(removed.id) as their source ('phr doc rm --with-results' removes them with the document)")
+            }
+        }
         if originalKept {
             Console.note("its encrypted original stays in blobs/ while another phr command (a backup, an add) works; 'phr check --repair' removes it afterwards")
         }

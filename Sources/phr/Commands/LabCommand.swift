@@ -110,16 +110,20 @@ struct LabShow: ParsableCommand {
             ("Date", result.effective),
             ("Panel", lab?.panel),
             ("Codes", RecordText.codes(result.codes)),
-            ("Source", sourceText(result)),
+            ("Source", sourceText(result, documents: DocumentStore(vault: context.vault, profile: context.profile))),
             ("Confidence", lab?.confidence.map { String(format: "%.0f%%", $0 * 100) }),
             ("Reviewed", lab.map { $0.reviewed ? "yes" : "no" }),
             ("Notes", result.notes),
         ])
     }
 
-    private func sourceText(_ result: Observation) -> String {
+    private func sourceText(_ result: Observation, documents: DocumentStore) -> String {
         switch result.lab?.origin {
-        case .document?: return "document \(result.lab?.documentID ?? "?")" + (result.lab?.page.map { ", page \($0)" } ?? "")
+        case .document?:
+            let id = result.lab?.documentID ?? "?"
+            // The document may have been removed since (`phr doc rm` keeps accepted results).
+            let gone = result.lab?.documentID.map { (try? documents.get($0))?.id != $0 } ?? true
+            return "document \(id)" + (gone ? " (removed)" : "") + (result.lab?.page.map { ", page \($0)" } ?? "")
         case .fhir?: return "FHIR import" + (result.source.map { " (\($0.key))" } ?? "")
         case .typed?: return "typed by hand"
         case nil: return result.source?.key ?? "—"
