@@ -130,8 +130,9 @@ extension LabStore {
                 }
                 let name = try RecordFields.text(row.name, field: "rows[\(index)].name", limit: RecordFields.maximumNameLength)
                 let analyte = row.analyte.flatMap(AnalyteCatalog.entry(key:))
-                guard row.valueNumber != nil || row.valueText != nil else {
-                    throw RecordError.invalidField(field: "rows[\(index)]", reason: "has no value")
+                guard !row.resultUnread else {
+                    let reason = row.valueText.map { "'\($0)' is not a result; correct it first" } ?? "has no value"
+                    throw RecordError.invalidField(field: "rows[\(index)]", reason: reason)
                 }
                 var observation = Observation(
                     id: "", uid: "", name: name, category: "laboratory", status: .final, effective: day.description,

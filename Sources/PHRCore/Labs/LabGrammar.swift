@@ -134,10 +134,11 @@ public enum LabGrammar {
         return nil
     }
 
-    /// A flag printed beside a number in the same cell. A lone lower-case letter is not one:
-    /// labs print H and L in capitals, and OCR reads a 1 as "l" ("4l" is 41 misread, not 4 L).
+    /// A flag printed beside a number in the same cell. One or two lower-case letters are not
+    /// one: labs print H, L, HH and LL in capitals, and OCR reads a 1 as "l" ("4l" is 41
+    /// misread, not 4 L; "4ll" is not 4 LL). Words ("low", "high") are.
     static func besideNumber(_ text: String) -> LabFlag? {
-        if text.count == 1, text.lowercased() == text, text.uppercased() != text { return nil }
+        if text.count <= 2, text.lowercased() == text, text.uppercased() != text { return nil }
         return flag(text)
     }
 
@@ -218,7 +219,7 @@ public enum LabGrammar {
         guard !text.contains(" ") || text.hasPrefix("x10") || text.hasPrefix("× 10") else { return false }
         // An unknown unit is taken when it is made of what units are made of: not "10%3/uL",
         // OCR's reading of "10^3/uL".
-        guard text.allSatisfy({ $0.isLetter || $0.isNumber || " /*^.()-µμ²³×".contains($0) }) else { return false }
+        guard text.allSatisfy({ $0.isLetter || $0.isNumber || " /*^.,()[]{}_-µμ²³×".contains($0) }) else { return false }
         return text.contains("/") && text.contains(where: \.isLetter)
     }
 }

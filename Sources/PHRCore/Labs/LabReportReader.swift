@@ -63,6 +63,12 @@ public enum LabReportReader {
             confidence = 1
         }
 
+        /// OCR misread the result ("4l" for 41): the row is shown as read, for a person to
+        /// correct, but its value is not a result to save.
+        public var resultUnread: Bool {
+            valueNumber == nil && (valueText.map { LabGrammar.value($0) == nil } ?? true)
+        }
+
         /// "12 ng/mL", "Negative".
         public var valueDisplay: String {
             let value = valueNumber.map(Observation.number) ?? valueText ?? ""

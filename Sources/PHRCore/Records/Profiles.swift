@@ -41,7 +41,7 @@ public enum Profiles {
     /// Adds a profile; the first one becomes the default.
     @discardableResult
     public static func create(_ db: Database, name: String, relation: Profile.Relation) throws -> Profile {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = RecordFields.oneLine(name).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "name", reason: "a profile needs a name") }
         guard trimmed.count <= 64 else { throw RecordError.invalidField(field: "name", reason: "at most 64 characters") }
         try RecordFields.refuseControlCharacters(trimmed, field: "name")

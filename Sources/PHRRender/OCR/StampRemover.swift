@@ -7,13 +7,15 @@ import Foundation
 /// beside it: the stamped header of the accuracy corpus went from 7.5% character errors to 0%.
 ///
 /// A stamp is found by its frame: a connected stroke at least an inch long and a quarter inch
-/// high, covering at most a quarter of the page, that encloses one area, is thin (its ink covers
-/// under 15% of its box), is tilted against the upright page (3 to 45 degrees, after deskew: a
-/// printed box is straight), and whose ink is clearly lighter than the page's text (a different
-/// ink: blue, red or faded). Inside the frame, pixels as light as the stamp's ink are painted
-/// white; the page's darker text under the stamp, with a margin round its strokes, stays. A
-/// stamp in black ink, or with a broken frame, is left alone and read as it is. It costs about
-/// 0.01 s on a 300 DPI page (docs/benchmarks.md).
+/// high, covering at most a quarter of the page, that encloses one area (not a grid of cells),
+/// longer one way than the other, is thin (its ink covers under 15% of its box), is tilted
+/// against the upright page (3 to 45 degrees, after deskew: a printed box is straight), and
+/// whose ink is clearly lighter than the page's text (a different ink: blue, red or faded).
+/// Inside the frame, pixels as light as the stamp's ink are painted white; the page's darker
+/// text under the stamp, with a margin round its strokes, stays (and so does the frame's line,
+/// which Tesseract ignores). A stamp in black ink, a round or square one, or one with a broken
+/// frame is left alone and read as it is. It costs about 0.01 s on a 300 DPI page
+/// (docs/benchmarks.md).
 enum StampRemover {
     struct Stamp: Equatable {
         var x: Int, y: Int, width: Int, height: Int
@@ -36,7 +38,8 @@ enum StampRemover {
     /// Ink is anything darker than this (paper is levelled to white before).
     private static let inkLevel: Int32 = 200
 
-    /// The stamps on `image`, each with its frame filled in (a 1-bit mask the size of its box).
+    /// The stamps on `image`, each with the area its frame encloses (a 1-bit mask the size of
+    /// its box).
     private static func frames(in image: GreyImage) throws -> [(stamp: Stamp, area: Owned)] {
         let resolution = max(50, image.resolution)
         let binary = try Owned(pixThresholdToBinary(image.pix, inkLevel))
@@ -63,21 +66,20 @@ enum StampRemover {
             var inked: Int32 = 0
             _ = pixCountPixels(frame.pix, &inked, nil)
             guard Double(inked) / area <= 0.15 else { continue }
-            let filled = try Owned(pixHolesByFilling(frame.pix, 4))
-            var enclosed: Int32 = 0
-            _ = pixCountPixels(filled.pix, &enclosed, nil)
-            guard Double(enclosed) / area >= 0.3 else { continue }
-            let holes = try Owned(pixXor(nil, filled.pix, frame.pix))
-            var holeCount: Int32 = 0
-            _ = pixCountConnComp(holes.pix, 4, &holeCount)
-            guard holeCount == 1 else { continue }
-            let tilt = self.tilt(of: filled.pix)
-            guard tilt >= 3 else { continue }
+            // What the stroke encloses (leptonica returns the holes alone): mostly one area. A
+            // few small holes are letters under the frame that touch it ("o" of "Anytown"); a
+            // ruled grid encloses several cells of like size.
+            let enclosed = try Owned(pixHolesByFilling(frame.pix, 4))
+            let (total, largest) = try holeSizes(enclosed.pix)
+            guard Double(total) / area >= 0.3, Double(largest) >= Double(total) * 0.9 else { continue }
+            // Long one way, so that its tilt means something (a round or square shape has none).
+            let (tilt, elongation) = self.tilt(of: enclosed.pix)
+            guard elongation >= 0.1, tilt >= 3 else { continue }
             let frameInk = try percentile(0.5, of: pixGetGrayHistogramMasked(image.pix, frame.pix, x, y, 1))
             if pageInk == nil { pageInk = try percentile(0.1, of: pixGetGrayHistogram(image.pix, 2)) }
             guard let textInk = pageInk, frameInk - textInk >= 35 else { continue }
             stamps.append((Stamp(x: Int(x), y: Int(y), width: Int(width), height: Int(height), tilt: tilt,
-                                 frameInk: frameInk, textInk: textInk), filled))
+                                 frameInk: frameInk, textInk: textInk), enclosed))
         }
         return stamps
     }
@@ -96,12 +98,37 @@ enum StampRemover {
         _ = pixPaintThroughMask(image.pix, paint.pix, Int32(stamp.x), Int32(stamp.y), 255)
     }
 
+    /// The pixels of all holes and of the largest, 4-connected.
+    private static func holeSizes(_ holes: UnsafeMutablePointer<PIX>) throws -> (total: Int, largest: Int) {
+        var parts: UnsafeMutablePointer<PIXA>?
+        let boxes = pixConnComp(holes, &parts, 4)
+        defer {
+            var boxList = boxes
+            boxaDestroy(&boxList)
+            pixaDestroy(&parts)
+        }
+        guard boxes != nil, let parts else { throw OCRFailure.outOfMemory }
+        var counts = pixaCountPixels(parts)
+        defer { numaDestroy(&counts) }
+        guard let counts else { throw OCRFailure.outOfMemory }
+        var (total, largest) = (0, 0)
+        for index in 0..<numaGetCount(counts) {
+            var value: Int32 = 0
+            _ = numaGetIValue(counts, index, &value)
+            total += Int(value)
+            largest = max(largest, Int(value))
+        }
+        return (total, largest)
+    }
+
     /// Degrees between the long axis of a filled shape and the nearest image axis, from its
-    /// second moments.
-    static func tilt(of mask: UnsafeMutablePointer<PIX>) -> Double {
+    /// second moments, and how much longer it is one way than the other: (l1 - l2) / (l1 + l2)
+    /// of the moments' eigenvalues, 0 for a square or a disc (whose axis is noise), near 1 for a
+    /// thin bar.
+    static func tilt(of mask: UnsafeMutablePointer<PIX>) -> (degrees: Double, elongation: Double) {
         let width = Int(pixGetWidth(mask)), height = Int(pixGetHeight(mask))
         let wordsPerLine = Int(pixGetWpl(mask))
-        guard let data = pixGetData(mask) else { return 0 }
+        guard let data = pixGetData(mask) else { return (0, 0) }
         var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
         for y in 0..<height {
             let line = data + y * wordsPerLine
@@ -110,11 +137,13 @@ enum StampRemover {
                 n += 1; sx += fx; sy += fy; sxx += fx * fx; syy += fy * fy; sxy += fx * fy
             }
         }
-        guard n > 0 else { return 0 }
+        guard n > 0 else { return (0, 0) }
         let (cx, cy) = (sx / n, sy / n)
         let (mu20, mu02, mu11) = (sxx / n - cx * cx, syy / n - cy * cy, sxy / n - cx * cy)
         let degrees = abs(0.5 * atan2(2 * mu11, mu20 - mu02) * 180 / .pi)
-        return degrees > 45 ? 90 - degrees : degrees
+        let spread = ((mu20 - mu02) * (mu20 - mu02) + 4 * mu11 * mu11).squareRoot()
+        let elongation = mu20 + mu02 > 0 ? spread / (mu20 + mu02) : 0
+        return (degrees > 45 ? 90 - degrees : degrees, elongation)
     }
 
     /// The grey level below which `fraction` of the ink (pixels darker than `inkLevel`) lies.

@@ -89,7 +89,8 @@ struct LabReview {
 
     init(extraction: LabExtraction) {
         self.extraction = extraction
-        kept = Array(repeating: true, count: extraction.rows.count)
+        // A result OCR misread ("4l") starts dropped: it can be kept once corrected (e N).
+        kept = extraction.rows.map { !$0.resultUnread }
     }
 
     func printTable() {
@@ -119,7 +120,13 @@ struct LabReview {
             case "a", "s", "save": return (extraction, kept.indices.filter { kept[$0] })
             case "q", "quit": return nil
             case "d" where index != nil: kept[index!] = false; printTable()
-            case "k" where index != nil: kept[index!] = true; printTable()
+            case "k" where index != nil:
+                guard !extraction.rows[index!].resultUnread else {
+                    Console.error("row \(index! + 1): '\(extraction.rows[index!].valueText ?? "")' is not a result; correct it with 'e \(index! + 1)'")
+                    continue
+                }
+                kept[index!] = true
+                printTable()
             case "e" where index != nil:
                 var row = extraction.rows[index!]
                 func ask(_ label: String, _ current: String) -> String? {

@@ -165,7 +165,8 @@ import CPHRTesseract
     /// A drawn 4 x 4 inch page at 300 DPI: black text bars across it, a grey bar beside them
     /// (a lab's printed flag in colour), and a frame 700 x 220 px with grey "letters" inside it,
     /// turned `tilt` degrees, drawn in `frameGrey`, over a black bar.
-    static func stampedPage(tilt: Double, frameGrey: UInt32) throws -> GreyImage {
+    static func stampedPage(tilt: Double, frameGrey: UInt32, halfWidth: Double = 350, halfHeight: Double = 110,
+                            divided: Bool = false) throws -> GreyImage {
         let pix = try #require(pixCreate(1200, 1200, 8))
         _ = pixSetAllArbitrary(pix, 255)
         func fill(_ x: Int, _ y: Int, _ width: Int, _ height: Int, _ grey: UInt32) {
@@ -174,12 +175,13 @@ import CPHRTesseract
         for row in 0..<8 { for column in 0..<20 { fill(100 + column * 50, 100 + row * 130, 12, 36, 20) } }
         fill(1120, 100, 12, 36, 120)
         let (cosine, sine) = (cos(tilt * .pi / 180), sin(tilt * .pi / 180))
-        for y in 350..<850 {
-            for x in 150..<1050 {
+        for y in 300..<900 {
+            for x in 100..<1100 {
                 let (dx, dy) = (Double(x - 600), Double(y - 600))
                 let (u, v) = (dx * cosine + dy * sine, -dx * sine + dy * cosine)
-                guard abs(u) <= 350, abs(v) <= 110 else { continue }
-                let onFrame = abs(u) >= 344 || abs(v) >= 104
+                guard abs(u) <= halfWidth, abs(v) <= halfHeight else { continue }
+                // `divided`: a rule down the middle makes it two cells of a grid.
+                let onFrame = abs(u) >= halfWidth - 6 || abs(v) >= halfHeight - 6 || divided && abs(u - 100) < 3
                 let letter = abs(v) < 40 && Int(u + 400) % 40 < 14
                 var under: UInt32 = 0
                 _ = pixGetPixel(pix, Int32(x), Int32(y), &under)
@@ -217,6 +219,12 @@ import CPHRTesseract
             #expect(none.isEmpty, "tilt \(tilt), ink \(grey): \(none)")
             #expect(Self.grey(same, 600, 600) == grey)
         }
+        // Tilted and light, but a grid of two cells, or a square (whose tilt cannot be told):
+        // not stamps either.
+        let grid = try StampRemover.removing(from: try Self.stampedPage(tilt: 12, frameGrey: 130, divided: true))
+        #expect(grid.1.isEmpty, "\(grid.1)")
+        let square = try StampRemover.removing(from: try Self.stampedPage(tilt: 20, frameGrey: 130, halfWidth: 200, halfHeight: 200))
+        #expect(square.1.isEmpty, "\(square.1)")
     }
 
     /// A page OCR read with low confidence is still found, but after every other hit, however

@@ -173,6 +173,23 @@ import Testing
         #expect(hemoglobin?.panel == "Iron studies and")
         #expect(rows.last?.valueText == "4l" && rows.last?.valueNumber == nil)
         #expect(rows.last?.unsure == "'4l' is not a result as read")
+        #expect(rows.last?.resultUnread == true && rows.first?.resultUnread == false)
+    }
+
+    /// A result OCR misread is not saved as its text: accepting it is refused until corrected.
+    @Test func aMisreadResultIsSavedOnlyOnceCorrected() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-unread")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: LabStoreTests.time)
+        var extraction = LabExtraction(documentID: "d0c2", collected: "2025-03-18", rows: [
+            LabReportReader.Row(page: 1, name: "Iron", valueNumber: nil, valueText: "4l", unit: "ug/dL", range: nil, flag: .low,
+                                panel: nil, analyte: "iron", loinc: nil, confidence: 0.3, unsure: "'4l' is not a result as read"),
+        ])
+        #expect(throws: RecordError.invalidField(field: "rows[0]", reason: "'4l' is not a result; correct it first")) {
+            _ = try store.accept(extraction)
+        }
+        try extraction.rows[0].edit(value: "41")
+        #expect(try store.accept(extraction).added.first?.valueNumber == 41)
     }
 
     /// Of the two readings of a scan, a sure row the other reading read differently is marked

@@ -64,6 +64,7 @@ import Testing
         // A lower-case l beside a number is OCR's 1, not a flag: "4l" was 41 on the scan.
         #expect(LabGrammar.value("4l") == nil)
         #expect(LabGrammar.value("12 l") == nil)
+        #expect(LabGrammar.value("4ll") == nil)
         #expect(LabGrammar.value("12 low") == .init(number: 12, flag: .low))
     }
 
@@ -102,7 +103,7 @@ import Testing
         #expect(LabUnits.ucum("mEq/L") == UCUM.code(for: "mEq/L"))
         #expect(LabUnits.display("meq/L") == "mEq/L")
         #expect(LabUnits.convert(140, from: "meq/L", to: "mmol/L", analyte: nil) == 140)
-        for unit in ["x10E3/uL", "10^9/L", "mL/min/1.73m2", "%", "fL", "U/L", "mmol/L", "cells/hpf"] {
+        for unit in ["x10E3/uL", "10^9/L", "mL/min/1.73m2", "%", "fL", "U/L", "mmol/L", "cells/hpf", "{cells}/uL", "ml/min/1,73m2"] {
             #expect(LabGrammar.isUnit(unit), "\(unit)")
         }
         // "10%3/uL" is OCR's reading of 10^3/uL, not a unit.
