@@ -100,7 +100,7 @@ public struct Document: Codable, Sendable, Equatable {
         pageCount = row["page_count"]
         textPages = row["text_pages"]
         size = row["size"]
-        sha256 = (row["sha256"] as Data).map { String(format: "%02x", $0) }.joined()
+        sha256 = Array(row["sha256"] as Data).hex
         extractor = row["extractor"]
         addedAt = row["added_at"]
         updatedAt = row["updated_at"]

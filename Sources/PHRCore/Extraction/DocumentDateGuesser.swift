@@ -126,7 +126,7 @@ struct DateScanner {
             "referral date", "exam date", "date of exam", "examination date", "study date", "prescribed",
             "date prescribed", "order date", "date of order", "test date", "date of test",
             "ημερομηνία έκδοσης", "ημερομηνία εξέτασης", "Ausstellungsdatum", "date d'émission", "fecha de emisión",
-        ], 3)
+        ] + collectionLabelWords, 3)
         add([
             "reported", "received", "admission date", "date of admission", "admitted", "effective date",
             "effective", "coverage effective",
@@ -140,6 +140,15 @@ struct DateScanner {
         return weights
     }()
 
+    /// Labels of the date a sample was taken, which is a lab report's own date (and the date
+    /// of its results, `LabReportReader.collectionDate`).
+    static let collectionLabelWords = [
+        "collected", "collection date", "date collected", "date of collection", "specimen collected", "sample collected",
+        "Entnahme", "Probenentnahme", "Entnahmedatum", "Abnahme", "Abnahmedatum", "prélèvement", "date de prélèvement",
+        "prélevé", "fecha de toma", "fecha de extracción", "data prelievo", "data del prelievo", "afname", "afnamedatum",
+    ]
+    static let collectionLabels = Set(collectionLabelWords.map(TextNormalizer.phrase))
+
     /// Labels of a date that is never the document's: birth dates, in the same languages.
     static let excludedLabels = Set([
         "date of birth", "birth date", "birthdate", "dob", "d.o.b.", "born", "birthday",
@@ -152,8 +161,9 @@ struct DateScanner {
     static func label(endingWith prefix: String) -> (phrase: String?, weight: Double?) {
         let words = TextNormalizer.fold(prefix).split(separator: " ")
         var trailing = Array(words.suffix(5))
-        // Connectors between a label and its date: "collected on", "discharged at".
-        while let last = trailing.last, ["on", "at", "of", "the"].contains(last) { trailing.removeLast() }
+        // Connectors between a label and its date: "collected on", "discharged at",
+        // "prélèvement le", "Entnahme am".
+        while let last = trailing.last, ["on", "at", "of", "the", "le", "du", "am", "vom", "el", "il"].contains(last) { trailing.removeLast() }
         for length in stride(from: min(4, trailing.count), through: 1, by: -1) {
             let phrase = trailing.suffix(length).joined(separator: " ")
             if excludedLabels.contains(phrase) { return (phrase, nil) }

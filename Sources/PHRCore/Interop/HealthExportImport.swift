@@ -324,7 +324,7 @@ public struct HealthExportImport {
             throw RecordError.invalidField(field: "entry", reason: "fields that do not fit a \(incoming.metric.rawValue) entry")
         }
         let digest = try SHA256Hasher.hash(Array((format.uidPrefix + "|" + incoming.key).utf8))
-        let uid = format.uidPrefix + "-" + digest.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let uid = format.uidPrefix + "-" + Array(digest.prefix(16)).hex
         return LogEntry(id: "", uid: uid, metric: incoming.metric, at: incoming.end, start: incoming.start, timeZone: zone.identifier,
                         day: LogEntry.day(of: end, in: zone), value: incoming.value, diastolic: incoming.diastolic, pulse: nil,
                         unit: incoming.unit, kind: incoming.kind, factor: incoming.metric == .water ? 1 : nil,

@@ -163,7 +163,7 @@ struct PHRImporter {
     private func documentMap(_ db: Database) throws -> [String: String] {
         var bySHA: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, sha256 FROM document WHERE profile_id = ?", arguments: [profileID]) {
-            let digest = (row["sha256"] as Data).map { String(format: "%02x", $0) }.joined()
+            let digest = Array(row["sha256"] as Data).hex
             bySHA[digest] = row["id"]
         }
         var map: [String: String] = [:]

@@ -47,9 +47,9 @@ public struct LabExtraction: Codable, Sendable {
         }
         var (chosen, other) = rank(second) > rank(first) ? (second, first) : (first, second)
         var others: [String: LabReportReader.Row] = [:]
-        for index in other.rows.indices { others[other.rowKey(of: index)] = other.rows[index] }
+        for index in other.rows.indices { others[other.place(of: index)] = other.rows[index] }
         for index in chosen.rows.indices where chosen.rows[index].unsure == nil {
-            guard let twin = others[chosen.rowKey(of: index)] else { continue }
+            guard let twin = others[chosen.place(of: index)] else { continue }
             if let difference = Self.difference(chosen.rows[index], twin) {
                 chosen.rows[index].unsure = "two readings of the scan differ: \(difference)"
                 chosen.rows[index].confidence = min(chosen.rows[index].confidence, 0.5)
@@ -73,24 +73,22 @@ public struct LabExtraction: Codable, Sendable {
         return nil
     }
 
-    /// A row's page, name and occurrence on its page: the same row in another reading.
-    func rowKey(of index: Int) -> String {
+    /// Where row `index` stands: its page, its name, and which of the rows of that name on the
+    /// page it is ("p2:glucose", then "p2:glucose#2"). The same row in another reading of the
+    /// document stands at the same place.
+    func place(of index: Int) -> String {
         let row = rows[index]
         let name = AnalyteCatalog.normalized(row.name)
         let occurrence = rows[..<index].filter { $0.page == row.page && AnalyteCatalog.normalized($0.name) == name }.count
-        return "p\(row.page):\(name)#\(occurrence)"
+        return "p\(row.page):\(name)" + (occurrence > 0 ? "#\(occurrence + 1)" : "")
     }
 
     /// The key that makes accepting the same row of the same document again a no-op: the
     /// document's content (its SHA-256) when known, so that a report removed and added again
     /// (a new ID) is still the same report; else, as rows saved before keys had content, its ID.
     func sourceKey(of index: Int, content sha256: String? = nil) -> String {
-        let row = rows[index]
-        let name = AnalyteCatalog.normalized(row.name)
-        let occurrence = rows[..<index].filter { $0.page == row.page && AnalyteCatalog.normalized($0.name) == name }.count
-        let place = "p\(row.page):\(name)" + (occurrence > 0 ? "#\(occurrence + 1)" : "")
-        if let sha256 { return "document-content:\(sha256.prefix(32)):\(place)" }
-        return "document:\(documentID):\(place)"
+        if let sha256 { return "document-content:\(sha256.prefix(32)):\(place(of: index))" }
+        return "document:\(documentID):\(place(of: index))"
     }
 }
 
@@ -114,7 +112,7 @@ extension LabStore {
         return try vault.database.write { db in
             var accepted = Accepted()
             let content = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
-                                            arguments: [extraction.documentID, profile.id])?.map { String(format: "%02x", $0) }.joined()
+                                            arguments: [extraction.documentID, profile.id]).map { Array($0).hex }
             for index in chosen where extraction.rows.indices.contains(index) {
                 let row = extraction.rows[index]
                 let key = extraction.sourceKey(of: index, content: content)

@@ -413,46 +413,15 @@ public enum LabReportReader {
 
     // MARK: Dates
 
-    /// Labels of the collection date, which is when a result was taken.
-    static let collectionLabels = ["collected", "collection date", "date collected", "date of collection", "specimen collected", "sample collected",
-                                   "entnahme", "probenentnahme", "entnahmedatum", "abnahme", "abnahmedatum", "prelevement", "date de prelevement",
-                                   "preleve le", "fecha de toma", "fecha de extraccion", "data prelievo", "data del prelievo", "afname", "afnamedatum"]
-
     /// The collection date printed in the report's text ("Collected 03/18/2025", "Entnahme:
-    /// 18.03.2025"); day-first when the report says so by its numbers or its separators.
+    /// 18.03.2025", "Prélèvement le 4 mars 2025"): the first date the document-date scanner
+    /// finds after a collection label (`DateScanner.collectionLabels`); day-first when asked,
+    /// or when the report says so by its numbers or its separators.
     public static func collectionDate(_ text: String, dayFirst: Bool) -> CalendarDate? {
-        for line in text.split(whereSeparator: \.isNewline) {
-            let lower = line.lowercased().folding(options: .diacriticInsensitive, locale: Locale(identifier: "en_US_POSIX"))
-            for label in collectionLabels {
-                guard let found = lower.range(of: label) else { continue }
-                let rest = String(lower[found.upperBound...])
-                if let date = firstDate(rest, dayFirst: dayFirst) { return date }
-            }
+        let candidate = DateScanner(text: text, preferDayFirst: dayFirst).candidates().first { candidate in
+            candidate.guess.label.map(DateScanner.collectionLabels.contains) == true
         }
-        return nil
-    }
-
-    /// The first numeric date in `text`: 2025-03-18, 18.03.2025, 18/03/2025, 03/18/2025, 18-03-2025.
-    public static func firstDate(_ text: String, dayFirst: Bool) -> CalendarDate? {
-        let pattern = #"(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})([./-])(\d{1,2})\5(\d{4}|\d{2})"#
-        guard let regex = try? NSRegularExpression(pattern: pattern) else { return nil }
-        let range = NSRange(text.startIndex..., in: text)
-        for match in regex.matches(in: text, range: range) {
-            func group(_ index: Int) -> Int? {
-                guard let r = Range(match.range(at: index), in: text) else { return nil }
-                return Int(text[r])
-            }
-            if let year = group(1), let month = group(2), let day = group(3) {
-                if let date = CalendarDate(year: year, month: month, day: day) { return date }
-                continue
-            }
-            guard let first = group(4), let second = group(6), var year = group(7),
-                  let separator = Range(match.range(at: 5), in: text).map({ text[$0] }) else { continue }
-            if year < 100 { year += year < 70 ? 2000 : 1900 }
-            let dayFirstHere = first > 12 || (second <= 12 && (dayFirst || separator == "."))
-            let (day, month) = dayFirstHere ? (first, second) : (second, first)
-            if let date = CalendarDate(year: year, month: month, day: day) { return date }
-        }
-        return nil
+        guard let guess = candidate?.guess, let day = guess.day else { return nil }
+        return CalendarDate(year: guess.year, month: guess.month, day: day)
     }
 }

@@ -21,7 +21,7 @@ enum IPSPatientID {
         var bytes = try HMACSHA256.mac(key: keys.blobNameKey, Array("phr/v1/ips-patient-id".utf8) + [0] + Array(String(profileID).utf8))
         bytes[6] = (bytes[6] & 0x0f) | 0x80
         bytes[8] = (bytes[8] & 0x3f) | 0x80
-        let hex = bytes.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let hex = Array(bytes.prefix(16)).hex
         let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { range in
             String(hex[hex.index(hex.startIndex, offsetBy: range.lowerBound)..<hex.index(hex.startIndex, offsetBy: range.upperBound)])
         }
