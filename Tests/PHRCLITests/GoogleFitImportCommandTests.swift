@@ -135,6 +135,13 @@ import Testing
         let text = try String(contentsOfFile: "\(sessions)/\(walk)", encoding: .utf8)
         try text.replacingOccurrences(of: "\"endTime\": \"2026-03-15T11:45:00.000Z\"", with: "\"endTime\": \"quarter to one\"")
             .write(toFile: "\(sessions)/\(walk)", atomically: true, encoding: .utf8)
+        // Energy no workout burns (it used to trap the reader when printed as a whole number):
+        // the session is kept, without it.
+        for run in try FileManager.default.contentsOfDirectory(atPath: sessions) where run.hasSuffix("_RUNNING.json") {
+            let json = try String(contentsOfFile: "\(sessions)/\(run)", encoding: .utf8)
+            try json.replacingOccurrences(of: "\"floatValue\": 250.4", with: "\"floatValue\": 1e300")
+                .write(toFile: "\(sessions)/\(run)", atomically: true, encoding: .utf8)
+        }
         let summaryPath = "\(folder)/Fit/Daily activity metrics/Daily activity metrics.csv"
         let summary = try String(contentsOfFile: summaryPath, encoding: .utf8)
         let lines = summary.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -153,6 +160,10 @@ import Testing
                 "\(result.stderr)")
         #expect(try AppleHealthImportCommandTests.entries(cli, "weight").map { $0["day"] as? String } == ["2026-03-15"])
         #expect(try AppleHealthImportCommandTests.entries(cli, "sleep").count == 3)
+        let workouts = try AppleHealthImportCommandTests.entries(cli, "workout")
+        #expect(workouts.count == counts["workout_sessions"]! - 1)
+        let run = workouts.first { $0["kind"] as? String == "running" && $0["day"] as? String == "2026-03-17" }
+        #expect(run?["note"] as? String == "from Google Fit", "\(workouts)")
     }
 
     @Test func damagedTakeoutsAreRefusedWithNothingImported() throws {

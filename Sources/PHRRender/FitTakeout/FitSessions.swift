@@ -62,7 +62,9 @@ struct FitSessions {
             tally { $0.rejected += 1 }
             return
         }
-        guard seen.insert("\(activity)|\(start)|\(end)").inserted else {
+        // The same activity starting at the same second is one session (its entry's key), even
+        // if a second file ends it elsewhere: the first file's stands.
+        guard seen.insert("\(activity)|\(start)").inserted else {
             tally {
                 $0.duplicates += 1
                 $0.duplicateNote = "(the same session in two files)"
@@ -73,7 +75,8 @@ struct FitSessions {
         for aggregate in (session["aggregate"] as? [Any] ?? []).prefix(1_000) {
             guard let aggregate = aggregate as? [String: Any], let metric = aggregate["metricName"] as? String else { continue }
             let value = (aggregate["floatValue"] as? NSNumber)?.doubleValue ?? (aggregate["intValue"] as? NSNumber)?.doubleValue
-            if metric == Self.energyMetric && !isSleep, let value, value.isFinite, value > 0 {
+            // Bounded: the note prints it as a whole number, and no workout burns 100,000 kcal.
+            if metric == Self.energyMetric && !isSleep, let value, value.isFinite, value > 0, value < 100_000 {
                 energy = value
                 continue
             }
@@ -93,7 +96,9 @@ struct FitSessions {
                     tally { $0.rejected += 1 }
                     return
                 }
-                if Self.asleepStages.contains(stage) { asleep.append((from, to)) }
+                // Only the part inside the session counts: asleep never longer than in bed.
+                let (inside, until) = (max(from, start), min(to, end))
+                if Self.asleepStages.contains(stage), until > inside { asleep.append((inside, until)) }
             }
             let seconds = segments == 0 ? end - start : HealthExportCollector.unionLength(asleep)
             guard seconds > 0 else {

@@ -114,6 +114,11 @@ struct ZipArchive {
                   member.localHeaderOffset < fileSize, member.compressedSize <= fileSize else {
                 throw Refusal(reason: "a zip archive whose member \(Self.printable(member.name)) lies outside the file (truncated?)")
             }
+            // Here, not when the member is opened: sizes are summed before any is opened (a
+            // reader sorting members by size), and two ZIP64 sizes near 2^62 overflow a sum.
+            guard member.size <= Self.maximumMemberBytes else {
+                throw Refusal(reason: "\(Self.printable(member.name)) in the zip claims \(member.size >> 20) MB, more than phr reads")
+            }
             members.append(member)
             position = end
         }
@@ -124,9 +129,6 @@ struct ZipArchive {
     func open(_ member: Member) throws -> MemberReader {
         guard member.method == 0 || member.method == 8 else {
             throw Refusal(reason: "\(Self.printable(member.name)) in the zip is compressed with method \(member.method); phr reads stored and deflated members")
-        }
-        guard member.size <= Self.maximumMemberBytes else {
-            throw Refusal(reason: "\(Self.printable(member.name)) in the zip claims \(member.size >> 20) MB, more than phr reads")
         }
         guard member.size <= max(member.compressedSize, 1) * Self.maximumRatio else {
             throw Refusal(reason: "\(Self.printable(member.name)) in the zip would inflate more than \(Self.maximumRatio) times (a zip bomb?)")
