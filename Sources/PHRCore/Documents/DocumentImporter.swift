@@ -527,8 +527,9 @@ public final class DocumentImporter {
     /// read) any page, nor if nothing in it needs OCR.
     static func ocrState(summary: ExtractionSummary, pages: PageSpool) -> DocumentOCRState {
         // A file that cannot be read at all (a damaged or oversized image, a page that crashes
-        // the reader) waits for nothing: another try reads it no better.
-        if summary.outcome == .unreadable { return pages.ocrPages.isEmpty ? .notNeeded : .done }
+        // the reader) waits for nothing: another try reads it no better. One whose reading ran
+        // out of time may read on a quieter machine: it waits.
+        if summary.outcome == .unreadable && !summary.timedOut { return pages.ocrPages.isEmpty ? .notNeeded : .done }
         // Done once OCR read a page (finding text or not); pages where it could not run (a
         // timeout, a missing language) leave the document waiting for another try.
         if pages.ocrPages.contains(where: { $0.record.status != .failed }) { return .done }
@@ -716,8 +717,8 @@ public final class DocumentImporter {
     static func title(metadata: String?, fileName: String) -> String {
         // Both come from the file, not a person: control characters become U+FFFD rather than refuse it.
         // A title is one line: a PDF title or file name with line breaks would break listings.
-        let metadata = metadata.map { RecordFields.oneLine(RecordFields.replacingControlCharacters($0)) }
-        let fileName = RecordFields.oneLine(RecordFields.replacingControlCharacters(fileName))
+        let metadata = metadata.map { RecordFields.replacingControlCharacters(RecordFields.oneLine($0)) }
+        let fileName = RecordFields.replacingControlCharacters(RecordFields.oneLine(fileName))
         if let metadata, isMeaningfulTitle(metadata) { return String(metadata.prefix(300)) }
         var stem = (fileName as NSString).deletingPathExtension
         stem = stem.replacingOccurrences(of: "__", with: " ").map { $0 == "_" || $0 == "-" ? " " : $0 }

@@ -153,8 +153,8 @@ public struct DocumentStore {
     /// The IDs of the lab results `phr lab extract` saved from `documentID`.
     static func labResultIDs(_ db: Database, documentID: String, profileID: Int64) throws -> [String] {
         try String.fetchAll(db, sql: """
-            SELECT id FROM observation WHERE profile_id = ? AND lab_origin = 'document' AND lab_document_id = ? ORDER BY id
-            """, arguments: [profileID, documentID])
+            SELECT id FROM observation WHERE profile_id = ? AND lab_origin = ? AND lab_document_id = ? ORDER BY id
+            """, arguments: [profileID, LabDetails.Origin.document.rawValue, documentID])
     }
 
     /// How many lab results were saved from `documentID` by `phr lab extract`.
@@ -337,13 +337,9 @@ public enum DocumentError: PHRError, Equatable {
 
 /// Validation of document fields typed by people.
 public enum DocumentFields {
-    /// One line (line breaks become spaces), like every name phr keeps.
+    /// One line (line breaks become spaces) of at most 300 characters, like every label phr keeps.
     public static func title(_ text: String) throws -> String {
-        let trimmed = RecordFields.oneLine(text).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "--title", reason: "a title cannot be empty") }
-        guard trimmed.count <= 300 else { throw RecordError.invalidField(field: "--title", reason: "at most 300 characters") }
-        try RecordFields.refuseControlCharacters(trimmed, field: "--title")
-        return trimmed
+        try RecordFields.text(text, field: "--title")
     }
 
     public static func type(_ text: String) throws -> String {

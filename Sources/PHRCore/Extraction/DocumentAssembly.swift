@@ -14,8 +14,9 @@ struct DocumentAssembly {
     private var ocrConfidences: [Double] = []
     private var lowConfidencePages = 0
     private var ocrFailures: [Int] = []
-    /// Pages skipped because the worker died on them (a resumed document).
-    private var lostPages: [Int] = []
+    /// Pages skipped because the worker died on them (a resumed document), or that a part's
+    /// worker could not open again (a split document): runs of pages, however many.
+    private var lostPages: [ClosedRange<Int>] = []
 
     /// Records the `opened` message. A document read by several workers (split, or resumed after
     /// a worker died on a page) opens in each: with the same page count, or it is not the same
@@ -33,13 +34,26 @@ struct DocumentAssembly {
     /// The next page is lost: a worker died or hung on it (`reason` says how), and the rest of
     /// the document goes on in a fresh worker.
     mutating func losePage(_ reason: String) throws {
-        guard let opened, pagesReceived < opened.pageCount else {
+        try losePages(through: pagesReceived + 1, reason)
+    }
+
+    /// The pages from the next one to `last` are lost, in one step whatever their number (the
+    /// page count comes from the worker).
+    mutating func losePages(through last: Int, _ reason: String) throws {
+        guard let opened, pagesReceived < last, last <= opened.pageCount else {
             throw ExtractionError.protocolViolation(detail: "a lost page beyond the end")
         }
-        pagesReceived += 1
-        counts[.failed, default: 0] += 1
-        lostPages.append(pagesReceived)
+        counts[.failed, default: 0] += last - pagesReceived
+        lostPages.append((pagesReceived + 1)...last)
         lostPageReasons.append(reason)
+        pagesReceived = last
+    }
+
+    /// "page 3", "pages 3, 7-250" (at most ten runs named).
+    private var lostPagesText: String {
+        let count = lostPages.reduce(0) { $0 + $1.count }
+        let runs = lostPages.prefix(10).map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)-\($0.upperBound)" }
+        return "page\(count == 1 ? "" : "s") " + runs.joined(separator: ", ") + (lostPages.count > 10 ? "..." : "")
     }
 
     /// Records a text-layer `page` message.
@@ -151,7 +165,7 @@ struct DocumentAssembly {
             guard junk + failed + images > 0 else { return (ocrPart == nil ? .indexed : .ocr, ocrPart) }
             var parts: [String] = ocrPart.map { [$0] } ?? []
             if failed > 0 {
-                let lost = lostPages.isEmpty ? "" : " (page\(lostPages.count == 1 ? "" : "s") \(lostPages.map(String.init).joined(separator: ", ")): \(lostPageReasons.first ?? "the reader failed"))"
+                let lost = lostPages.isEmpty ? "" : " (\(lostPagesText): \(lostPageReasons.first ?? "the reader failed"))"
                 parts.append("\(failed) of \(pageCount) pages could not be read\(lost)")
             }
             if junk > 0 { parts.append("\(junk) of \(pageCount) pages hold unusable text") }
@@ -166,7 +180,7 @@ struct DocumentAssembly {
         if failed == pageCount {
             // An image that cannot be read at all (too large, damaged) says why.
             if let imageFailure { return (.unreadable, imageFailure) }
-            if lostPages.count == 1 && pageCount == 1 {
+            if lostPages.count == 1 && pageCount == 1 {  // one run of the one page
                 return (.unreadable, "\(lostPageReasons.first ?? "the reader failed") on page 1 of 1")
             }
             if !lostPages.isEmpty { return (.unreadable, "no page could be read: \(lostPageReasons.first ?? "the reader failed")") }

@@ -17,6 +17,8 @@ public struct ExtractionSummary: Codable, Sendable, Equatable {
     public var syntaxErrors: Int
     /// Pages whose text came from OCR.
     public var ocrPages: Int
+    /// Reading stopped for lack of time, not because of the file: another try may do better.
+    public var timedOut = false
 
     public init(outcome: ExtractionOutcome, pageCount: Int = 0, textPages: Int = 0, reason: String? = nil,
                 metadata: DocumentMetadata = DocumentMetadata(), syntaxErrors: Int = 0, ocrPages: Int = 0) {

@@ -29,7 +29,7 @@ public final class TextExtractor {
     public fileprivate(set) var extractorVersion: String?
     /// How many times a document's remaining pages were given to a second worker, since this
     /// extractor was made.
-    public fileprivate(set) var splits = 0
+    fileprivate(set) var splits = 0
 
     #if DEBUG
     /// Test-only environment for workers (see `WorkerTestFaults`).
@@ -165,7 +165,6 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     }
 
     struct Document {
-        let index: Int
         /// The job and its open file, kept to resume the document in a fresh worker after one
         /// died on a page (an image bomb, a page that hangs OCR), and to split it.
         let job: ExtractionJob
@@ -178,14 +177,13 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         var started: Double
         /// Pages (or lost pages) that came ahead of the next one to hand on.
         var waiting: [Int: Arrival] = [:]
-        /// Parts still being read.
-        var parts = 1
         var syntaxErrors = 0
     }
 
     enum Arrival {
         case page(WorkerPage)
-        case lost(reason: String)
+        /// The pages from this one to `through` are lost.
+        case lost(through: Int, reason: String)
     }
 
     init(extractor: TextExtractor, jobs: Jobs, onPage: @escaping (Int, ExtractedPage) throws -> Void,
@@ -289,7 +287,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         }
         try send(job, file: file, firstPage: 1, lastPage: nil, slot: slot)
         let now = Monotonic.now()
-        documents[index] = Document(index: index, job: job, file: file, slowPages: kind.isImage || job.ocr.mode == .always,
+        documents[index] = Document(job: job, file: file, slowPages: kind.isImage || job.ocr.mode == .always,
                                     started: now)
         slots[slot].part = Part(document: index, next: 1, last: nil, lastProgress: now)
         return nil
@@ -320,7 +318,6 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         slots[source].part!.last = first - 1
         try send(document.job, file: document.file, firstPage: first, lastPage: last, slot: slot)
         extractor.splits += 1
-        documents[part.document]!.parts += 1
         slots[slot].part = Part(document: part.document, next: first, last: last, lastProgress: Monotonic.now())
     }
 
@@ -381,7 +378,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             return try failDocument(part.document, reason: reason, page: part.next)
         }
         document.resumes += 1
-        document.waiting[part.next] = .lost(reason: reason)
+        document.waiting[part.next] = .lost(through: part.next, reason: reason)
         documents[part.document] = document
         slots[slot].part!.next += 1
         slots[slot].part!.last = last
@@ -401,8 +398,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         while let next = documents[index].map({ $0.assembly.pagesReceived + 1 }),
               let arrival = documents[index]!.waiting.removeValue(forKey: next) {
             switch arrival {
-            case let .lost(reason):
-                guard (try? documents[index]!.assembly.losePage(reason)) != nil else {
+            case let .lost(last, reason):
+                guard (try? documents[index]!.assembly.losePages(through: last, reason)) != nil else {
                     return try failDocument(index, reason: "the reader sent an invalid message")
                 }
             case let .page(workerPage):
@@ -424,9 +421,9 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
         guard let part = slots[slot].part else { return }
         slots[slot].part = nil
         guard documents[part.document] != nil else { return }
-        documents[part.document]!.parts -= 1
         try deliver(part.document)
-        guard let document = documents[part.document], document.parts == 0 else { return }
+        // The document ends with its last part: no slot reads it any more.
+        guard let document = documents[part.document], !slots.contains(where: { $0.part?.document == part.document }) else { return }
         let summary: ExtractionSummary
         do {
             summary = try document.assembly.summary(status: .read, syntaxErrors: document.syntaxErrors, reason: "")
@@ -465,7 +462,8 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             _ = worker.reap()
             slots[slot].worker = nil
             if after >= document.started + limits.documentTimeout {
-                try failDocument(part.document, reason: "the reader took longer than \(Self.seconds(limits.documentTimeout)) in all")
+                try failDocument(part.document, reason: "the reader took longer than \(Self.seconds(limits.documentTimeout)) in all",
+                                 timedOut: true)
             } else {
                 try partStopped(slot, reason: "the reader made no progress for \(Self.seconds(limits.stepTimeout))")
             }
@@ -496,7 +494,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                 // Nothing was asked of this worker: it is broken, and no document is to blame.
                 worker.kill()
                 _ = worker.reap()
-                slots[slot].worker = nil
+                slots[slot] = Slot()
                 return
             }
             let index = part.document
@@ -540,9 +538,7 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
                     // with no pages is this job's own outcome: the branch below.)
                     let why = DocumentAssembly.sanitize(reason) ?? "the document could not be opened again"
                     let last = min(part.last ?? pageCount, pageCount)
-                    if part.next <= last {
-                        for page in part.next...last { documents[index]!.waiting[page] = .lost(reason: why) }
-                    }
+                    if part.next <= last { documents[index]!.waiting[part.next] = .lost(through: last, reason: why) }
                     slots[slot].part!.next = last + 1
                     try endPart(slot)
                 } else {
@@ -580,8 +576,17 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
     }
 
     /// Ends the document with what it has: its workers are killed (their state is unknown).
-    private mutating func failDocument(_ index: Int, reason: String, page: Int? = nil) throws {
+    private mutating func failDocument(_ index: Int, reason: String, page: Int? = nil, timedOut: Bool = false) throws {
         guard let document = documents[index] else { return }
+        var summary = document.assembly.summary(failure: reason, page: page)
+        summary.timedOut = timedOut
+        try finish(index, summary)
+    }
+
+    /// Ends document `index` with `summary`. Any part of it still being read (a split document
+    /// whose other worker said it is done, or failed) is abandoned with its worker: no slot is
+    /// left reading a document that is gone.
+    private mutating func finish(_ index: Int, _ summary: ExtractionSummary) throws {
         for slot in slots.indices where slots[slot].part?.document == index {
             if let worker = slots[slot].worker {
                 worker.kill()
@@ -589,10 +594,6 @@ private struct BatchRun<Jobs: IteratorProtocol> where Jobs.Element == Extraction
             }
             slots[slot] = Slot()
         }
-        try finish(index, document.assembly.summary(failure: reason, page: page))
-    }
-
-    private mutating func finish(_ index: Int, _ summary: ExtractionSummary) throws {
         documents[index] = nil
         let onFinish = self.onFinish
         try callback { try onFinish(index, summary) }

@@ -76,8 +76,6 @@ final class OCREngine {
     /// that reading is kept unless it is clearly less confident.
     func read(_ image: GreyImage, languages: String, seconds: Double, tables: Bool = false) throws -> Result {
         let deadline = Monotonic.now() + seconds
-        // A rendered PDF page can be as long as a decoded image: the same limit.
-        try ImageDecoder.checkSize(width: image.width, height: image.height)
         let engine = try self.engine(languages)
         let (prepared, stamps) = try prepare(image)
         var best = try pass(prepared, engine: engine, deadline: deadline, budget: seconds)
@@ -91,9 +89,11 @@ final class OCREngine {
                let quarters = best.orientation != 0 ? best.orientation : best.isSideways ? best.sidewaysTurn : nil {
                 // Tesseract read the turned text well (a page scanned sideways): keep its words
                 // and turn their boxes upright, rather than read the page again.
-                best = Pass(image: try prepared.rotated(quarters: quarters),
+                // The pixels are not turned (nothing reads them again on this path): only the
+                // boxes, and the page's size.
+                best = Pass(image: prepared,
                             words: best.words.map { Self.turned($0, quarters: quarters, width: prepared.width, height: prepared.height) },
-                            meanConfidence: best.meanConfidence, orientation: 0)
+                            meanConfidence: best.meanConfidence, orientation: 0, turned: quarters % 2 == 1)
                 note = "turned \(90 * quarters) degrees"
             } else if best.orientation != 0 || best.isSideways {
                 // Text read sideways (a page scanned turned): Tesseract reads the words, but
@@ -165,8 +165,8 @@ final class OCREngine {
             PageWord(text: word.text, x0: word.x0 * scale, y0: word.y0 * scale, x1: word.x1 * scale,
                      y1: word.y1 * scale, line: word.line, confidence: word.confidence)
         }
-        return Result(words: words, meanConfidence: best.meanConfidence, width: Double(best.image.width) * scale,
-                      height: Double(best.image.height) * scale, note: note)
+        return Result(words: words, meanConfidence: best.meanConfidence, width: Double(best.width) * scale,
+                      height: Double(best.height) * scale, note: note)
     }
 
     // MARK: - One reading
@@ -178,12 +178,16 @@ final class OCREngine {
         var meanConfidence: Double
         /// Quarter turns clockwise that would make the text Tesseract found upright.
         var orientation: Int
+        /// The upright page's size in pixels: `image`'s, or its sides swapped when the words
+        /// were turned a quarter without the pixels.
+        let width: Int, height: Int
 
-        init(image: GreyImage, words: [PageWord], meanConfidence: Double, orientation: Int) {
+        init(image: GreyImage, words: [PageWord], meanConfidence: Double, orientation: Int, turned: Bool = false) {
             self.image = image
             self.words = words
             self.meanConfidence = meanConfidence
             self.orientation = orientation
+            (width, height) = turned ? (image.height, image.width) : (image.width, image.height)
         }
 
         /// Confident characters: a reading of the right way up scores far above nonsense.

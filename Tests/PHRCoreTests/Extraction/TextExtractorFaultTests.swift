@@ -91,6 +91,9 @@ import Testing
         let (summaries, _) = try runBatch([WorkerTestFaults.hangVariable: Self.labPage2Marker], limits: limits)
         #expect(summaries[lab]?.outcome == .partial)
         #expect(summaries[lab]?.reason == "the reader took longer than 4 s in all on page 2 of 3")
+        // Time ran out, not the file: another run (`doc reindex --ocr`) may read it.
+        #expect(summaries[lab]?.timedOut == true)
+        #expect(summaries.values.filter(\.timedOut).count == 1)
     }
 
     @Test func aRunawayLoopHitsTheCPULimit() throws {

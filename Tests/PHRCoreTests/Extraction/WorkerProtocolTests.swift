@@ -168,6 +168,21 @@ import Testing
                                              metadata: DocumentMetadata(title: "A title"), syntaxErrors: 4))
     }
 
+    /// Pages a part's worker could not open again are lost as one run, however many the
+    /// worker's page count says (a billion pages costs the parent nothing), and named as runs.
+    @Test func lostPagesAreRunsNotOneEntryEach() throws {
+        var assembly = DocumentAssembly()
+        try assembly.open(WorkerOpenedDocument(pageCount: 1_000_000_000, isEncrypted: false))
+        _ = try assembly.page(number: 1, flags: [], text: "Page one")
+        try assembly.losePage("the reader crashed (SIGSEGV)")
+        _ = try assembly.page(number: 3, flags: [], text: "Page three")
+        try assembly.losePages(through: 1_000_000_000, "the document could not be opened again")
+        #expect(throws: ExtractionError.self) { try assembly.losePage("beyond the end") }
+        let summary = try assembly.summary(status: .read, syntaxErrors: 0, reason: "")
+        #expect(summary.outcome == .partial)
+        #expect(summary.reason == "999999998 of 1000000000 pages could not be read (pages 2, 4-1000000000: the reader crashed (SIGSEGV))")
+    }
+
     @Test func titlesLoseControlsAndExtraWhitespace() {
         #expect(DocumentAssembly.cleanTitle("  Lab\u{0}results\n 2025\u{202E} ") == "Lab results 2025")
         #expect(DocumentAssembly.cleanTitle(" \u{1}\n") == nil)
