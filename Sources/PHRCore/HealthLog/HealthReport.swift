@@ -79,7 +79,7 @@ public struct HealthReport: Codable, Sendable {
             earlier = trend.points.count - shown.points.count
             rows = shown.points.map { point in
                 Row(date: point.day?.description, value: LabTrend.valueText(point, unit: trend.unit),
-                    range: point.range.map { $0.low == nil && $0.high == nil ? ($0.text ?? "") : $0.display }, flag: point.flag,
+                    range: point.range.map(\.display), flag: point.flag,
                     source: point.observation.labSourceText,
                     inPeriod: point.day.map { $0 >= period.from && $0 <= period.to } ?? false)
             }

@@ -68,14 +68,13 @@ public struct ReminderChannelSender: Sendable {
     /// PHR_OFFLINE: nothing goes to a network channel.
     public var offline: Bool
 
-    /// `offline` defaults to what `environment` says; a PHR_OFFLINE value that means neither
-    /// counts as offline here (`fromEnvironment` refuses it instead, for the commands).
+    /// `offline` is given, not read: `fromEnvironment` is the one place that reads PHR_OFFLINE.
     public init(timeout: TimeInterval = 10, programTimeout: TimeInterval = 30, environment: [String: String] = ProcessEnvironment.variables,
-                offline: Bool? = nil) {
+                offline: Bool) {
         self.timeout = timeout
         self.programTimeout = programTimeout
         self.environment = environment
-        self.offline = offline ?? ((try? OfflineMode.isOn(environment)) ?? true)
+        self.offline = offline
     }
 
     /// The sender the commands use: PHR_OFFLINE read from `environment`, an unusable value refused (exit 64).

@@ -21,7 +21,7 @@ public struct ReminderDelivery {
     /// At most this many deliveries per channel and run, so a long backlog cannot stall a timer.
     public static let perRun = 20
 
-    public init(vault: Vault, profile: Profile, time: TimeContext, sender: ReminderChannelSender = ReminderChannelSender()) {
+    public init(vault: Vault, profile: Profile, time: TimeContext, sender: ReminderChannelSender) {
         self.vault = vault
         self.profile = profile
         self.time = time

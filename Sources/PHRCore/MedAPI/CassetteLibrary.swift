@@ -68,7 +68,7 @@ public final class CassetteLibrary: @unchecked Sendable {
     private func loadIfNeeded() throws {
         guard !loaded else { return }
         guard FileSystem.isDirectory(directory) else {
-            throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "\(directory) is not a directory")
+            throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_CASSETTES", reason: "\(directory) is not a directory")
         }
         var index: [String: [Cassette.Response]] = [:]
         for path in cassetteFiles() {

@@ -61,35 +61,29 @@ public struct MedAPIConfiguration: Sendable {
         baseURLs[service] ?? URL(string: service.defaultBaseURL)!
     }
 
-    /// Reads the settings in the table above. Throws `MedAPIError.invalidSetting` (exit 64) for
+    /// Reads the settings in the table above. Throws `EnvironmentSettingError` (exit 64) for
     /// a value that cannot be used, rather than guessing.
     public static func fromEnvironment(_ environment: [String: String], phrVersion: String) throws -> MedAPIConfiguration {
         func value(_ name: String) -> String? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             return text
         }
-        var offline = false
-        if let text = value(OfflineMode.variable) {
-            guard let parsed = OfflineMode.parse(text) else {
-                throw MedAPIError.invalidSetting(variable: OfflineMode.variable, reason: "use 1 to work offline, or 0")
-            }
-            offline = parsed
-        }
+        let offline = try OfflineMode.isOn(environment)
         var mode = Mode.live
         if let text = value("PHR_MEDAPI_MODE") {
             guard let parsed = Mode(rawValue: text.lowercased()) else {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_MODE", reason: "'\(text)' is not live, record or replay")
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_MODE", reason: "'\(text)' is not live, record or replay")
             }
             mode = parsed
         }
         let cassettes = value("PHR_MEDAPI_CASSETTES")
         if mode != .live && !offline {
             guard let cassettes else {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES",
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_CASSETTES",
                                                  reason: "\(mode.rawValue) mode needs the cassette directory")
             }
             if mode == .replay && !FileSystem.isDirectory(cassettes) {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "\(cassettes) is not a directory")
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_CASSETTES", reason: "\(cassettes) is not a directory")
             }
         }
         var urls: [MedAPIService: URL] = [:]
@@ -101,7 +95,7 @@ public struct MedAPIConfiguration: Sendable {
         var timeout: TimeInterval = 15
         if let text = value("PHR_MEDAPI_TIMEOUT") {
             guard let seconds = parseTimeout(text) else {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_TIMEOUT", reason: "'\(text)' is not a number of seconds such as 15 or 500ms")
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_TIMEOUT", reason: "'\(text)' is not a number of seconds such as 15 or 500ms")
             }
             timeout = seconds
         }
@@ -115,26 +109,26 @@ public struct MedAPIConfiguration: Sendable {
     static func validatedBaseURL(_ text: String, variable: String) throws -> URL {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               let host = components.host, !host.isEmpty else {
-            throw MedAPIError.invalidSetting(variable: variable, reason: "'\(text)' is not an http(s) URL")
+            throw EnvironmentSettingError.invalid(variable: variable, reason: "'\(text)' is not an http(s) URL")
         }
         guard components.query == nil, components.fragment == nil else {
-            throw MedAPIError.invalidSetting(variable: variable, reason: "a base URL takes no query or fragment")
+            throw EnvironmentSettingError.invalid(variable: variable, reason: "a base URL takes no query or fragment")
         }
         switch scheme {
         case "https":
             break
         case "http":
             guard isLoopback(host) else {
-                throw MedAPIError.invalidSetting(variable: variable,
+                throw EnvironmentSettingError.invalid(variable: variable,
                                                  reason: "plain http is only allowed on this machine (127.0.0.1, ::1, localhost); use https")
             }
         default:
-            throw MedAPIError.invalidSetting(variable: variable, reason: "'\(text)' is not an http(s) URL")
+            throw EnvironmentSettingError.invalid(variable: variable, reason: "'\(text)' is not an http(s) URL")
         }
         var trimmed = text
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let url = URL(string: trimmed) else {
-            throw MedAPIError.invalidSetting(variable: variable, reason: "'\(text)' is not an http(s) URL")
+            throw EnvironmentSettingError.invalid(variable: variable, reason: "'\(text)' is not an http(s) URL")
         }
         return url
     }

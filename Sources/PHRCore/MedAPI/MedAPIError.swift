@@ -27,8 +27,6 @@ public enum MedAPIError: PHRError, Equatable {
     case notRecorded(service: MedAPIService, request: String, directory: String)
     /// A cassette file that is not a phr cassette, or is damaged.
     case invalidCassette(path: String, reason: String)
-    /// An environment variable with a value phr cannot use.
-    case invalidSetting(variable: String, reason: String)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -37,7 +35,6 @@ public enum MedAPIError: PHRError, Equatable {
         case .unavailable, .offline, .serviceFailed, .unreadableResponse: return .unavailable
         case .requestRejected, .invalidAPIKey, .notRecorded: return .failure
         case .invalidCassette: return .dataError
-        case .invalidSetting: return .usage
         }
     }
 
@@ -66,8 +63,6 @@ public enum MedAPIError: PHRError, Equatable {
             return "replay: no recorded \(service.name) answer for \(request) in \(directory)"
         case .invalidCassette(let path, let reason):
             return "\(path) is not a usable phr cassette: \(reason)"
-        case .invalidSetting(let variable, let reason):
-            return "\(variable): \(reason)"
         }
     }
 
@@ -99,8 +94,6 @@ public enum MedAPIError: PHRError, Equatable {
             return "record it with PHR_MEDAPI_MODE=record (needs the network), or use PHR_MEDAPI_MODE=live"
         case .invalidCassette:
             return "record the cassette again with PHR_MEDAPI_MODE=record, or fix it against Schemas/cassette-v1.schema.json"
-        case .invalidSetting(let variable, _):
-            return "fix or unset \(variable)"
         }
     }
 

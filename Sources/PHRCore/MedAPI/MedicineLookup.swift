@@ -48,12 +48,12 @@ public final class MedicineLookup {
             return SocketHTTPTransport(timeout: configuration.timeout)
         case .record:
             guard let directory = configuration.cassetteDirectory else {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "record mode needs the cassette directory")
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_CASSETTES", reason: "record mode needs the cassette directory")
             }
             return RecordingTransport(live: SocketHTTPTransport(timeout: configuration.timeout), library: CassetteLibrary(directory: directory))
         case .replay:
             guard let directory = configuration.cassetteDirectory else {
-                throw MedAPIError.invalidSetting(variable: "PHR_MEDAPI_CASSETTES", reason: "replay mode needs the cassette directory")
+                throw EnvironmentSettingError.invalid(variable: "PHR_MEDAPI_CASSETTES", reason: "replay mode needs the cassette directory")
             }
             return ReplayTransport(library: CassetteLibrary(directory: directory))
         }

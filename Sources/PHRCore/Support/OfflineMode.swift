@@ -31,7 +31,7 @@ public enum OfflineMode {
     }
 }
 
-/// A setting in the environment phr cannot use.
+/// A setting in the environment phr cannot use (PHR_OFFLINE, the PHR_MEDAPI_* settings...).
 public enum EnvironmentSettingError: PHRError, Equatable {
     case invalid(variable: String, reason: String)
 

@@ -150,7 +150,8 @@ final class HealthReportComposer {
         heading(flow, "Lab: \(section.name)" + (section.unit.map { " (\($0))" } ?? ""), note: note, keep: chartHeight + 70)
         if let chart = section.chart {
             flow.ensureSpace(chartHeight)
-            ResultTrendChart(trend: chart, valueLabels: chart.points.count <= 24).draw(on: flow.canvas, x: flow.left, y: flow.y, width: flow.width, height: chartHeight)
+            // At most `HealthReport.maximumLabResults` (24) points: each gets its value.
+            ResultTrendChart(trend: chart, valueLabels: true).draw(on: flow.canvas, x: flow.left, y: flow.y, width: flow.width, height: chartHeight)
             flow.y += chartHeight + 4
             let band = chart.low != nil || chart.high != nil ? "the shaded band is the reference range; " : ""
             flow.paragraph(.plain("Oldest on the left; \(band)red dots are outside it."), style: BundleStyle.small, after: 6)

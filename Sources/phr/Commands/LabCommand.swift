@@ -163,7 +163,7 @@ struct LabTrendCommand: ParsableCommand {
         Console.out("\(trend.displayName)\(trend.unit.map { " (\(LabUnits.display($0)))" } ?? "")")
         Table.print(header: ["DATE", "VALUE", "RANGE", "FLAG", "SOURCE"], rows: trend.points.map { point in
             [RecordText.or(point.day?.description), LabTrend.valueText(point, unit: trend.unit),
-             RecordText.or(point.range.map { $0.low == nil && $0.high == nil ? ($0.text ?? "") : $0.display }), point.flag?.rawValue ?? "",
+             RecordText.or(point.range.map(\.display)), point.flag?.rawValue ?? "",
              point.observation.labSourceText]
         })
         let chart = LabTrendChart.lines(trend, colour: Console.stdoutColour)

@@ -50,8 +50,8 @@ struct MedAPIConfigurationTests {
             do {
                 _ = try MedAPIConfiguration.fromEnvironment(environment, phrVersion: "1")
                 Issue.record("\(environment) should be refused")
-            } catch let error as MedAPIError {
-                guard case .invalidSetting(let name, _) = error else { Issue.record("unexpected \(error)"); return }
+            } catch let error as EnvironmentSettingError {
+                guard case .invalid(let name, _) = error else { Issue.record("unexpected \(error)"); return }
                 #expect(name == variable)
                 #expect(error.exitStatus == .usage)
             } catch {
