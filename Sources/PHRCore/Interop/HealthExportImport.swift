@@ -134,11 +134,10 @@ public struct HealthExportImport {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier,
-                                                  subcommand: format.subcommand)
+        let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
         let pid: pid_t
         do {
-            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: ["SWIFT_BACKTRACE=enable=no"],
+            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand), environment: ["SWIFT_BACKTRACE=enable=no"],
                                     descriptors: [
                                         0: .devNull(flags: O_RDONLY),
                                         HealthExportWorkerSettings.outputDescriptor: .descriptor(ends[1]),

@@ -115,18 +115,15 @@ public struct HealthExportWorkerSettings: Sendable, Equatable {
     public var cpuSeconds: Int
     /// The zone whose days the nights are grouped by (the zone phr files entries in).
     public var timeZone: String
-    /// The phr-render subcommand: "health-export" or "fit-takeout".
-    public var subcommand: String
-
-    public init(memoryBytes: Int, cpuSeconds: Int, timeZone: String, subcommand: String = "health-export") {
+    public init(memoryBytes: Int, cpuSeconds: Int, timeZone: String) {
         self.memoryBytes = memoryBytes
         self.cpuSeconds = cpuSeconds
         self.timeZone = timeZone
-        self.subcommand = subcommand
     }
 
-    /// argv after `phr-render`.
-    public var arguments: [String] {
+    /// argv after `phr-render`, for its `subcommand` ("health-export", "fit-takeout": the
+    /// format's reader).
+    public func arguments(subcommand: String) -> [String] {
         [subcommand, "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds), "--time-zone", timeZone]
     }
 }

@@ -54,7 +54,7 @@ struct FitDailyMetrics {
         var entries: [HealthExportEntry] = []
         for row in table.rows {
             let text = row.fields[dateColumn]
-            guard let day = Self.day(text) else {
+            guard let day = CalendarDate(text) else {
                 throw ZipArchive.Refusal(reason: "\(label)line \(row.line): '\(text.prefix(40))' in the Date column is not a date (YYYY-MM-DD)")
             }
             guard seen.insert(day).inserted else {
@@ -89,15 +89,7 @@ struct FitDailyMetrics {
 
     /// 12:00 of `day` in phr's zone, as UTC text: the day stays the day the file says.
     func noon(_ day: CalendarDate) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: 12)) ?? Date(timeIntervalSince1970: 0)
-        return Timestamp.string(date)
-    }
-
-    /// "2026-03-15" (and only that shape), years 1900-2200.
-    static func day(_ text: String) -> CalendarDate? {
-        CalendarDate(text)
+        Timestamp.string(LocalDateTime(date: day, time: LocalTime(hour: 12, minute: 0)!).instant(in: zone))
     }
 
     /// A decimal number as Takeout writes it ("77.69999694824219"; a dot in every language).

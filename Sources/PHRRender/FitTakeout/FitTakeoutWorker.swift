@@ -45,7 +45,7 @@ public enum FitTakeoutWorker {
         if name.lowercased() == "daily activity metrics.csv" { return .dailySummary }
         if FitSessions.isSessionFile(name) { return .session }
         if name.lowercased().hasSuffix(".csv") {
-            return name.count == 14 && FitDailyMetrics.day(String(name.prefix(10))) != nil ? .dayIntervals : .otherCSV
+            return name.count == 14 && CalendarDate(String(name.prefix(10))) != nil ? .dayIntervals : .otherCSV
         }
         let folders = file.path.split(separator: "/").dropLast()
         return .other(folder: folders.isEmpty ? "(top level)" : folders.suffix(2).joined(separator: "/") + "/")
