@@ -108,19 +108,19 @@ import Testing
         // colour along its bottom) for every day with entries, and its dashed goal line.
         #expect(result.charts.map(\.metric) == [.water, .sleep, .workout, .meal, .weight, .bp])
         for chart in result.charts {
-            let page = try PPMImage(Self.run("/usr/bin/pdftoppm", ["-r", "72", "-f", "\(chart.page)", "-l", "\(chart.page)", path]))
+            let page = try PNMImage(data: [UInt8](Self.run("/usr/bin/pdftoppm", ["-r", "72", "-f", "\(chart.page)", "-l", "\(chart.page)", path])))
             let rect = (x: Int(chart.x), y: Int(chart.y), width: Int(chart.width), height: Int(chart.height))
             if chart.metric.isHabit {
                 let stats = report.habits.first { $0.metric == chart.metric }!
                 let withEntries = stats.days.filter { $0.entries > 0 }.count
                 #expect(chart.values.count == 30 && chart.values.filter { $0 > 0 }.count == withEntries)
                 // Rows the dashed goal line crosses cut bars into pieces; they are left out.
-                let rows = (rect.y..<rect.y + rect.height).filter { y in page.runs(y: y, from: rect.x, to: rect.x + rect.width, of: PPMImage.isGoalRed) == 0 }
-                let bars = rows.map { y in page.runs(y: y, from: rect.x, to: rect.x + rect.width, of: PPMImage.isBar) }.max() ?? 0
+                let rows = (rect.y..<rect.y + rect.height).filter { y in page.runs(y: y, from: rect.x, to: rect.x + rect.width, of: PNMImage.isGoalRed) == 0 }
+                let bars = rows.map { y in page.runs(y: y, from: rect.x, to: rect.x + rect.width, of: PNMImage.isBar) }.max() ?? 0
                 #expect(bars == withEntries, "\(chart.metric.rawValue): \(bars) bars drawn, \(withEntries) days with entries")
-                #expect(page.count(in: rect, of: PPMImage.isGoalRed) > 40, "\(chart.metric.rawValue): no goal line")
+                #expect(page.count(in: rect, of: PNMImage.isGoalRed) > 40, "\(chart.metric.rawValue): no goal line")
             } else {
-                #expect(page.count(in: rect, of: PPMImage.isAccent) > 30, "\(chart.metric.rawValue): no trend line")
+                #expect(page.count(in: rect, of: PNMImage.isAccent) > 30, "\(chart.metric.rawValue): no trend line")
             }
         }
     }
@@ -142,63 +142,12 @@ import Testing
     }
 }
 
-/// A PPM (P6) image as pdftoppm writes it, with the colour tests the chart checks use.
-struct PPMImage {
-    let width: Int
-    let height: Int
-    let pixels: [UInt8]
-
-    init(_ data: Data) throws {
-        let bytes = [UInt8](data)
-        var fields: [String] = []
-        var index = 0
-        while fields.count < 4 {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A { index += 1 }
-            let start = index
-            while index < bytes.count, bytes[index] != 0x20 && bytes[index] != 0x0A { index += 1 }
-            fields.append(String(decoding: bytes[start..<index], as: UTF8.self))
-        }
-        index += 1
-        guard fields[0] == "P6", let width = Int(fields[1]), let height = Int(fields[2]) else { throw CocoaError(.fileReadCorruptFile) }
-        self.width = width
-        self.height = height
-        pixels = Array(bytes[index...])
-    }
-
-    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
-        let offset = (y * width + x) * 3
-        return (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
-    }
-
-    static func near(_ p: (Int, Int, Int), _ hex: UInt32, _ tolerance: Int = 24) -> Bool {
-        abs(p.0 - Int(hex >> 16 & 0xFF)) <= tolerance && abs(p.1 - Int(hex >> 8 & 0xFF)) <= tolerance && abs(p.2 - Int(hex & 0xFF)) <= tolerance
-    }
-
+/// The health report's chart colours (PNMImage is in ShareTestSupport).
+extension PNMImage {
     /// The bar colours, the accent (goal met) and its pale tint (not met), exactly: a bar's
     /// inside is flat colour, while its anti-aliased edges blend towards white and must not
     /// count as bars of their own.
     static func isBar(_ p: (Int, Int, Int)) -> Bool { near(p, 0x1F4E79, 6) || near(p, 0x9DB4CC, 6) }
     static func isAccent(_ p: (Int, Int, Int)) -> Bool { near(p, 0x1F4E79, 40) }
     static func isGoalRed(_ p: (Int, Int, Int)) -> Bool { near(p, 0xB3261E, 60) }
-
-    /// Runs of consecutive pixels on row `y` that pass `test`.
-    func runs(y: Int, from: Int, to: Int, of test: ((Int, Int, Int)) -> Bool) -> Int {
-        guard y >= 0, y < height else { return 0 }
-        var count = 0
-        var inside = false
-        for x in max(0, from)..<min(width, to) {
-            let hit = test(pixel(x, y))
-            if hit && !inside { count += 1 }
-            inside = hit
-        }
-        return count
-    }
-
-    func count(in rect: (x: Int, y: Int, width: Int, height: Int), of test: ((Int, Int, Int)) -> Bool) -> Int {
-        var total = 0
-        for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
-            for x in max(0, rect.x)..<min(width, rect.x + rect.width) where test(pixel(x, y)) { total += 1 }
-        }
-        return total
-    }
 }

@@ -244,7 +244,8 @@ enum PDFTools {
     }
 }
 
-/// A binary PGM (P5, grey) or PPM (P6, RGB) image as pdftoppm writes it (`-gray` or neither).
+/// A binary PGM (P5, grey) or PPM (P6, RGB) image as pdftoppm writes it (`-gray` or neither),
+/// with the pixel tests the share and health-report checks use.
 struct PNMImage {
     let width: Int
     let height: Int
@@ -253,16 +254,19 @@ struct PNMImage {
     let pixels: [UInt8]
 
     init(path: String) throws {
-        let data = [UInt8](try #require(FileManager.default.contents(atPath: path)))
-        try #require(data.count > 2 && data[0] == 0x50 && (data[1] == 0x35 || data[1] == 0x36), "\(path) is not a binary PGM or PPM")
+        try self.init(data: [UInt8](try #require(FileManager.default.contents(atPath: path))), name: path)
+    }
+
+    init(data: [UInt8], name: String = "the image") throws {
+        try #require(data.count > 2 && data[0] == 0x50 && (data[1] == 0x35 || data[1] == 0x36), "\(name) is not a binary PGM or PPM")
         channels = data[1] == 0x35 ? 1 : 3
         // Header: "P5" or "P6", width, height, maximum value, each followed by whitespace.
         var fields: [Int] = []
         var index = 2
         while fields.count < 3 {
-            while data[index] == 0x20 || data[index] == 0x0a { index += 1 }
+            while index < data.count, data[index] == 0x20 || data[index] == 0x0a { index += 1 }
             var value = 0
-            while (0x30...0x39).contains(data[index]) {
+            while index < data.count, (0x30...0x39).contains(data[index]) {
                 value = value * 10 + Int(data[index] - 0x30)
                 index += 1
             }
@@ -272,22 +276,51 @@ struct PNMImage {
         width = fields[0]
         height = fields[1]
         let count = width * height * channels
-        try #require(data.count - index >= count, "\(path) is shorter than its header says")
+        try #require(data.count - index >= count, "\(name) is shorter than its header says")
         pixels = Array(data[index..<(index + count)])
     }
 
-    /// The points whose colour is within `tolerance` of `hex` (0xRRGGBB) on every channel
-    /// (an RGB image).
+    /// The colour at `x`, `y` (grey repeated for a PGM).
+    func pixel(_ x: Int, _ y: Int) -> (Int, Int, Int) {
+        let at = (y * width + x) * channels
+        guard channels == 3 else { return (Int(pixels[at]), Int(pixels[at]), Int(pixels[at])) }
+        return (Int(pixels[at]), Int(pixels[at + 1]), Int(pixels[at + 2]))
+    }
+
+    /// Within `tolerance` of `hex` (0xRRGGBB) on every channel.
+    static func near(_ p: (Int, Int, Int), _ hex: UInt32, _ tolerance: Int = 24) -> Bool {
+        abs(p.0 - Int(hex >> 16 & 0xFF)) <= tolerance && abs(p.1 - Int(hex >> 8 & 0xFF)) <= tolerance && abs(p.2 - Int(hex & 0xFF)) <= tolerance
+    }
+
+    /// The points whose colour is within `tolerance` of `hex` on every channel.
     func points(near hex: UInt32, tolerance: Int) -> [(x: Int, y: Int)] {
-        let target = [Int(hex >> 16 & 0xFF), Int(hex >> 8 & 0xFF), Int(hex & 0xFF)]
         var found: [(x: Int, y: Int)] = []
         for y in 0..<height {
-            for x in 0..<width {
-                let at = (y * width + x) * channels
-                if (0..<channels).allSatisfy({ abs(Int(pixels[at + $0]) - target[$0]) <= tolerance }) { found.append((x, y)) }
-            }
+            for x in 0..<width where Self.near(pixel(x, y), hex, tolerance) { found.append((x, y)) }
         }
         return found
+    }
+
+    /// Runs of consecutive pixels on row `y` that pass `test`.
+    func runs(y: Int, from: Int, to: Int, of test: ((Int, Int, Int)) -> Bool) -> Int {
+        guard y >= 0, y < height else { return 0 }
+        var count = 0
+        var inside = false
+        for x in max(0, from)..<min(width, to) {
+            let hit = test(pixel(x, y))
+            if hit && !inside { count += 1 }
+            inside = hit
+        }
+        return count
+    }
+
+    /// The pixels in `rect` that pass `test`.
+    func count(in rect: (x: Int, y: Int, width: Int, height: Int), of test: ((Int, Int, Int)) -> Bool) -> Int {
+        var total = 0
+        for y in max(0, rect.y)..<min(height, rect.y + rect.height) {
+            for x in max(0, rect.x)..<min(width, rect.x + rect.width) where test(pixel(x, y)) { total += 1 }
+        }
+        return total
     }
 
     /// True if any pixel within `inset` pixels of an edge is darker than near-white.
