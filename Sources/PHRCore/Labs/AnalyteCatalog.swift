@@ -149,7 +149,7 @@ public enum AnalyteCatalog {
         a("ldh", "LDH", ["2532-0", "14804-9"], liver, ("U/L", nil), ["ldh", "lactate dehydrogenase", "ld", "laktatdehydrogenase", "lacticodeshidrogenasa"]),
 
         a("cholesterol-total", "Cholesterol, total", ["2093-3", "14647-2"], lipids, ("mg/dL", "mmol/L"),
-          ["cholesterol total", "total cholesterol", "cholesterol", "chol", "cholesterin", "gesamtcholesterin", "cholesterol gesamt", "cholesterol totaal",
+          ["cholesterol total", "total cholesterol", "cholesterol", "chol", "cholesterin", "gesamtcholesterin", "cholesterol gesamt", "cholesterin gesamt", "cholesterol totaal",
            "cholesterol tot", "colesterol total", "colesterolo totale", "cholesterol serum"], molar("mg/dL", "mmol/L", 1 / 38.67)),
         a("hdl", "HDL cholesterol", ["2085-9", "14646-4"], lipids, ("mg/dL", "mmol/L"),
           ["hdl", "hdl cholesterol", "hdl c", "cholesterol hdl", "hdl cholesterin", "colesterol hdl", "colesterolo hdl"], molar("mg/dL", "mmol/L", 1 / 38.67)),

@@ -129,3 +129,96 @@ import Testing
         #expect(collected("Date of birth: 07/22/1984\nReported 03/19/2025") == nil)
     }
 }
+
+/// The analyte table and the unit conversions a trend relies on, against hand-worked values.
+@Suite struct AnalyteCatalogTests {
+    @Test func everyLOINCCodeAppearsOnce() {
+        var seen: [String: String] = [:]
+        for entry in AnalyteCatalog.entries {
+            for code in entry.loinc {
+                #expect(seen[code] == nil, "LOINC \(code) is in both \(seen[code] ?? "") and \(entry.key)")
+                seen[code] = entry.key
+                #expect(code.range(of: #"^[0-9]{1,6}-[0-9]$"#, options: .regularExpression) != nil, "\(code) is not a LOINC code")
+            }
+        }
+        #expect(Set(AnalyteCatalog.entries.map(\.key)).count == AnalyteCatalog.entries.count)
+        #expect(AnalyteCatalog.entries.count >= 100)
+    }
+
+    /// LOINC check digits (mod 10, as LOINC computes them) catch mistyped codes.
+    @Test func everyLOINCCodeHasItsCheckDigit() {
+        for code in AnalyteCatalog.entries.flatMap(\.loinc) {
+            let parts = code.split(separator: "-")
+            let digits = parts[0].compactMap(\.wholeNumberValue)
+            var sum = 0
+            for (index, digit) in digits.reversed().enumerated() {
+                if index % 2 == 0 {
+                    let doubled = digit * 2
+                    sum += doubled / 10 + doubled % 10
+                } else {
+                    sum += digit
+                }
+            }
+            #expect((10 - sum % 10) % 10 == Int(parts[1]), "LOINC \(code): check digit")
+        }
+    }
+
+    @Test func namesInSeveralLanguages() {
+        #expect(AnalyteCatalog.lookup("Ferritin")?.loinc.first == "2276-4")
+        #expect(AnalyteCatalog.lookup("Hämoglobin")?.key == "hemoglobin")
+        #expect(AnalyteCatalog.lookup("Hémoglobine")?.key == "hemoglobin")
+        #expect(AnalyteCatalog.lookup("White blood cells (WBC)")?.key == "wbc")
+        #expect(AnalyteCatalog.lookup("Creatinine, serum")?.key == "creatinine")
+        #expect(AnalyteCatalog.lookup("Kreatinin")?.key == "creatinine")
+        #expect(AnalyteCatalog.lookup("Cholestérol total")?.key == "cholesterol-total")
+        #expect(AnalyteCatalog.lookup("Cholesterin gesamt")?.key == "cholesterol-total")
+        #expect(AnalyteCatalog.lookup("Glucosa")?.key == "glucose")
+        #expect(AnalyteCatalog.lookup("LDL Chol Calc (NIH)")?.key == "ldl")
+        #expect(AnalyteCatalog.lookup("Neutrophils", unit: "%")?.key == "neutrophils-pct")
+        #expect(AnalyteCatalog.lookup("Neutrophils", unit: "x10E3/uL")?.key == "neutrophils-abs")
+        // A differential's absolute counts under the short names labs print (the multi-page
+        // sample): the count, never the percentage, whose LOINC code would go out with it.
+        for (name, key) in [("Neutrophils (Absolute)", "neutrophils"), ("Lymphs (Absolute)", "lymphocytes"),
+                            ("Monocytes(Absolute)", "monocytes"), ("Eos (Absolute)", "eosinophils"), ("Baso (Absolute)", "basophils")] {
+            #expect(AnalyteCatalog.lookup(name, unit: "x10E3/uL")?.key == "\(key)-abs", "\(name)")
+        }
+        for (name, key) in [("Lymphs", "lymphocytes"), ("Eos", "eosinophils"), ("Baso", "basophils"), ("Monos", "monocytes")] {
+            #expect(AnalyteCatalog.lookup(name, unit: "%")?.key == "\(key)-pct", "\(name)")
+            #expect(AnalyteCatalog.lookup(name, unit: "x10E3/uL")?.key == "\(key)-abs", "\(name)")
+        }
+        #expect(AnalyteCatalog.lookup("Glucose", specimen: .urine)?.key == "urine-glucose")
+        #expect(AnalyteCatalog.lookup("Glucose")?.key == "glucose")
+        #expect(AnalyteCatalog.lookup("Frobnicase") == nil)
+    }
+
+    @Test func conversionsAgainstHandWorkedValues() throws {
+        func convert(_ value: Double, _ from: String, _ to: String, _ analyte: String) throws -> Double {
+            try #require(LabUnits.convert(value, from: from, to: to, analyte: analyte))
+        }
+        // Glucose: 100 mg/dL / 18.016 = 5.55 mmol/L; 7.0 mmol/L × 18.016 = 126.1 mg/dL.
+        #expect(abs(try convert(100, "mg/dL", "mmol/L", "glucose") - 5.551) < 0.001)
+        #expect(abs(try convert(7.0, "mmol/L", "mg/dL", "glucose") - 126.11) < 0.01)
+        // Cholesterol: 200 mg/dL / 38.67 = 5.17 mmol/L.
+        #expect(abs(try convert(200, "mg/dL", "mmol/L", "cholesterol-total") - 5.172) < 0.001)
+        #expect(abs(try convert(3.0, "mmol/L", "mg/dL", "ldl") - 116.01) < 0.01)
+        // Creatinine: 1.0 mg/dL × 88.42 = 88.4 µmol/L; 62 µmol/L = 0.70 mg/dL.
+        #expect(abs(try convert(1.0, "mg/dL", "umol/L", "creatinine") - 88.42) < 0.001)
+        #expect(abs(try convert(62, "umol/L", "mg/dL", "creatinine") - 0.7012) < 0.001)
+        // Ferritin: ng/mL and µg/L are the same number.
+        #expect(try convert(12, "ng/mL", "ug/L", "ferritin") == 12)
+        // HbA1c: IFCC = (NGSP − 2.15) × 10.929; 7.0 % = 53.0 mmol/mol, 48 mmol/mol = 6.54 %.
+        #expect(abs(try convert(7.0, "%", "mmol/mol", "hba1c") - 53.006) < 0.001)
+        #expect(abs(try convert(48, "mmol/mol", "%", "hba1c") - 6.542) < 0.001)
+        #expect(LabUnits.convert(1, from: "mg/dL", to: "mmol/L", analyte: "ferritin") == nil)
+        // Counts: ×10³/µL and ×10⁹/L are the same number.
+        #expect(try convert(6.4, "10*3/uL", "10*9/L", "wbc") == 6.4)
+    }
+
+    @Test func unitsOCRMisreadAreReadAsTheKnownUnit() {
+        #expect(LabGrammar.ocrCorrectedUnit("ulU/mL") == "uIU/mL")
+        #expect(LabGrammar.ocrCorrectedUnit("X10E3/uL") == "x10E3/uL")
+        #expect(LabGrammar.ocrCorrectedUnit("mlU/L") == "mIU/L")
+        // Nothing known is made up.
+        #expect(LabGrammar.ocrCorrectedUnit("bananas/L") == nil)
+    }
+}
