@@ -14,16 +14,18 @@ import Testing
     final class Running {
         let process = Process()
         let stderr = Pipe()
+        let stdout = Pipe()
 
-        /// Starts `phr arguments` and waits until it reports the pause point (or ends).
-        init(_ cli: CLI, _ arguments: [String], _ extra: [String: String]) throws {
+        /// Starts `phr arguments` in the background; its stdout goes to `stdout` when
+        /// `capturingOutput` (read it only after the process ends, or it may fill the pipe).
+        init(_ cli: CLI, _ arguments: [String], _ extra: [String: String], capturingOutput: Bool = false) throws {
             process.executableURL = URL(fileURLWithPath: CLI.phr)
             process.arguments = arguments
             var environment = cli.environment
             for (key, value) in extra { environment[key] = value }
             process.environment = environment
             process.currentDirectoryURL = URL(fileURLWithPath: cli.directory)
-            process.standardOutput = FileHandle.nullDevice
+            process.standardOutput = capturingOutput ? stdout : FileHandle.nullDevice
             process.standardInput = FileHandle.nullDevice
             process.standardError = stderr
             try process.run()
@@ -57,29 +59,16 @@ import Testing
         let cli = try CLI(label: "add-interrupted")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
-        // One worker and OCR of every page: the one-page letter is done long before the
-        // three-page lab report.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.phr)
-        process.arguments = ["doc", "add", "--ocr", "always", "\(Self.samples)/referral-letter-el.pdf",
-                             "\(CLI.packageRoot)/Samples/lab-reports/lab-report-multi-page.pdf"]
-        process.environment = cli.environment.merging(Self.env.merging(["PHR_OCR_WORKERS": "1"]) { $1 }) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: cli.directory)
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        while !text.contains("\n"), case let data = stdout.fileHandleForReading.availableData, !data.isEmpty {
-            text += String(decoding: data, as: UTF8.self)
-        }
-        let stillRunning = process.isRunning
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        text += String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stillRunning, "the batch ended before its first line came: \(text)")
-        let first = try #require(text.split(separator: "\n").first.map(String.init))
+        // Killed right after the first file's line, with the second file still to go.
+        let running = try Running(cli, ["doc", "add", "\(Self.samples)/referral-letter-el.pdf", "\(Self.samples)/prescription-amoxicillin.pdf"],
+                                  Self.env.merging(["PHR_TEST_PAUSE": "reported"]) { $1 }, capturingOutput: true)
+        let paused = running.waitForPause()
+        #expect(paused.contains("phr-test: paused at reported"), "\(paused)")
+        running.stop(with: SIGKILL)
+        let text = String(decoding: running.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 1, "\(text)")
+        let first = try #require(lines.first)
         #expect(first.hasPrefix("added ") && first.contains(" referral \"Παραπεμπτικό"), "\(text)")
         let id = String(first.dropFirst("added ".count).prefix(6))
         let list = try cli.run(["doc", "list", "--json"], Self.env)

@@ -22,6 +22,8 @@ public enum TestPause {
         case staged
         /// `doc add` staged a document's text in the database and has not committed it.
         case textStaged = "text-staged"
+        /// `doc add` printed a committed file's line and has more files to go.
+        case reported
     }
 
     #if DEBUG

@@ -171,6 +171,7 @@ struct DocAdd: ParsableCommand {
                 arrived[index] = result
                 Progress.clearLine()
                 reportInOrder()
+                TestPause.here(.reported)
             })
         } catch let error as DocumentImportError {
             guard case .stopped(let partial, _, _) = error else { throw error }
