@@ -22,7 +22,7 @@ public enum TestPause {
         case staged
         /// `doc add` staged a document's text in the database and has not committed it.
         case textStaged = "text-staged"
-        /// `doc add` printed a committed file's line and has more files to go.
+        /// `doc add` printed a committed file's line (the first in order), before any other.
         case reported
     }
 

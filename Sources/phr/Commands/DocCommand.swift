@@ -160,6 +160,7 @@ struct DocAdd: ParsableCommand {
             while !output.json, reported < arrived.count, let result = arrived[reported] {
                 report(result)
                 reported += 1
+                TestPause.here(.reported)
             }
         }
         var results: [DocumentImporter.FileResult]
@@ -171,7 +172,6 @@ struct DocAdd: ParsableCommand {
                 arrived[index] = result
                 Progress.clearLine()
                 reportInOrder()
-                TestPause.here(.reported)
             })
         } catch let error as DocumentImportError {
             guard case .stopped(let partial, _, _) = error else { throw error }
