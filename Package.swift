@@ -68,6 +68,9 @@ let package = Package(
             cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])],
             linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("crypto")]
         ),
+        // phr-render's workers confine themselves: no new privileges, Landlock, a seccomp-bpf
+        // allow-list (SECURITY.md, "The workers' sandbox"). Linked into phr-render only.
+        .target(name: "CPHRSandbox", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         // Linux calls Swift cannot make directly: the kernel keyring (syscall) and prctl.
         .target(name: "CPHRSystem", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         .target(
@@ -86,7 +89,7 @@ let package = Package(
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
+            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSandbox", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -103,6 +106,7 @@ let package = Package(
             dependencies: [
                 "PHRCore",
                 "PHRRender",
+                "CPHRSandbox",
                 "CPHRSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -12,7 +12,7 @@ struct PHRRenderMain: ParsableCommand {
         commandName: "phr-render",
         abstract: "Reads and draws PDFs and reads C-CDA XML and phone exports for phr in sandboxed child processes; phr starts it, people do not.",
         version: PHRVersion.string,
-        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self, HealthExportCommand.self, FitTakeoutCommand.self]
+        subcommands: [ExtractCommand.self, DrawCommand.self, CCDACommand.self, HealthExportCommand.self, FitTakeoutCommand.self, SandboxCommand.self]
     )
 
     static func main() {

@@ -100,7 +100,7 @@ public final class TextExtractor {
     /// times slower; phr parallelises across pages instead. TESSDATA_PREFIX is passed on so a
     /// user's own language data is found. Neither holds anything secret.
     var workerEnvironment: [String] {
-        var environment = ["SWIFT_BACKTRACE=enable=no", "OMP_THREAD_LIMIT=1"]
+        var environment = Sandbox.workerEnvironment(["OMP_THREAD_LIMIT=1"])
         // TESSDATA_PREFIX, and the benchmark's PHR_OCR_STEPS (which preprocessing steps run).
         for name in ["TESSDATA_PREFIX", "PHR_OCR_STEPS"] {
             if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { environment.append("\(name)=\(value)") }

@@ -205,10 +205,38 @@ struct WorkerTermination {
             return "the reader used more than \(limits.cpuSecondsPerStep) s of CPU time on one step"
         case SIGKILL?:
             return "the reader was killed (SIGKILL; out of memory?)"
+        case SIGSYS?:
+            return "the reader \(Self.sandboxStop)"
         case let number?:
             return "the reader crashed (\(Self.signalName(number)))"
         case nil:
+            if exitCode == WorkerExitStatus.unconfined { return "the reader \(Self.unconfined)" }
             return "the reader exited unexpectedly (status \(exitCode ?? 0))"
+        }
+    }
+
+    /// How a worker that the seccomp filter killed ended (SIGSYS): it made a system call that
+    /// no parser makes (the keyring, execve, ptrace...), which means the file attacked it.
+    static let sandboxStop = "was stopped by its sandbox (SIGSYS: it tried a system call phr's workers may never make; the file may be hostile)"
+
+    /// How a worker that could not confine itself ended (it read nothing).
+    static let unconfined = "could not confine itself, so it read nothing (its sandbox is not available on this system; phr status says why)"
+
+    /// How a one-shot worker (drawing, C-CDA, phone exports) ended, after "the process ...":
+    /// nil when it exited 0.
+    static func how(status: Int32, cpuSeconds: Int) -> String? {
+        let termination = WorkerTermination(status: status)
+        switch termination.signal {
+        case SIGXCPU?: return "used its \(cpuSeconds) seconds of CPU time"
+        case SIGKILL?: return "was killed (out of memory?)"
+        case SIGSYS?: return sandboxStop
+        case let signal?: return "crashed (signal \(signal))"
+        case nil:
+            switch termination.exitCode {
+            case 0?: return nil
+            case WorkerExitStatus.unconfined?: return unconfined
+            case let code: return "failed (exit status \(code ?? 0))"
+            }
         }
     }
 

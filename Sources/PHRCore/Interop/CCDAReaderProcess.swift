@@ -36,7 +36,7 @@ struct CCDAReaderProcess {
         let settings = CCDAWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, maximumBytes: RecordImport.maximumBytes)
         let pid: pid_t
         do {
-            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: ["SWIFT_BACKTRACE=enable=no"],
+            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: Sandbox.workerEnvironment(),
                                     descriptors: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd),
                                                   CCDAWorkerSettings.resultDescriptor: .descriptor(ends[1]),
                                                   2: .devNull(flags: O_WRONLY)])
@@ -54,14 +54,11 @@ struct CCDAReaderProcess {
             throw error
         }
         let status = Self.wait(pid)
-        if status & 0x7F != 0 {
-            let signal = status & 0x7F
-            let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
-                : signal == SIGKILL ? "was killed (out of memory?)" : "crashed (signal \(signal))"
+        if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
             throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it \(how)")
         }
-        guard (status >> 8) & 0xFF == 0, let result = answer.finished() else {
-            throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it failed (exit status \((status >> 8) & 0xFF))")
+        guard let result = answer.finished() else {
+            throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it failed (exit status 0)")
         }
         return result
     }

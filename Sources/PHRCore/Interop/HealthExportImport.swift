@@ -137,7 +137,7 @@ public struct HealthExportImport {
         let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
         let pid: pid_t
         do {
-            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand), environment: ["SWIFT_BACKTRACE=enable=no"],
+            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand), environment: Sandbox.workerEnvironment(),
                                     descriptors: [
                                         0: .devNull(flags: O_RDONLY),
                                         HealthExportWorkerSettings.outputDescriptor: .descriptor(ends[1]),
@@ -163,10 +163,9 @@ public struct HealthExportImport {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let finished = try outcome.get()
         guard finished, status == 0 else {
-            let signal = status & 0x7F
-            let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
-                : signal == SIGKILL ? "was killed (out of memory?)" : signal != 0 ? "crashed (signal \(signal))"
-                : "stopped before the end (exit status \((status >> 8) & 0xFF))"
+            let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds)
+                .map { $0.hasPrefix("failed (exit status") ? "stopped before the end" + $0.dropFirst("failed".count) : $0 }
+                ?? "stopped before the end (exit status 0)"
             throw HealthExportError.workerFailed(format: format, path: path, reason: "the process reading it \(how)")
         }
         return reading

@@ -29,13 +29,13 @@ public struct ShareRenderer: Sendable {
     /// The worker's whole environment: the Swift backtracer off (a crash report is slow and could
     /// print memory), and in debug builds the test hook that makes it crash.
     var workerEnvironment: [String] {
-        var environment = ["SWIFT_BACKTRACE=enable=no"]
+        var extra: [String] = []
         #if DEBUG
         if let fault = ProcessEnvironment["PHR_TEST_SHARE_WORKER_FAULT"] {
-            environment.append("PHR_TEST_SHARE_WORKER_FAULT=\(fault)")
+            extra.append("PHR_TEST_SHARE_WORKER_FAULT=\(fault)")
         }
         #endif
-        return environment
+        return Sandbox.workerEnvironment(extra)
     }
 
     /// Draws `job` with `documents` (memory files, in the job's order) into `output`.
@@ -70,15 +70,13 @@ public struct ShareRenderer: Sendable {
             throw error
         }
         let status = Self.wait(pid)
-        if status & 0x7F != 0 {
-            let signal = status & 0x7F
-            let how = signal == SIGXCPU ? "used its \(cpuSeconds) seconds of CPU time"
-                : signal == SIGKILL ? "was killed (out of memory?)" : "crashed (signal \(signal))"
-            let blame = job.documentCount > 0 ? "; one of the documents may be damaged" : ""
+        if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
+            let crashed = status & 0x7F != 0 && status & 0x7F != SIGSYS
+            let blame = crashed && job.documentCount > 0 ? "; one of the documents may be damaged" : ""
             throw ShareError.renderer(reason: "the process drawing \(what) \(how)\(blame)")
         }
-        guard (status >> 8) & 0xFF == 0, let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {
-            throw ShareError.renderer(reason: "the process drawing \(what) failed (exit status \((status >> 8) & 0xFF))")
+        guard let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {
+            throw ShareError.renderer(reason: "the process drawing \(what) failed (exit status 0)")
         }
         return decoded
     }

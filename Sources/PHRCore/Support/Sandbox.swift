@@ -66,6 +66,20 @@ public enum Sandbox {
         return pid
     }
 
+    /// A worker's whole environment: the Swift backtracer off (a crash report is slow and could
+    /// print memory), then `extra`. Nothing of phr's own environment (PHR_PASSPHRASE and the like)
+    /// ever reaches a worker. Debug builds pass on the sandbox tests' hooks
+    /// (`PHR_TEST_SANDBOX_SYSCALL`, `PHR_TEST_EXTRACT_PROBE`) when phr has them.
+    public static func workerEnvironment(_ extra: [String] = []) -> [String] {
+        var environment = ["SWIFT_BACKTRACE=enable=no"] + extra
+        #if DEBUG
+        for name in ["PHR_TEST_SANDBOX_SYSCALL", "PHR_TEST_EXTRACT_PROBE"] {
+            if let value = ProcessEnvironment[name] { environment.append("\(name)=\(value)") }
+        }
+        #endif
+        return environment
+    }
+
     /// posix_spawn(3) failed with `code`.
     public struct SpawnError: Error, Equatable {
         public let code: Int32
@@ -104,4 +118,10 @@ public enum Sandbox {
         set(RLIMIT_NOFILE, limits.openFiles, limits.openFiles)
         set(RLIMIT_CPU, limits.cpuSoftSeconds, limits.cpuHardSeconds)
     }
+}
+
+/// Exit statuses of a worker that the parent tells apart from a crash.
+public enum WorkerExitStatus {
+    /// EX_CONFIG: the worker could not confine itself (PHRRender's WorkerSandbox) and read nothing.
+    public static let unconfined: Int32 = 78
 }

@@ -37,6 +37,10 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     public var slots: [Slot]
     /// Record counts by kind; nil when the vault is locked.
     public var counts: [String: Int]?
+    /// How phr-render's workers are confined on this machine (`SandboxReport.probe`), or why
+    /// that could not be found out; set by `phr status`.
+    public var sandbox: SandboxReport?
+    public var sandboxError: String?
 
     enum CodingKeys: String, CodingKey {
         case path
@@ -47,7 +51,8 @@ public struct VaultStatus: Codable, Sendable, Equatable {
         case blobBytes = "blob_bytes"
         case blobFiles = "blob_files"
         case totalBytes = "total_bytes"
-        case slots, counts
+        case slots, counts, sandbox
+        case sandboxError = "sandbox_error"
     }
 
     /// The record kinds `status` counts: (label, table). Later features add their tables here.

@@ -21,6 +21,7 @@ public enum CCDAWorker {
         Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
                                            cpuHardSeconds: settings.cpuSeconds + 5, openFiles: 16))
         signal(SIGPIPE, SIG_DFL)
+        WorkerSandbox.confine()
         let input = FileDescriptor(fd: Settings.documentDescriptor, path: "document")
         let output = MessageWriter(FileDescriptor(fd: Settings.resultDescriptor, path: "result"))
         var total = 0

@@ -23,6 +23,7 @@ public enum ExtractionWorker {
         closefrom(socket + 1)
         applyLimits(settings)
         signal(SIGPIPE, SIG_DFL)
+        WorkerSandbox.confine()
 
         let log = PopplerLog()
         log.install()
@@ -125,7 +126,7 @@ public enum ExtractionWorker {
                 }
             }
             beforeSending(page.text)
-            let text = truncated(page.text, toUTF8Bytes: settings.maximumPageTextBytes)
+            let text = truncated(probed(page.text), toUTF8Bytes: settings.maximumPageTextBytes)
             try channel.send(.page(WorkerPage(number: index + 1, flags: flags, width: page.width, height: page.height, note: note,
                                               words: page.words, text: text)))
         }
@@ -174,11 +175,23 @@ public enum ExtractionWorker {
     /// `beforeSending` sees first.
     private static func ocrPage(_ result: OCREngine.Result, number: Int, flags: WorkerPageFlags, settings: Settings,
                                 beforeSending: (String) -> Void) -> WorkerPage {
-        let text = PageLayout(page: number, width: result.width, height: result.height, source: .ocr, words: result.words).text
+        let text = probed(PageLayout(page: number, width: result.width, height: result.height, source: .ocr, words: result.words).text)
         beforeSending(text)
         return WorkerPage(number: number, flags: flags, source: .ocr, confidence: result.meanConfidence, width: result.width,
                           height: result.height, note: result.note, words: result.words,
                           text: truncated(text, toUTF8Bytes: settings.maximumPageTextBytes))
+    }
+
+    #if DEBUG
+    private static let probe = SandboxProbe.PageProbe()
+    #endif
+
+    /// A page's text, or in debug builds the sandbox probe's report for the page it is set for.
+    private static func probed(_ text: String) -> String {
+        #if DEBUG
+        if let report = probe?.report(forPageText: text) { return report }
+        #endif
+        return text
     }
 
     /// Wall-clock seconds OCR may spend on one page: inside the page's CPU limit, so a slow page

@@ -1,14 +1,12 @@
 import CPHRPoppler
 import Glibc
 import PHRCore
+import PHRTypesetting
 
 /// Opens and reads a PDF with poppler-glib, inside a worker process only.
 ///
-/// Opening goes through `file:///proc/self/fd/N` with `poppler_document_new_from_file` rather
-/// than `poppler_document_new_from_fd`: poppler reads the file with pread(2) either way, but when
-/// a password fails, from_fd retries on a copy of its stream after deleting the original, which
-/// closes the file under the copy (with 22.12 a wrong password comes back as "damaged", not
-/// "encrypted"); from_file simply opens the path again.
+/// Opening reads the descriptor mapped into memory (`MappedPDF`, which says why neither a path
+/// nor `poppler_document_new_from_fd` will do in the sandbox).
 /// https://poppler.freedesktop.org/api/glib/PopplerDocument.html
 final class PopplerReader {
     /// What opening a document gave.
@@ -20,9 +18,12 @@ final class PopplerReader {
 
     let isEncrypted: Bool
     private let document: OpaquePointer
+    /// The document's bytes, released after the document.
+    private let mapping: MappedPDF
 
-    private init(document: OpaquePointer, isEncrypted: Bool) {
+    private init(document: OpaquePointer, mapping: MappedPDF, isEncrypted: Bool) {
         self.document = document
+        self.mapping = mapping
         self.isEncrypted = isEncrypted
     }
 
@@ -38,20 +39,22 @@ final class PopplerReader {
     /// first (success means not encrypted, the common case, one open); then with none (success
     /// means owner-password-only); then with each candidate.
     static func open(descriptor: Int32, candidates: [[UInt8]], log: PopplerLog) -> Opening {
-        let uri = "file:///proc/self/fd/\(descriptor)"
-        log.reset()
-        if case let .success(document) = attempt(uri, password: probePassword) {
-            return .opened(PopplerReader(document: document, isEncrypted: false))
+        guard let mapping = MappedPDF(descriptor: descriptor) else {
+            return .unreadable(reason: "the file cannot be read (\(String(cString: strerror(errno))))")
         }
         log.reset()
-        switch attempt(uri, password: nil) {
+        if case let .success(document) = attempt(mapping, password: probePassword) {
+            return .opened(PopplerReader(document: document, mapping: mapping, isEncrypted: false))
+        }
+        log.reset()
+        switch attempt(mapping, password: nil) {
         case let .success(document):
-            return .opened(PopplerReader(document: document, isEncrypted: true))
+            return .opened(PopplerReader(document: document, mapping: mapping, isEncrypted: true))
         case let .failure(failure) where failure.isEncrypted:
             for candidate in candidates {
                 log.reset()
-                if case let .success(document) = attempt(uri, password: candidate) {
-                    return .opened(PopplerReader(document: document, isEncrypted: true))
+                if case let .success(document) = attempt(mapping, password: candidate) {
+                    return .opened(PopplerReader(document: document, mapping: mapping, isEncrypted: true))
                 }
             }
             return .passwordRequired(reason: candidates.isEmpty ? "a password is required" : "the password is wrong")
@@ -247,14 +250,16 @@ final class PopplerReader {
         var isFileError: Bool { domain == g_file_error_quark() }
     }
 
-    private static func attempt(_ uri: String, password: [UInt8]?) -> Result<OpaquePointer, Failure> {
+    private static func attempt(_ mapping: MappedPDF, password: [UInt8]?) -> Result<OpaquePointer, Failure> {
         var error: UnsafeMutablePointer<GError>?
         var encoded = password.map(latin1TransparentUTF8)
         defer { if encoded != nil { wipe(&encoded!) } }
-        let document: OpaquePointer? = uri.withCString { uriPointer in
-            guard encoded != nil else { return poppler_document_new_from_file(uriPointer, nil, &error) }
-            return encoded!.withUnsafeBufferPointer { buffer in
-                buffer.withMemoryRebound(to: CChar.self) { poppler_document_new_from_file(uriPointer, $0.baseAddress, &error) }
+        let document: OpaquePointer?
+        if encoded == nil {
+            document = mapping.open(password: nil, error: &error)
+        } else {
+            document = encoded!.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { mapping.open(password: $0.baseAddress, error: &error) }
             }
         }
         if let document { return .success(document) }

@@ -29,6 +29,9 @@ public enum HealthExportWorker {
         Sandbox.applyLimits(Sandbox.Limits(memoryBytes: settings.memoryBytes, cpuSoftSeconds: settings.cpuSeconds,
                                            cpuHardSeconds: settings.cpuSeconds + 5, openFiles: openFiles))
         signal(SIGPIPE, SIG_DFL)
+        // A Takeout folder comes as a directory descriptor: its tree is the one place on the file
+        // system the worker may read beyond its libraries.
+        WorkerSandbox.confine(readableDescriptor: Settings.inputDescriptor)
         let output = MessageWriter(fd: Settings.outputDescriptor)
         do {
             guard let zone = TimeZone(identifier: settings.timeZone) else {

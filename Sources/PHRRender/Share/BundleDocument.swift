@@ -9,7 +9,7 @@ import PHRTypesetting
 ///
 /// The worker gets each document as a memory file (memfd_create(2): no path, never on a disk)
 /// that the parent filled with the blob's authenticated plaintext; poppler reads it
-/// through /proc/self/fd.
+/// mapped into memory (`MappedPDF`).
 final class BundleDocument {
     enum Content {
         case pdf(PDFPageSource)

@@ -26,6 +26,7 @@ public enum ShareWorker {
         closefrom(Settings.firstDocumentDescriptor + Int32(settings.documents))
         applyLimits(settings)
         signal(SIGPIPE, SIG_DFL)
+        WorkerSandbox.confine()
         #if DEBUG
         if ProcessEnvironment["PHR_TEST_SHARE_WORKER_FAULT"] == "crash" { abort() }
         #endif

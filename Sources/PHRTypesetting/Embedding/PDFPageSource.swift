@@ -9,6 +9,8 @@ import Foundation
 public final class PDFPageSource {
     private let document: OpaquePointer
     public let pageCount: Int
+    /// The mapped bytes of a document opened from a descriptor; released after the document.
+    private let mapping: MappedPDF?
 
     /// Opens the PDF at `path`.
     public convenience init(path: String, password: String? = nil) throws(TypesettingError) {
@@ -22,20 +24,29 @@ public final class PDFPageSource {
     }
 
     /// Opens the PDF behind an open descriptor, such as a memory file (memfd_create(2)) holding
-    /// decrypted bytes that must never reach a disk. The descriptor must stay open while the
-    /// source is used.
-    ///
-    /// poppler opens `/proc/self/fd/N` as a file of its own rather than taking the descriptor
-    /// (`poppler_document_new_from_fd`): that reads the same bytes without poppler ever closing
-    /// or seeking the caller's descriptor.
+    /// decrypted bytes that must never reach a disk. poppler reads it mapped into memory
+    /// (`MappedPDF` says why not by path), never closing or seeking the caller's descriptor.
     public convenience init(fileDescriptor: Int32, password: String? = nil) throws(TypesettingError) {
-        try self.init(uri: "file:///proc/self/fd/\(fileDescriptor)", password: password)
+        guard let mapping = MappedPDF(descriptor: fileDescriptor) else {
+            throw .unreadablePDF(reason: "it cannot be read (\(String(cString: strerror(errno))))", encrypted: false)
+        }
+        try self.init(uri: nil, mapping: mapping, password: password)
     }
 
-    private init(uri: String, password: String?) throws(TypesettingError) {
+    private convenience init(uri: String, password: String?) throws(TypesettingError) {
+        try self.init(uri: uri, mapping: nil, password: password)
+    }
+
+    private init(uri: String?, mapping: MappedPDF?, password: String?) throws(TypesettingError) {
         PopplerDiagnostics.silence()
         var error: UnsafeMutablePointer<GError>?
-        guard let document = poppler_document_new_from_file(uri, password, &error) else {
+        let opened: OpaquePointer?
+        if let mapping {
+            opened = mapping.open(password: password, error: &error)
+        } else {
+            opened = poppler_document_new_from_file(uri, password, &error)
+        }
+        guard let document = opened else {
             let encrypted = error.map {
                 $0.pointee.domain == poppler_error_quark() && $0.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue)
             } ?? false
@@ -43,6 +54,7 @@ public final class PDFPageSource {
             throw .unreadablePDF(reason: encrypted ? "it needs a password" : "it is damaged or not a pdf", encrypted: encrypted)
         }
         self.document = document
+        self.mapping = mapping
         pageCount = Int(poppler_document_get_n_pages(document))
     }
 

@@ -40,6 +40,12 @@ struct CheckCommand: ParsableCommand {
             }
             throw VaultError.integrity([report.problems.last!])
         }
+        // The vault is sound; say also when the workers that read its documents are not confined.
+        do {
+            if let weakness = try SandboxReport.probe().weakness { Console.warning(weakness + " (SECURITY.md, \"The workers' sandbox\")") }
+        } catch let failure as SandboxReport.ProbeFailure {
+            Console.warning("the workers' sandbox could not be checked: \(failure.reason)")
+        }
         if !output.json {
             Console.out("ok: \(report.pagesChecked) pages and \(report.blobsChecked) blobs (\(Console.bytes(report.blobBytesChecked))) authenticated, SQLite integrity_check ok, \(report.ftsTablesChecked) full-text indexes consistent")
         }

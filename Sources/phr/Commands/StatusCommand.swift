@@ -21,8 +21,13 @@ struct StatusCommand: ParsableCommand {
             keys = try Vault.unlock(keyFile: keyFile, secret: secret)
         }
         let opened = try keys.map { try Vault.open(at: location, keyFile: keyFile, keys: $0) }
-        let status = try VaultStatus.read(location: location, keyFile: keyFile, vault: opened,
+        var status = try VaultStatus.read(location: location, keyFile: keyFile, vault: opened,
                                           unlockedUntil: keys != nil ? cached?.expires : nil)
+        do {
+            status.sandbox = try SandboxReport.probe()
+        } catch let failure as SandboxReport.ProbeFailure {
+            status.sandboxError = failure.reason
+        }
         if output.json {
             try Console.json(status)
             return
@@ -50,6 +55,13 @@ struct StatusCommand: ParsableCommand {
             }
         } else {
             Console.out("records   (unlock the vault to count them)")
+        }
+        if let sandbox = status.sandbox {
+            Console.out("sandbox   \(sandbox.summary)")
+            if let weakness = sandbox.weakness { Console.warning(weakness + " (SECURITY.md, \"The workers' sandbox\")") }
+        } else if let reason = status.sandboxError {
+            Console.out("sandbox   unknown: \(reason)")
+            Console.warning("\(reason); \(RenderHelper.installHint)")
         }
     }
 }
