@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -110,15 +111,15 @@ static int addReadPath(int ruleset, const char *path) {
 /// Every file mapped into the process now (the program, the Swift runtime, poppler...): its
 /// directory may be read, so libraries loaded later from the same place (glib's modules,
 /// iconv's gconv) load too. Not /proc, and not the program's own directory for a program in a
-/// build tree: for the program itself only its file is added.
-static int addMappedDirectories(int ruleset) {
+/// build tree: for the program itself only its file is visited.
+static int forEachMappedPath(int (*visit)(const char *path, void *context), void *context) {
     FILE *maps = fopen("/proc/self/maps", "re");
     if (!maps) return 0;
     char self[PATH_MAX];
     ssize_t selfLength = readlink("/proc/self/exe", self, sizeof self - 1);
     self[selfLength > 0 ? selfLength : 0] = 0;
     char line[PATH_MAX + 128];
-    char added[64][PATH_MAX];
+    static char added[64][PATH_MAX];
     int addedCount = 0;
     int result = 0;
     while (fgets(line, sizeof line, maps)) {
@@ -127,10 +128,8 @@ static int addMappedDirectories(int ruleset) {
         path[strcspn(path, "\n")] = 0;
         if (strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/dev/", 5) == 0 || strstr(path, " (deleted)")) continue;
         char directory[PATH_MAX];
-        if (strcmp(path, self) == 0) {
-            snprintf(directory, sizeof directory, "%s", path);
-        } else {
-            snprintf(directory, sizeof directory, "%s", path);
+        snprintf(directory, sizeof directory, "%s", path);
+        if (strcmp(path, self) != 0) {
             char *slash = strrchr(directory, '/');
             if (!slash || slash == directory) continue;
             *slash = 0;
@@ -141,11 +140,13 @@ static int addMappedDirectories(int ruleset) {
         }
         if (seen) continue;
         if (addedCount < 64) snprintf(added[addedCount++], PATH_MAX, "%s", directory);
-        if (addReadPath(ruleset, directory) != 0) result = -1;
+        if (visit(directory, context) != 0) result = -1;
     }
     fclose(maps);
     return result;
 }
+
+static int visitReadRule(const char *path, void *context) { return addReadPath(*(int *)context, path); }
 
 static int applyLandlock(int abi, const char *const *readable, size_t readableCount, int readableDescriptor,
                          phr_confinement *out, char *error, size_t errorLength) {
@@ -175,7 +176,7 @@ static int applyLandlock(int abi, const char *const *readable, size_t readableCo
             result = -1;
         }
     }
-    if (result == 0 && addMappedDirectories(ruleset) != 0) {
+    if (result == 0 && forEachMappedPath(visitReadRule, &ruleset) != 0) {
         fail(error, errorLength, "Landlock refused a rule for a mapped library (%s)", strerror(errno));
         result = -1;
     }
@@ -369,8 +370,101 @@ static int applySeccomp(char *error, size_t errorLength) {
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Without Landlock: a user, mount, network and IPC namespace whose root holds only what the
+// worker may read (bind mounts of the same paths), as bubblewrap and Chromium's namespace
+// sandbox do. Needs unprivileged user namespaces (or root).
+
+static int writeFile(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t length = (ssize_t)strlen(text);
+    ssize_t written = write(fd, text, (size_t)length);
+    close(fd);
+    return written == length ? 0 : -1;
+}
+
+/// Creates `path` (a directory, or an empty file when `file`) and its parents.
+static int makePath(const char *path, int file) {
+    char partial[PATH_MAX];
+    snprintf(partial, sizeof partial, "%s", path);
+    for (char *slash = strchr(partial + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = 0;
+        if (mkdir(partial, 0755) != 0 && errno != EEXIST) return -1;
+        *slash = '/';
+    }
+    if (file) {
+        int fd = open(partial, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) return -1;
+        close(fd);
+        return 0;
+    }
+    return mkdir(partial, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+#define PHR_NEW_ROOT "/tmp"
+
+/// Binds `path` (when it exists) at the same place under the new root.
+static int bindIntoRoot(const char *path, void *context) {
+    (void)context;
+    struct stat info;
+    if (stat(path, &info) != 0) return 0;
+    char target[PATH_MAX];
+    if (snprintf(target, sizeof target, "%s%s", PHR_NEW_ROOT, path) >= (int)sizeof target) return -1;
+    if (makePath(target, !S_ISDIR(info.st_mode)) != 0) return -1;
+    return mount(path, target, NULL, MS_BIND | MS_REC, NULL);
+}
+
+static int applyNamespaces(const char *const *readable, size_t readableCount, char *error, size_t errorLength) {
+    uid_t uid = getuid();
+    gid_t gid = getgid();
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC) != 0) {
+        fail(error, errorLength, "no user namespace (%s)", strerror(errno));
+        return -1;
+    }
+    char map[64];
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)uid, (unsigned)uid);
+    if (writeFile("/proc/self/setgroups", "deny") != 0 || writeFile("/proc/self/uid_map", map) != 0) {
+        fail(error, errorLength, "the user namespace's id map was refused (%s)", strerror(errno));
+        return -1;
+    }
+    snprintf(map, sizeof map, "%u %u 1\n", (unsigned)gid, (unsigned)gid);
+    if (writeFile("/proc/self/gid_map", map) != 0) {
+        fail(error, errorLength, "the user namespace's group map was refused (%s)", strerror(errno));
+        return -1;
+    }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0
+        || mount("phr-render", PHR_NEW_ROOT, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0) {
+        fail(error, errorLength, "an empty root could not be mounted (%s)", strerror(errno));
+        return -1;
+    }
+    // The mapped libraries first: their paths are read from /proc, which the new root lacks.
+    if (forEachMappedPath(bindIntoRoot, NULL) != 0) {
+        fail(error, errorLength, "a mapped library could not be bound into the new root (%s)", strerror(errno));
+        return -1;
+    }
+    for (size_t i = 0; i < readableCount; i++) {
+        if (bindIntoRoot(readable[i], NULL) != 0) {
+            fail(error, errorLength, "%s could not be bound into the new root (%s)", readable[i], strerror(errno));
+            return -1;
+        }
+    }
+    if (mkdir(PHR_NEW_ROOT "/.old", 0700) != 0 || syscall(SYS_pivot_root, PHR_NEW_ROOT, PHR_NEW_ROOT "/.old") != 0
+        || chdir("/") != 0 || umount2("/.old", MNT_DETACH) != 0 || rmdir("/.old") != 0) {
+        fail(error, errorLength, "the worker could not move into its new root (%s)", strerror(errno));
+        return -1;
+    }
+    // Read-only from here: nothing in the new root may be changed (the bound trees are the
+    // system's own; the filter refuses opening for writing too).
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0) {
+        fail(error, errorLength, "the new root could not be made read-only (%s)", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int phr_sandbox_confine(const char *const *readable, size_t readableCount, int readableDescriptor,
-                        int requireLandlock, phr_confinement *out, char *error, size_t errorLength) {
+                        int flags, phr_confinement *out, char *error, size_t errorLength) {
     phr_confinement result;
     memset(&result, 0, sizeof result);
     if (error && errorLength) error[0] = 0;
@@ -384,18 +478,25 @@ int phr_sandbox_confine(const char *const *readable, size_t readableCount, int r
     }
     result.noNewPrivileges = 1;
     result.threads = countThreads();
-    result.landlockABI = phr_sandbox_landlock_abi();
+    result.landlockABI = (flags & PHR_SANDBOX_WITHOUT_LANDLOCK) ? 0 : phr_sandbox_landlock_abi();
+    if (result.threads != 1) {
+        // Landlock and unshare(CLONE_NEWUSER) act on the calling thread (or refuse more).
+        fail(error, errorLength, "the worker has %d threads; its sandbox would confine only one", result.threads);
+        return -1;
+    }
     if (result.landlockABI > 0) {
-        if (result.threads != 1) {
-            fail(error, errorLength, "the worker has %d threads; Landlock would confine only one", result.threads);
-            return -1;
-        }
         if (applyLandlock(result.landlockABI, readable, readableCount, readableDescriptor, &result, error, errorLength) != 0) {
             return -1;
         }
-    } else if (requireLandlock) {
-        fail(error, errorLength, "this kernel has no Landlock");
-        return -1;
+    } else {
+        // No Landlock: the namespaces where the system allows them, else the filter alone
+        // (reported, never fatal: the filter still keeps the keys, programs and the network out).
+        char reason[160] = {0};
+        if (applyNamespaces(readable, readableCount, reason, sizeof reason) == 0) {
+            result.namespaces = 1;
+        } else if (result.noNewPrivileges) {
+            snprintf(result.namespaceFailure, sizeof result.namespaceFailure, "%s", reason);
+        }
     }
     if (applySeccomp(error, errorLength) != 0) return -1;
     result.seccompFilter = 1;

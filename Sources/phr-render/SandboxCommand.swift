@@ -16,6 +16,7 @@ struct SandboxCommand: ParsableCommand {
     func run() throws {
         closefrom(3)
         let confinement = WorkerSandbox.confine()
+        let failure = withUnsafeBytes(of: confinement.namespaceFailure) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         // What a compromised worker would try first, with calls the filter refuses rather than
         // kills: a file of the user's (the system's password file stands for any), a directory
         // listing of /proc, a TCP socket.
@@ -26,6 +27,7 @@ struct SandboxCommand: ParsableCommand {
             seccompMode: Int(phr_sandbox_seccomp_mode()), noNewPrivileges: phr_sandbox_no_new_privs() == 1,
             landlockABI: Int(confinement.landlockABI), landlockFiles: confinement.landlockFiles == 1,
             landlockNetwork: confinement.landlockNetwork == 1, landlockScopes: confinement.landlockScopes == 1,
+            namespaces: confinement.namespaces == 1, namespaceFailure: failure.isEmpty ? nil : failure,
             userFilesRefused: fileRefused && procRefused, socketsRefused: socketRefused)
         let encoded = try JSONEncoder().encode(report)
         FileHandle.standardOutput.write(encoded + Data("\n".utf8))

@@ -24,6 +24,11 @@ typedef struct {
     int landlockNetwork;
     /// 1 when Landlock scopes signals and abstract Unix sockets to the worker (ABI 6 and later).
     int landlockScopes;
+    /// 1 when, without Landlock, the worker runs in new user, mount, network and IPC namespaces
+    /// whose root holds only what it may read.
+    int namespaces;
+    /// Why those namespaces could not be made (empty when they were, or were not needed).
+    char namespaceFailure[160];
     /// 1 when the seccomp filter is installed on every thread.
     int seccompFilter;
     /// Threads the process had when it was confined (Landlock binds the calling thread and
@@ -41,11 +46,19 @@ typedef struct {
 /// (the keyring, execve, ptrace, process_vm_readv and the like), refuses with EPERM every other
 /// call it does not list (sockets, connect, fork, opening for writing...), and allows the rest.
 ///
+/// Where the kernel has no Landlock, the worker moves into new user, mount, network and IPC
+/// namespaces whose root holds bind mounts of the readable paths only, when the system allows
+/// unprivileged user namespaces; where it does not either, the filter alone is in place
+/// (reported in `out`, not an error).
+///
 /// Returns 0 when every layer the kernel offers is in place, or -1 with `error` filled in
-/// (the worker must then stop: it never reads input unconfined). With
-/// `requireLandlock` 0, a kernel without Landlock is accepted (reported in `out`).
+/// (the worker must then stop: it never reads input unconfined).
 int phr_sandbox_confine(const char *const *readable, size_t readableCount, int readableDescriptor,
-                        int requireLandlock, phr_confinement *out, char *error, size_t errorLength);
+                        int flags, phr_confinement *out, char *error, size_t errorLength);
+
+/// `flags` for `phr_sandbox_confine`: behave as on a kernel without Landlock (the tests of the
+/// namespace fallback).
+#define PHR_SANDBOX_WITHOUT_LANDLOCK 1
 
 /// The Landlock ABI version this kernel offers (0 when none), without confining anything.
 int phr_sandbox_landlock_abi(void);

@@ -69,11 +69,12 @@ public enum Sandbox {
     /// A worker's whole environment: the Swift backtracer off (a crash report is slow and could
     /// print memory), then `extra`. Nothing of phr's own environment (PHR_PASSPHRASE and the like)
     /// ever reaches a worker. Debug builds pass on the sandbox tests' hooks
-    /// (`PHR_TEST_SANDBOX_SYSCALL`, `PHR_TEST_EXTRACT_PROBE`) when phr has them.
+    /// (`PHR_TEST_SANDBOX_SYSCALL`, `PHR_TEST_EXTRACT_PROBE`, `PHR_TEST_SANDBOX_WITHOUT_LANDLOCK`)
+    /// when phr has them.
     public static func workerEnvironment(_ extra: [String] = []) -> [String] {
         var environment = ["SWIFT_BACKTRACE=enable=no"] + extra
         #if DEBUG
-        for name in ["PHR_TEST_SANDBOX_SYSCALL", "PHR_TEST_EXTRACT_PROBE"] {
+        for name in ["PHR_TEST_SANDBOX_SYSCALL", "PHR_TEST_EXTRACT_PROBE", "PHR_TEST_SANDBOX_WITHOUT_LANDLOCK"] {
             if let value = ProcessEnvironment[name] { environment.append("\(name)=\(value)") }
         }
         #endif

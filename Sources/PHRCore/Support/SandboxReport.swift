@@ -13,19 +13,26 @@ public struct SandboxReport: Codable, Sendable, Equatable {
     public var landlockFiles: Bool
     public var landlockNetwork: Bool
     public var landlockScopes: Bool
+    /// Without Landlock: the worker runs in its own user, mount, network and IPC namespaces
+    /// whose root holds only the system's libraries, fonts and Tesseract's data.
+    public var namespaces: Bool
+    /// Why those namespaces could not be made, when Landlock is missing and they were not.
+    public var namespaceFailure: String?
     /// A file of the user's and /proc could not be opened from inside.
     public var userFilesRefused: Bool
     /// A TCP socket could not be created from inside.
     public var socketsRefused: Bool
 
     public init(seccompMode: Int, noNewPrivileges: Bool, landlockABI: Int, landlockFiles: Bool, landlockNetwork: Bool,
-                landlockScopes: Bool, userFilesRefused: Bool, socketsRefused: Bool) {
+                landlockScopes: Bool, namespaces: Bool, namespaceFailure: String?, userFilesRefused: Bool, socketsRefused: Bool) {
         self.seccompMode = seccompMode
         self.noNewPrivileges = noNewPrivileges
         self.landlockABI = landlockABI
         self.landlockFiles = landlockFiles
         self.landlockNetwork = landlockNetwork
         self.landlockScopes = landlockScopes
+        self.namespaces = namespaces
+        self.namespaceFailure = namespaceFailure
         self.userFilesRefused = userFilesRefused
         self.socketsRefused = socketsRefused
     }
@@ -37,6 +44,8 @@ public struct SandboxReport: Codable, Sendable, Equatable {
         case landlockFiles = "landlock_files"
         case landlockNetwork = "landlock_network"
         case landlockScopes = "landlock_scopes"
+        case namespaces
+        case namespaceFailure = "namespace_failure"
         case userFilesRefused = "user_files_refused"
         case socketsRefused = "sockets_refused"
     }
@@ -44,7 +53,7 @@ public struct SandboxReport: Codable, Sendable, Equatable {
     /// Every layer in place: the system-call filter (keys, programs, other processes, network)
     /// and the file restriction.
     public var isComplete: Bool {
-        seccompMode == 2 && noNewPrivileges && landlockFiles && userFilesRefused && socketsRefused
+        seccompMode == 2 && noNewPrivileges && (landlockFiles || namespaces) && userFilesRefused && socketsRefused
     }
 
     /// One line for `phr status`.
@@ -57,6 +66,7 @@ public struct SandboxReport: Codable, Sendable, Equatable {
             if landlockScopes { scope.append("signals") }
             layers.append("Landlock ABI \(landlockABI) (\(scope.joined(separator: ", ")))")
         }
+        if namespaces { layers.append("namespaces (files, network)") }
         if isComplete { return "workers confined: " + layers.joined(separator: ", ") }
         return "workers only partly confined: " + (layers.isEmpty ? "nothing" : layers.joined(separator: ", "))
     }
@@ -66,8 +76,9 @@ public struct SandboxReport: Codable, Sendable, Equatable {
         if seccompMode != 2 || !noNewPrivileges {
             return "phr-render's workers run without their system-call filter: a hostile file that takes over a reader could reach the unlock key"
         }
-        if !landlockFiles || !userFilesRefused {
-            let why = landlockABI == 0 ? "this kernel has no Landlock (Linux 5.13 or later, with landlock in its LSM list)" : "Landlock did not take"
+        if !(landlockFiles || namespaces) || !userFilesRefused {
+            var why = landlockABI == 0 ? "this kernel has no Landlock (Linux 5.13 or later, with landlock in its LSM list)" : "Landlock did not take"
+            if let namespaceFailure { why += ", and the fallback namespaces could not be made: \(namespaceFailure)" }
             return "phr-render's workers can read your files: \(why); a hostile file that takes over a reader could read what your user can"
         }
         if !socketsRefused { return "phr-render's workers can open network sockets" }

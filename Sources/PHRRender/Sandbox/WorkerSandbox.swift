@@ -6,6 +6,8 @@ import PHRCore
 /// it reads a byte of input (SECURITY.md, "The workers' sandbox"):
 ///
 /// - no new privileges, not dumpable (no core, no ptrace by other processes of the user);
+/// - where the kernel has no Landlock: new user, mount, network and IPC namespaces whose root
+///   holds only what the worker may read, where the system allows them;
 /// - Landlock: the worker may read the system's shared libraries, fonts and Tesseract's models
 ///   and nothing else: not the user's home, not the vault, not `/proc` (so not another process's
 ///   memory or environment), not `/etc` beyond the font configuration; it may write no file;
@@ -39,9 +41,14 @@ public enum WorkerSandbox {
         defer { pointers.forEach { free($0) } }
         var confinement = phr_confinement()
         var error = [CChar](repeating: 0, count: 256)
+        var flags: Int32 = 0
+        #if DEBUG
+        // The tests of the fallback for kernels without Landlock.
+        if ProcessEnvironment["PHR_TEST_SANDBOX_WITHOUT_LANDLOCK"] == "1" { flags |= PHR_SANDBOX_WITHOUT_LANDLOCK }
+        #endif
         let status = pointers.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) { base in
-                phr_sandbox_confine(base, buffer.count, readableDescriptor, 0, &confinement, &error, error.count)
+                phr_sandbox_confine(base, buffer.count, readableDescriptor, flags, &confinement, &error, error.count)
             }
         }
         guard status == 0 else {

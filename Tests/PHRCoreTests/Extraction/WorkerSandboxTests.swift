@@ -31,8 +31,10 @@ import Testing
 
     /// Runs the probe document between two others with `action` armed; returns the probe's
     /// summary and pages, after checking the other two were read as usual.
-    func probe(_ action: String, _ argument: String = "") throws -> (summary: ExtractionSummary, text: String) {
-        let extractor = ExtractionFixtures.extractor(faults: ["PHR_TEST_EXTRACT_PROBE": "\(Self.marker)|\(action)|\(argument)"])
+    func probe(_ action: String, _ argument: String = "", withoutLandlock: Bool = false) throws -> (summary: ExtractionSummary, text: String) {
+        var faults = ["PHR_TEST_EXTRACT_PROBE": "\(Self.marker)|\(action)|\(argument)"]
+        if withoutLandlock { faults["PHR_TEST_SANDBOX_WITHOUT_LANDLOCK"] = "1" }
+        let extractor = ExtractionFixtures.extractor(faults: faults)
         let paths = [others[0], probed, others[1]]
         let (summaries, pages) = try ExtractionFixtures.extractAll(paths.map { ExtractionJob(.path($0)) }, with: extractor)
         #expect(summaries[0]?.outcome == .indexed, "the batch went on before the probe")
@@ -68,6 +70,27 @@ import Testing
             #expect(text.hasPrefix("sandbox probe read: refused ("), "\(path): \(text)")
             #expect(!text.contains(Self.canary) && !text.contains("phr-vault") && !text.contains("root:"), "\(path) leaked")
         }
+    }
+
+    /// On a kernel without Landlock (simulated), the worker's own namespaces keep the same
+    /// files, /proc and the network out of reach: its root holds only the system's libraries,
+    /// fonts and Tesseract's data, and its network namespace has no interface but a down loopback.
+    @Test func withoutLandlockTheNamespacesKeepTheSameOut() throws {
+        let (vault, _, vaultDirectory) = try TestSupport.makeVault("sandbox-namespaces")
+        defer { TestSupport.remove(vaultDirectory) }
+        let home = "\(directory)/home-ns"
+        try FileManager.default.createDirectory(atPath: "\(home)/.ssh", withIntermediateDirectories: true)
+        try Data(Self.canary.utf8).write(to: URL(fileURLWithPath: "\(home)/.ssh/id_ed25519"))
+        for path in [vault.location.keyFile, vault.location.database, "\(home)/.ssh/id_ed25519", "/etc/passwd", "/proc/\(getpid())/environ"] {
+            let (summary, text) = try probe("read", path, withoutLandlock: true)
+            #expect(summary.outcome == .indexed)
+            #expect(text.hasPrefix("sandbox probe read: refused ("), "\(path): \(text)")
+            #expect(!text.contains(Self.canary) && !text.contains("root:"), "\(path) leaked")
+        }
+        let (_, status) = try probe("status", withoutLandlock: true)
+        #expect(status.hasPrefix("sandbox probe status: seccomp 2, no_new_privs 1"), "\(status)")
+        let (killed, _) = try probe("keyring", "phr:v1:\(vault.keyFile.vaultID)", withoutLandlock: true)
+        #expect((killed.reason ?? "").contains("stopped by its sandbox (SIGSYS"), "\(killed.reason ?? "")")
     }
 
     @Test func noFileCanBeWritten() throws {
