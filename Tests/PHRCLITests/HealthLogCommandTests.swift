@@ -324,10 +324,15 @@ import Testing
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let answers = "\(cli.directory)/answers"
         #expect(FileManager.default.createFile(atPath: answers, contents: Data("take\nskip\n".utf8)))
+        // Every program phr starts outside the vault writes down the passphrase variables it
+        // was given (LocalProgram: there must be none), while phr runs with all three set.
+        let leaks = "\(cli.directory)/passphrase-variables"
+        let record = "env | grep '^PHR_\\(NEW_\\)\\?PASSPHRASE' | sed \"s/^/$(basename $0): /\" >> '\(leaks)'\n"
         let scripts = [
-            "gdbus": "#!/bin/sh\necho \"(['actions', 'body'],)\"\n",
+            "gdbus": "#!/bin/sh\n\(record)echo \"(['actions', 'body'],)\"\n",
             "notify-send": """
                 #!/bin/sh
+                \(record)
                 case "$1" in --help) echo '  -A, --action=[NAME=]Text...'; exit 0 ;; esac
                 printf '%s|' "$@" >> '\(cli.directory)/notify.log'; echo >> '\(cli.directory)/notify.log'
                 case "$*" in *--wait*) exec 9>'\(answers).lock'; flock 9; a=$(head -n 1 '\(answers)'); sed -i 1d '\(answers)'; echo "$a" ;; esac
@@ -337,7 +342,9 @@ import Testing
         for (name, script) in scripts {
             #expect(FileManager.default.createFile(atPath: "\(bin)/\(name)", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
         }
-        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        // The run's passphrase file reaches the `phr med take` of a click, and nothing else.
+        let file = try cli.passphraseFile(Self.passphrase)
+        let path = ["PATH": "\(bin):/usr/bin:/bin", "PHR_PASSPHRASE_FILE": file, "PHR_PASSPHRASE_COMMAND": "exit 1"]
         let med = try Self.id(try cli.run(["med", "add", "Metformin", "--schedule", "08:00,20:00"], Self.env("2026-03-10T06:00:00Z")))
         #expect(try cli.run(["remind", "add", "med"], Self.env("2026-03-10T06:00:00Z")).status == 0)
         #expect(try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", "Europe/Berlin", path)).status == 0)
@@ -353,6 +360,8 @@ import Testing
         #expect(doses.compactMap { $0["status"] as? String }.sorted() == ["skipped", "taken"], "\(doses)")
         let log = try String(contentsOfFile: "\(cli.directory)/notify.log", encoding: .utf8)
         #expect(log.contains("--action=take=Taken|--action=skip=Skip|--wait|--|phr: medication|A dose is due. 'phr med due' shows it.|"))
+        let seen = (try? String(contentsOfFile: leaks, encoding: .utf8)) ?? ""
+        #expect(seen.isEmpty, "programs phr started were given passphrase variables:\n\(seen)")
     }
 
     @Test func remindInstallWritesATimerThatHoldsNoSecret() throws {

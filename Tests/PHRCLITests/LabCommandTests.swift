@@ -49,6 +49,20 @@ import Testing
                     stderr: "phr: error: VALUE: 'twelve' is not a result\nphr: hint: give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)\n")
     }
 
+    /// A result dated ahead of today (2150 typed for 2015) is refused: it would become every
+    /// trend's latest value (issue 37, item 16). Today itself is accepted.
+    @Test func aResultFromTheFutureIsRefused() throws {
+        let cli = try CLI(label: "lab-future")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let future = try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2150-03-18"], Self.env)
+        #expect(future.status == 64)
+        #expect(future.stderr == "phr: error: --date: 2150-03-18 is in the future\n")
+        #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-02"], Self.env).status == 64)
+        #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-01"], Self.env).status == 0)
+        #expect(try cli.run(["lab", "list"], Self.env).stdout.split(separator: "\n").count == 1)
+    }
+
     @Test func reportIncludesTheAnalytesAskedFor() throws {
         let cli = try CLI(label: "lab-report")
         defer { cli.cleanUp() }

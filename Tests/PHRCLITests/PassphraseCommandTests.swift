@@ -16,6 +16,23 @@ import Testing
         }
     }
 
+    /// The command gets phr's environment without any passphrase variable (LocalProgram), and
+    /// phr still reads its passphrase from it; its stderr reaches the user.
+    @Test func theCommandSeesNoPassphraseVariable() throws {
+        let cli = try CLI(label: "pwcmd-env")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let seen = "\(cli.directory)/seen"
+        let command = "env | grep '^PHR_' > '\(seen)'; echo 'asked for the passphrase' >&2; echo '\(Self.passphrase)'"
+        let result = try cli.run(["condition", "list"], ["PHR_PASSPHRASE_COMMAND": command, "PHR_PASSPHRASE": "not the passphrase",
+                                                         "PHR_NEW_PASSPHRASE_FILE": "/nonexistent", "PHR_MARKER": "kept"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("asked for the passphrase\n"))
+        let variables = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(variables.contains("PHR_MARKER=kept\n"), "\(variables)")
+        #expect(!variables.contains("PASSPHRASE"), "\(variables)")
+    }
+
     static func check(_ command: String, marker: String, expect message: String) throws {
         let cli = try CLI(label: "pwcmd")
         defer { cli.cleanUp() }

@@ -61,22 +61,12 @@ public enum DesktopServices {
 
     /// The program's exit status, or nil when it could not be started.
     private static func run(_ executable: String, _ arguments: [String], quietErrors: Bool) -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         // systemctl and notify-send get phr's environment (the session bus, the display), but
-        // no passphrase nor where to find one.
-        process.environment = ProcessEnvironment.withoutPassphrases(ProcessEnvironment.variables)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        if quietErrors { process.standardError = FileHandle.nullDevice }
-        do {
-            try process.run()
-        } catch {
+        // no passphrase nor where to find one (LocalProgram).
+        guard let result = try? LocalProgram.run(executable, arguments, stderr: quietErrors ? .devNull(flags: O_WRONLY) : LocalProgram.inheritedStderr) else {
             return nil
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return result.exitStatus ?? 128 + (result.signal ?? 0)
     }
 }
 

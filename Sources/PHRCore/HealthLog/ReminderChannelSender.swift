@@ -184,9 +184,7 @@ public struct ReminderChannelSender: Sendable {
 
     /// The environment a channel's program gets: phr's, without any passphrase source.
     static func childEnvironment(_ environment: [String: String], extra: [String: String]) -> [String] {
-        ProcessEnvironment.withoutPassphrases(environment.merging(extra) { $1 })
-            .sorted { $0.key < $1.key }
-            .map { "\($0.key)=\($0.value)" }
+        LocalProgram.environment(environment, extra: extra)
     }
 
     /// Runs a program with `input` on stdin. The input is written into the pipe before the
@@ -209,32 +207,12 @@ public struct ReminderChannelSender: Sendable {
         close(writeEnd)
         defer { close(readEnd) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, readEnd, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let envp: [UnsafeMutablePointer<CChar>?] = Self.childEnvironment(environment, extra: extra).map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw ChannelFailure(reason: "cannot run \(name): \(String(cString: strerror(spawned)).lowercased())")
+        let pid: pid_t
+        do {
+            pid = try LocalProgram.start(executable, arguments, environment: environment, extra: extra, stdin: .descriptor(readEnd),
+                                         ownProcessGroup: true)
+        } catch let error as Sandbox.SpawnError {
+            throw ChannelFailure(reason: "cannot run \(name): \(String(cString: strerror(error.code)).lowercased())")
         }
         let deadline = Date().addingTimeInterval(programTimeout)
         var status: Int32 = 0

@@ -51,7 +51,7 @@ public enum HealthExportFormat: String, Sendable, Equatable {
     /// daily CSV. nil for anything else.
     public static func recognize(_ path: String) -> HealthExportFormat? {
         if FileSystem.isDirectory(path) { return .googleFit }
-        guard let file = try? FileDescriptor.openForReading(path), let head = try? file.read(upTo: 4096) else { return nil }
+        guard let file = try? FileDescriptor.openInput(path), let head = try? file.read(upTo: 4096) else { return nil }
         if head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && head[2] == 3 && head[3] == 4 {
             // The local header: the name's length at offset 26, the name at 30.
             if head.count >= 30 {
@@ -130,7 +130,7 @@ public struct HealthExportImport {
     func read(path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?) throws -> Reading {
         guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
-        let file = try FileDescriptor.openForReading(path)
+        let file = try FileDescriptor.openInput(path, allowDirectory: true)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

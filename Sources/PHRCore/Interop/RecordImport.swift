@@ -89,7 +89,7 @@ public enum RecordImport {
     static func read(_ path: String) throws -> [UInt8] {
         guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
         do {
-            return try FileDescriptor.openForReading(path).readToEnd(limit: maximumBytes)
+            return try FileDescriptor.openInput(path).readToEnd(limit: maximumBytes)
         } catch let error as POSIXIOError where error.code == EFBIG {
             throw InteropError.unrecognized(path: path, reason: "larger than \(maximumBytes >> 20) MB")
         }

@@ -61,6 +61,9 @@ public struct LabStore {
         // the range implies is worked out when read (`effectiveFlag`), as the report reader does.
         if flag == nil, value.marked, let number = value.number { flag = LabFlag.computed(number, range: range) ?? .abnormal }
         let date = try input.date.map { try RecordFields.date($0, field: "--date") } ?? CalendarDate(time.now, in: time.zone)
+        // A result is taken once the sample was: a date ahead of today is a typo (2150 for 2015)
+        // that would become every trend's latest value.
+        if date > time.today() { throw RecordError.invalidField(field: "--date", reason: "\(date) is in the future") }
         let ucum = unit.flatMap(LabUnits.ucum)
         let analyte = AnalyteCatalog.lookup(name, unit: unit)
         let now = Timestamp.string(time.now)

@@ -23,6 +23,24 @@ public final class FileDescriptor {
         return FileDescriptor(fd: fd, path: path)
     }
 
+    /// Opens a file the user named as input (an export to import, a calendar) without ever
+    /// blocking: a FIFO, socket or device would hang open(2) or read(2) until someone writes to
+    /// it, so only a regular file, or with `allowDirectory` a folder, is taken; anything else
+    /// throws `InputFileError.notAFile` naming what it is (the rule `phr doc add` follows).
+    public static func openInput(_ path: String, allowDirectory: Bool = false) throws -> FileDescriptor {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw POSIXIOError(operation: "open", path: path, code: errno) }
+        let file = FileDescriptor(fd: fd, path: path)
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw POSIXIOError(operation: "read", path: path, code: errno) }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG || (allowDirectory && type == S_IFDIR) else {
+            throw InputFileError.notAFile(path: path, what: DocumentImporter.describeType(DocumentImporter.directoryEntryType(info.st_mode)))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return file
+    }
+
     /// Creates a new file (failing if it exists) with the given mode, for writing.
     public static func createExclusive(_ path: String, mode: mode_t = 0o600) throws -> FileDescriptor {
         let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
@@ -231,4 +249,17 @@ public final class FileLock {
     }
 
     deinit { release() }
+}
+
+/// A path given as input that names no regular file.
+public enum InputFileError: PHRError, Equatable {
+    case notAFile(path: String, what: String)
+
+    public var exitStatus: ExitStatus { .noInput }
+    public var errorDescription: String? {
+        switch self {
+        case let .notAFile(path, what): return "\(path): not a regular file (\(what))"
+        }
+    }
+    public var hint: String? { "give the path of a file; to read from a pipe, save it to a file first" }
 }

@@ -18,10 +18,12 @@ public enum Sandbox {
 
     /// Starts `executable` with `arguments` (argv after argv[0]) and `environment` (KEY=value
     /// entries), giving the child `descriptors` (target number to source); every other
-    /// descriptor of the parent is close-on-exec and stays behind. Returns the pid, or throws
-    /// the errno posix_spawn gave.
+    /// descriptor of the parent is close-on-exec and stays behind. With `ownProcessGroup` the
+    /// child leads a process group of its own (a terminal's Ctrl-C does not reach it, and
+    /// `kill(-pid, ...)` ends whatever it started). Returns the pid, or throws the errno
+    /// posix_spawn gave.
     public static func spawn(executable: String, arguments: [String], environment: [String],
-                             descriptors: [Int32: Source]) throws -> pid_t {
+                             descriptors: [Int32: Source], ownProcessGroup: Bool = false) throws -> pid_t {
         // Every source is first copied above the highest target, so no dup2 onto a low number
         // overwrites another one's source (which happens when the parent runs with stdout
         // closed); dup2 clears close-on-exec on the target, and the copies are close-on-exec.
@@ -52,7 +54,12 @@ public enum Sandbox {
         var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]

@@ -69,31 +69,16 @@ public enum PassphraseSource {
         if writeEnd != descriptors[1] { close(descriptors[1]) }
         defer { close(readEnd) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv: [UnsafeMutablePointer<CChar>?] = ["/bin/sh", "-c", command].map { (text: String) in strdup(text) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ)
-        close(writeEnd)
-        guard spawned == 0 else {
-            throw VaultError.passphraseSource("cannot run PHR_PASSPHRASE_COMMAND: \(String(cString: strerror(spawned)).lowercased())")
+        // The command gets phr's environment without the passphrase variables (LocalProgram),
+        // and phr's stderr, so its prompts and errors reach the user.
+        let pid: pid_t
+        do {
+            pid = try LocalProgram.start("/bin/sh", ["-c", command], stdout: .descriptor(writeEnd), stderr: LocalProgram.inheritedStderr,
+                                         ownProcessGroup: true)
+            close(writeEnd)
+        } catch let error as Sandbox.SpawnError {
+            close(writeEnd)
+            throw VaultError.passphraseSource("cannot run PHR_PASSPHRASE_COMMAND: \(String(cString: strerror(error.code)).lowercased())")
         }
 
         var bytes: [UInt8] = []
