@@ -60,7 +60,7 @@ import Testing
         #expect(future.stderr == "phr: error: --date: 2150-03-18 is in the future\n")
         #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-02"], Self.env).status == 64)
         #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-01"], Self.env).status == 0)
-        #expect(try cli.run(["lab", "list"], Self.env).stdout.split(separator: "\n").count == 1)
+        #expect(try cli.run(["lab", "list"], Self.env).stdout.split(separator: "\n").count == 2, "a header and the one result")
     }
 
     @Test func reportIncludesTheAnalytesAskedFor() throws {
