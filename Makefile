@@ -16,9 +16,10 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificate
 	libtesseract-dev libleptonica-dev libheif-dev libxml2-dev tesseract-ocr-eng tesseract-ocr-osd \
 	$(foreach lang,$(OCR_LANGS),tesseract-ocr-$(lang))
 # Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers,
-# and what draws the OCR accuracy corpus (Tools/ScanCorpus: PIL, heif-enc for the HEIC photo).
+# what draws the OCR accuracy corpus (Tools/ScanCorpus: PIL, heif-enc for the HEIC photo), and
+# Ghostscript (a PDF whose text is drawn as outlines, for the OCR tests).
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
-	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples
+	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript
 # Benchmarks only: the peers phr is measured against (img2pdf makes OCRmyPDF's input PDF).
 BENCH_PACKAGES := recoll hyperfine tesseract-ocr ocrmypdf img2pdf libxml2-utils
 

@@ -33,6 +33,24 @@ import Testing
         #expect((report["unchanged"] as? [String: Int])?["medications"] == 4)
     }
 
+    /// Lab results from a C-CDA say so wherever their source is shown (issue 37, item 18: they
+    /// were labelled "FHIR import").
+    @Test func resultsFromACCDAAreLabelledCCDA() throws {
+        let cli = try CLI(label: "ccda-labs")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let path = "\(cli.directory)/ccd.xml"
+        try CCDASampleDocument().xml.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["import", path], Self.env).status == 0)
+        let list = try cli.run(["lab", "list"], Self.env)
+        let rows = list.stdout.split(separator: "\n").dropFirst()
+        #expect(!rows.isEmpty && rows.allSatisfy { $0.hasSuffix("C-CDA") }, "\(list.stdout)")
+        let id = try #require(rows.first?.split(separator: " ").first.map(String.init))
+        let show = try cli.run(["lab", "show", id], Self.env)
+        #expect(show.stdout.contains("C-CDA import (ccda:result:"), "\(show.stdout)")
+        #expect(!show.stdout.contains("FHIR"), "\(show.stdout)")
+    }
+
     @Test func hostileXMLIsRefusedQuicklyAndClearly() throws {
         let cli = try CLI(label: "ccda-hostile")
         defer { cli.cleanUp() }

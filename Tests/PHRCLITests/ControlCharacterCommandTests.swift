@@ -18,6 +18,30 @@ import Testing
         }
     }
 
+    /// Bidirectional overrides in a name (typed here; imports store them the same way) are
+    /// shown on a terminal as visible escapes, so "Peanut <U+202E>YGRELLA ON<U+202C>" never
+    /// reads as "Peanut NO ALLERGY" (issue 37, item 17); a pipe and JSON keep the stored text,
+    /// as they keep every other character.
+    @Test func bidiOverridesAreShownVisiblyOnATerminal() throws {
+        let cli = try CLI(label: "bidi")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        #expect(try cli.run(["allergy", "add", "Peanut \u{202E}YGRELLA ON\u{202C}"], Self.env).status == 0)
+        #expect(try cli.run(["condition", "add", "Asthma \u{2067}x\u{2069}"], Self.env).status == 0)
+        for command in [["allergy", "list"], ["emergency"], ["condition", "list"], ["search", "peanut"]] {
+            let (status, screen) = try cli.runOnTerminal(command, Self.env, input: "")
+            #expect(status == 0, "phr \(command.joined(separator: " ")): \(screen)")
+            #expect(!screen.unicodeScalars.contains { TerminalBidi.controls.contains($0.value) }, "phr \(command.joined(separator: " ")): \(screen)")
+            #expect(screen.contains("<U+202E>YGRELLA ON<U+202C>") || screen.contains("<U+2067>x<U+2069>"), "\(screen)")
+        }
+        #expect(try cli.runOnTerminal(["allergy", "list"], Self.env, input: "").screen.contains("Peanut <U+202E>YGRELLA ON<U+202C>"))
+        #expect(try cli.run(["allergy", "list", "--json"], Self.env).stdout.contains("Peanut \u{202E}YGRELLA ON\u{202C}"))
+    }
+
+    enum TerminalBidi {
+        static let controls: Set<UInt32> = Set(0x202A...0x202E).union(0x2066...0x2069).union([0x061C])
+    }
+
     @Test func typedOptionsWithEscapesAreRefused() throws {
         let cli = try CLI(label: "esc-typed")
         defer { cli.cleanUp() }

@@ -20,6 +20,56 @@ import Testing
         return prefix + ".png"
     }
 
+    /// A one-page PDF with nothing on its page, written by hand.
+    static func blankPDF(at path: String) throws {
+        var pdf = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                       "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+                       "<< /Length 0 >>\nstream\n\nendstream"]
+        for (index, object) in objects.enumerated() {
+            offsets.append(pdf.utf8.count)
+            pdf += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = pdf.utf8.count
+        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
+        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        try pdf.write(toFile: path, atomically: true, encoding: .ascii)
+    }
+
+    /// A PDF whose text is drawn as outlines (Ghostscript's -dNoOutputFonts), and a blank one:
+    /// neither has a text layer or an image, so both wait for OCR after `doc add`, and `doc
+    /// reindex --ocr` settles both (the outlines read, the blank page "OCR found no text")
+    /// instead of leaving them waiting for ever (issue 37, item 15; issue 35, item 5).
+    @Test func pagesWithoutTextOrImagesStopWaitingOnceOCRRead() throws {
+        let cli = try CLI(label: "ocr-blank")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let blank = "\(cli.directory)/blank.pdf"
+        try Self.blankPDF(at: blank)
+        let outlines = "\(cli.directory)/outlines.pdf"
+        let gs = try Process.run(URL(fileURLWithPath: "/usr/bin/gs"), arguments: [
+            "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=pdfwrite", "-dNoOutputFonts", "-sOutputFile=\(outlines)",
+            "\(Self.samples)/prescription-amoxicillin.pdf"])
+        gs.waitUntilExit()
+        try #require(gs.terminationStatus == 0)
+        let add = try cli.run(["doc", "add", blank, outlines, "--json"], Self.env)
+        let added = try #require(try JSONSerialization.jsonObject(with: Data(add.stdout.utf8)) as? [[String: Any]], "\(add.stderr)")
+        #expect(added.count == 2 && added.allSatisfy { (($0["document"] as? [String: Any])?["ocr"] as? String) == "waiting" }, "\(add.stdout)")
+        #expect(try cli.run(["status"], Self.env).stderr.contains("phr: 2 documents wait for OCR"))
+        let reindex = try cli.run(["doc", "reindex", "--ocr", "--json"], Self.env)
+        #expect(reindex.status == 0, "\(reindex.stderr)")
+        let redone = try #require(try JSONSerialization.jsonObject(with: Data(reindex.stdout.utf8)) as? [[String: Any]])
+        #expect(redone.count == 2 && redone.allSatisfy { $0["ocr"] as? String == "done" }, "\(reindex.stdout)")
+        #expect(!(try cli.run(["status"], Self.env).stderr.contains("wait for OCR")))
+        #expect(try cli.run(["doc", "reindex", "--ocr"], Self.env).stderr == "phr: no documents wait for OCR\n")
+        // The outlines were read: the prescription is found by its words.
+        let outlinesID = try #require((added.compactMap { $0["document"] as? [String: Any] }.first { ($0["file_name"] as? String) == "outlines.pdf" }
+                                       ?? added.compactMap { $0["document"] as? [String: Any] }.last)?["id"] as? String)
+        #expect(try cli.run(["search", "amoxicillin"], Self.env).stdout.contains("doc   \(outlinesID)  "), "the outlines were read by OCR")
+    }
+
     @Test func documentsStoredWithoutOCRWaitAndReindexReadsThem() throws {
         let cli = try CLI(label: "ocr")
         defer { cli.cleanUp() }

@@ -16,6 +16,9 @@ public final class DocumentImporter {
 
     /// The value of `document.extractor`: which code produced the text, for `doc reindex`.
     var extractorVersion: String { extractor.extractorVersion ?? "phr-extract 1" }
+    /// The documents the last `reindex` read but did not store, because they were removed
+    /// meanwhile (by another phr process).
+    public private(set) var removedWhileReading: [String] = []
     /// The OCR languages used when a command does not choose (the vault's default).
     public var ocrLanguages = "eng"
 
@@ -607,7 +610,12 @@ public final class DocumentImporter {
         }, onFinish: { job, summary in
             var document = pdfs[job]
             if damaged[document.id] == nil {
-                updated.append(try self.replaceText(of: &document, summary: summary, pages: pages[job]))
+                TestPause.here(.documentRead)
+                if let replaced = try self.replaceText(of: &document, summary: summary, pages: pages[job]) {
+                    updated.append(replaced)
+                } else {
+                    self.removedWhileReading.append(document.id)
+                }
             }
             pages[job].discard()
             done += 1
@@ -623,7 +631,8 @@ public final class DocumentImporter {
         let rewritten = updated.reduce(0) { $0 + max($1.textPages, 1) }
         _ = try? vault.database.write { db in try SearchIndex.compactAfterBulkChange(db, addedRows: rewritten) }
         let read = Set(pdfs.map(\.id))
-        return updated + documents.filter { !read.contains($0.id) }
+        let removed = Set(removedWhileReading)
+        return updated + documents.filter { !read.contains($0.id) && !removed.contains($0.id) }
     }
 
     /// Every page's words with their boxes, in page order: what OCR stored for the pages it read,
@@ -667,7 +676,9 @@ public final class DocumentImporter {
         return memory
     }
 
-    private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document {
+    /// Stores what a reindex read; nil when the document was removed meanwhile (`phr doc rm` in
+    /// another process): then nothing is written for it.
+    private func replaceText(of document: inout Document, summary: ExtractionSummary, pages: PageSpool) throws -> Document? {
         let text = pages.guessText
         if document.typeSource == "guessed" {
             document.type = DocumentTypeGuesser.guess(text: text, title: summary.metadata.title, fileName: document.fileName).rawValue
@@ -685,7 +696,8 @@ public final class DocumentImporter {
         document.updatedAt = Timestamp.string(Date())
         document.ocr = Self.ocrState(summary: summary, pages: pages)
         let profileID = profile.id
-        return try vault.database.write { db in
+        return try vault.database.write { db -> Document? in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM document WHERE id = ?", arguments: [document.id]) == true else { return nil }
             try db.execute(sql: """
                 UPDATE document SET type = ?, date = ?, date_source = ?, outcome = ?, outcome_detail = ?, page_count = ?,
                     text_pages = ?, extractor = ?, updated_at = ?, ocr = ? WHERE id = ?

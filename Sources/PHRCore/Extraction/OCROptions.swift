@@ -22,12 +22,19 @@ public struct OCROptions: Sendable, Equatable {
     /// keeps what the automatic layout drops from tables, such as the lone letters of a flag
     /// column; the reading with more confident text is kept. For `phr lab extract`.
     public var tables: Bool
+    /// In `.auto`, read also the pages that show nothing to a text reader (no text, no image):
+    /// a page whose text is drawn as outlines looks so, and so does a blank page. `phr doc
+    /// reindex --ocr` asks for it: such a document waits for OCR after `doc add`, and reading it
+    /// settles it either way (its text, or "OCR found no text").
+    public var blankPages: Bool
 
-    public init(mode: OCRMode = .auto, languages: String = "eng", textLayerWords: Bool = false, tables: Bool = false) {
+    public init(mode: OCRMode = .auto, languages: String = "eng", textLayerWords: Bool = false, tables: Bool = false,
+                blankPages: Bool = false) {
         self.mode = mode
         self.languages = languages
         self.textLayerWords = textLayerWords
         self.tables = tables
+        self.blankPages = blankPages
     }
 
     public static let `default` = OCROptions()

@@ -252,7 +252,7 @@ package struct WorkerJob {
         }
         payload.u8(ocr.mode == .auto ? 0 : ocr.mode == .always ? 1 : 2)
         payload.string(ocr.languages)
-        payload.u8((ocr.textLayerWords ? 1 : 0) | (ocr.tables ? 2 : 0))
+        payload.u8((ocr.textLayerWords ? 1 : 0) | (ocr.tables ? 2 : 0) | (ocr.blankPages ? 4 : 0))
         payload.u32(UInt32(clamping: max(1, firstPage)))
         payload.u32(lastPage.map { UInt32(clamping: max(1, $0)) } ?? 0)
         defer { payload.wipe() }
@@ -281,7 +281,7 @@ package struct WorkerJob {
         }
         return WorkerJob(passwordCandidates: candidates,
                          ocr: OCROptions(mode: modes[modeByte], languages: languages, textLayerWords: flags & 1 != 0,
-                                         tables: flags & 2 != 0),
+                                         tables: flags & 2 != 0, blankPages: flags & 4 != 0),
                          firstPage: firstPage, lastPage: lastPage == 0 ? nil : lastPage)
     }
 }

@@ -107,12 +107,23 @@ extension LabStore {
             throw RecordError.invalidOption(option: "--date", reason: "document \(extraction.documentID) names no collection date",
                                             hint: "give the date the sample was taken with --date YYYY-MM-DD")
         }
+        // A date read from the page ahead of today is a misreading (2150 for 2015): it would
+        // become every trend's latest value.
+        if day > time.today() {
+            throw RecordError.invalidOption(option: "--date", reason: "the collection date read from document \(extraction.documentID), \(day), is in the future",
+                                            hint: "give the date the sample was taken with --date YYYY-MM-DD")
+        }
         let chosen = indices ?? Array(extraction.rows.indices)
         let now = Timestamp.string(time.now)
         return try vault.database.write { db in
             var accepted = Accepted()
-            let content = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
-                                            arguments: [extraction.documentID, profile.id]).map { Array($0).hex }
+            // The report may have been removed (`phr doc rm`, another process) while its results
+            // were read or reviewed: then nothing is saved.
+            guard let sha = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
+                                              arguments: [extraction.documentID, profile.id]) else {
+                throw RecordError.removedMeanwhile(kind: "document", id: extraction.documentID)
+            }
+            let content: String? = Array(sha).hex
             for index in chosen where extraction.rows.indices.contains(index) {
                 let row = extraction.rows[index]
                 let key = extraction.sourceKey(of: index, content: content)

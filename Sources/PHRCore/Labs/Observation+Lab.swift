@@ -118,11 +118,17 @@ extension Observation {
 }
 
 extension Observation {
-    /// Where a lab result came from, for tables: "doc 3f2a p2", "FHIR", "typed", "import".
+    /// The format of the clinical record an imported result came from: "C-CDA" (its source key
+    /// says so) or "FHIR" (a FHIR bundle, Apple's Health Records).
+    public var importFormat: String {
+        source?.key.hasPrefix("ccda:") == true ? "C-CDA" : "FHIR"
+    }
+
+    /// Where a lab result came from, for tables: "doc 3f2a p2", "FHIR", "C-CDA", "typed", "import".
     public var labSourceText: String {
         switch lab?.origin {
         case .document?: return "doc \(lab?.documentID ?? "?")" + (lab?.page.map { " p\($0)" } ?? "")
-        case .fhir?: return "FHIR"
+        case .fhir?: return importFormat
         case .typed?: return "typed"
         case nil: return source == nil ? "—" : "import"
         }

@@ -22,10 +22,12 @@ public enum RecordError: PHRError, Equatable {
     /// The command does not apply to this record (exit 1), e.g. skipping a dose of an
     /// unscheduled medication.
     case notApplicable(reason: String, hint: String?)
+    /// The record was removed by another phr process while this one read it; nothing was saved.
+    case removedMeanwhile(kind: String, id: String)
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .notFound, .profileNotFound, .noLabResults: return .noInput
+        case .notFound, .profileNotFound, .noLabResults, .removedMeanwhile: return .noInput
         case .ambiguous, .invalidOption: return .usage
         case .profileExists, .doseRefused, .notApplicable: return .failure
         case .invalidField: return .dataError
@@ -44,6 +46,7 @@ public enum RecordError: PHRError, Equatable {
         case .invalidOption(let option, let reason, _): return "\(option): \(reason)"
         case .doseRefused(let refusal): return refusal.message
         case .notApplicable(let reason, _): return reason
+        case .removedMeanwhile(let kind, let id): return "\(kind) \(id) was removed while it was being read; nothing was saved"
         }
     }
 

@@ -6,8 +6,10 @@ import Glibc
 /// there.
 ///
 /// Debug builds only: with `PHR_TEST_PAUSE=<point>` in the environment, reaching that point
-/// writes `phr-test: paused at <point>` to stderr and sleeps until the process is killed.
-/// Release builds compile every call to nothing.
+/// writes `phr-test: paused at <point>` to stderr and sleeps until the process is killed, or,
+/// with `PHR_TEST_PAUSE_UNTIL=<path>`, until that file exists, and then goes on (a test runs
+/// another command in between: a removal racing a reading). Release builds compile every call
+/// to nothing.
 public enum TestPause {
     public enum Point: String, Sendable {
         /// An `OutputFile` has received its first bytes and is not complete.
@@ -24,6 +26,10 @@ public enum TestPause {
         case textStaged = "text-staged"
         /// `doc add` printed a committed file's line (the first in order), before any other.
         case reported
+        /// `doc reindex` has read a document and has not stored what it read.
+        case documentRead = "document-read"
+        /// `lab extract` has read a report's results and has not saved the accepted ones.
+        case resultsRead = "results-read"
     }
 
     #if DEBUG
@@ -40,6 +46,10 @@ public enum TestPause {
         Self.point = nil
         let line = "phr-test: paused at \(point.rawValue)\n"
         _ = line.withCString { write(2, $0, strlen($0)) }
+        if let until = getenv("PHR_TEST_PAUSE_UNTIL") {
+            while access(until, F_OK) != 0 { usleep(20_000) }
+            return
+        }
         while true { sleep(60) }
         #endif
     }

@@ -109,7 +109,7 @@ public enum ExtractionWorker {
             case .auto:
                 // No text, junk, or a little text on a page that is mostly picture (a scanned
                 // letter with a typed header stamped on it).
-                needsOCR = quality == .imageOnly || quality == .junk
+                needsOCR = quality == .imageOnly || quality == .junk || (quality == .blank && job.ocr.blankPages)
                     || (quality == .text && page.imageShare > 0.5 && PopplerReader.visibleCount(page.text) < 400)
             }
             var flags: WorkerPageFlags = page.hasImages ? .hasImages : []

@@ -467,10 +467,13 @@ struct DocReindex: ParsableCommand {
         }
         let bar = Progress(ocr ? "reading by OCR" : "reindexing", enabled: (documents.count > 1 || ocr) && Console.stderrIsTTY)
         let updated = try importer.reindex(documents, password: password,
-                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages) : nil) { done, total, id in
+                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages, blankPages: true) : nil) { done, total, id in
             bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \(id)")
         }
         bar.finish()
+        for id in importer.removedWhileReading {
+            Console.note("document \(id) was removed while it was being read; nothing was stored for it")
+        }
         if output.json {
             try Console.json(updated)
         } else {

@@ -124,7 +124,7 @@ struct LabShow: ParsableCommand {
             // The document may have been removed since (`phr doc rm` keeps accepted results).
             let gone = result.lab?.documentID.map { (try? documents.get($0))?.id != $0 } ?? true
             return "document \(id)" + (gone ? " (removed)" : "") + (result.lab?.page.map { ", page \($0)" } ?? "")
-        case .fhir?: return "FHIR import" + (result.source.map { " (\($0.key))" } ?? "")
+        case .fhir?: return "\(result.importFormat) import" + (result.source.map { " (\($0.key))" } ?? "")
         case .typed?: return "typed by hand"
         case nil: return result.source?.key ?? "—"
         }

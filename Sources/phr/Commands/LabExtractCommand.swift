@@ -53,6 +53,7 @@ struct LabExtract: ParsableCommand {
             return Console.note("no result rows found in document \(found.id); type results in with 'phr lab add'")
         }
         let store = LabStore(vault: context.vault, profile: context.profile, time: context.time)
+        TestPause.here(.resultsRead)
         if yes {
             let sure = extraction.rows.indices.filter { extraction.rows[$0].unsure == nil }
             let accepted = try RecordContext.options { try store.accept(extraction, indices: sure) }
