@@ -61,6 +61,16 @@ import Testing
         #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-02"], Self.env).status == 64)
         #expect(try cli.run(["lab", "add", "ferritin", "12", "ng/mL", "--date", "2025-06-01"], Self.env).status == 0)
         #expect(try cli.run(["lab", "list"], Self.env).stdout.split(separator: "\n").count == 2, "a header and the one result")
+        // A collection date read from a report that lies ahead of today (an OCR misreading,
+        // here a clock set before the report) is refused too, with the way out.
+        let add = try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/lab-report-cbc-ferritin.pdf", "--json"], Self.env)
+        let report = try #require(add.stdout.firstMatch(of: /"id" : "([a-z0-9]+)"/)?.1).description
+        let early = Self.env.merging(["PHR_TEST_NOW": "2025-01-01T10:00:00Z"]) { $1 }
+        let extract = try cli.run(["lab", "extract", report, "--yes"], early)
+        #expect(extract.status == 64, "\(extract.stderr)")
+        #expect(extract.stderr.hasPrefix("phr: error: --date: the collection date read from document \(report), 2025-03-18, is in the future\n"
+                                         + "phr: hint: give the date the sample was taken with --date YYYY-MM-DD\n"), "\(extract.stderr)")
+        #expect(try cli.run(["lab", "list"], Self.env).stdout.split(separator: "\n").count == 2, "nothing saved")
     }
 
     @Test func reportIncludesTheAnalytesAskedFor() throws {
