@@ -102,7 +102,9 @@ extension LabStore {
 
     /// Saves the rows at `indices` of `extraction` (all when nil) as reviewed results that keep
     /// their document and page. Rows saved before from the same document are not added twice.
-    public func accept(_ extraction: LabExtraction, indices: [Int]? = nil) throws -> Accepted {
+    /// With `requireDocument`, nothing is saved when the document is no longer in the vault
+    /// (removed by another phr process while its results were read or reviewed).
+    public func accept(_ extraction: LabExtraction, indices: [Int]? = nil, requireDocument: Bool = false) throws -> Accepted {
         guard let collected = extraction.collected, let day = CalendarDate(collected) else {
             throw RecordError.invalidOption(option: "--date", reason: "document \(extraction.documentID) names no collection date",
                                             hint: "give the date the sample was taken with --date YYYY-MM-DD")
@@ -119,11 +121,9 @@ extension LabStore {
             var accepted = Accepted()
             // The report may have been removed (`phr doc rm`, another process) while its results
             // were read or reviewed: then nothing is saved.
-            guard let sha = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
-                                              arguments: [extraction.documentID, profile.id]) else {
-                throw RecordError.removedMeanwhile(kind: "document", id: extraction.documentID)
-            }
-            let content: String? = Array(sha).hex
+            let content = try Data.fetchOne(db, sql: "SELECT sha256 FROM document WHERE id = ? AND profile_id = ?",
+                                            arguments: [extraction.documentID, profile.id]).map { Array($0).hex }
+            if requireDocument && content == nil { throw RecordError.removedMeanwhile(kind: "document", id: extraction.documentID) }
             for index in chosen where extraction.rows.indices.contains(index) {
                 let row = extraction.rows[index]
                 let key = extraction.sourceKey(of: index, content: content)

@@ -56,7 +56,7 @@ struct LabExtract: ParsableCommand {
         TestPause.here(.resultsRead)
         if yes {
             let sure = extraction.rows.indices.filter { extraction.rows[$0].unsure == nil }
-            let accepted = try RecordContext.options { try store.accept(extraction, indices: sure) }
+            let accepted = try RecordContext.options { try store.accept(extraction, indices: sure, requireDocument: true) }
             report(accepted, skippedUnsure: extraction.rows.filter { $0.unsure != nil }, document: found.id)
             return
         }
@@ -64,7 +64,7 @@ struct LabExtract: ParsableCommand {
         guard let chosen = try review.run() else {
             return Console.note("nothing saved")
         }
-        let accepted = try RecordContext.options { try store.accept(chosen.extraction, indices: chosen.indices) }
+        let accepted = try RecordContext.options { try store.accept(chosen.extraction, indices: chosen.indices, requireDocument: true) }
         report(accepted, skippedUnsure: [], document: found.id)
     }
 
