@@ -16,9 +16,6 @@ public final class DocumentImporter {
 
     /// The value of `document.extractor`: which code produced the text, for `doc reindex`.
     var extractorVersion: String { extractor.extractorVersion ?? "phr-extract 1" }
-    /// The documents the last `reindex` read but did not store, because they were removed
-    /// meanwhile (by another phr process).
-    public private(set) var removedWhileReading: [String] = []
     /// The OCR languages used when a command does not choose (the vault's default).
     public var ocrLanguages = "eng"
 
@@ -573,7 +570,10 @@ public final class DocumentImporter {
     /// read are read by OCR again, the others are not); a mode applies to every document.
     /// Each document is committed as soon as it is read, so an interrupted run loses nothing
     /// and `reindex --ocr` of the documents still waiting continues where it stopped.
+    /// `removed` hears of each document that was removed (by another phr process) while it was
+    /// read: nothing is stored for it, and it is not among the documents returned.
     public func reindex(_ documents: [Document], password: SecretBytes? = nil, ocr: OCROptions? = nil,
+                        removed: (String) -> Void = { _ in },
                         progress: (Int, Int, String) -> Void = { _, _, _ in }) throws -> [Document] {
         let options = ocr ?? OCROptions(mode: .never, languages: ocrLanguages)
         // Without an OCR request, documents OCR read keep their text (reading them again without
@@ -593,6 +593,7 @@ public final class DocumentImporter {
         // Each document is decrypted only when a worker is free, so at most a worker's worth of
         // plaintext sits in memory files at a time.
         var decryptionFailure: Error?
+        var gone: Set<String> = []
         let jobs = pdfs.lazy.map { document -> ExtractionJob in
             let memory: FileDescriptor
             do {
@@ -614,7 +615,8 @@ public final class DocumentImporter {
                 if let replaced = try self.replaceText(of: &document, summary: summary, pages: pages[job]) {
                     updated.append(replaced)
                 } else {
-                    self.removedWhileReading.append(document.id)
+                    gone.insert(document.id)
+                    removed(document.id)
                 }
             }
             pages[job].discard()
@@ -631,8 +633,7 @@ public final class DocumentImporter {
         let rewritten = updated.reduce(0) { $0 + max($1.textPages, 1) }
         _ = try? vault.database.write { db in try SearchIndex.compactAfterBulkChange(db, addedRows: rewritten) }
         let read = Set(pdfs.map(\.id))
-        let removed = Set(removedWhileReading)
-        return updated + documents.filter { !read.contains($0.id) && !removed.contains($0.id) }
+        return updated + documents.filter { !read.contains($0.id) && !gone.contains($0.id) }
     }
 
     /// Every page's words with their boxes, in page order: what OCR stored for the pages it read,

@@ -223,8 +223,8 @@ struct WorkerTermination {
     static let unconfined = "could not confine itself, so it read nothing (its sandbox is not available on this system; phr status says why)"
 
     /// How a one-shot worker (drawing, C-CDA, phone exports) ended, after "the process ...":
-    /// nil when it exited 0.
-    static func how(status: Int32, cpuSeconds: Int) -> String? {
+    /// nil when it exited 0; `failed` is the verb for another exit status.
+    static func how(status: Int32, cpuSeconds: Int, failed: String = "failed") -> String? {
         let termination = WorkerTermination(status: status)
         switch termination.signal {
         case SIGXCPU?: return "used its \(cpuSeconds) seconds of CPU time"
@@ -235,7 +235,7 @@ struct WorkerTermination {
             switch termination.exitCode {
             case 0?: return nil
             case WorkerExitStatus.unconfined?: return unconfined
-            case let code: return "failed (exit status \(code ?? 0))"
+            case let code: return "\(failed) (exit status \(code ?? 0))"
             }
         }
     }

@@ -163,8 +163,7 @@ public struct HealthExportImport {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let finished = try outcome.get()
         guard finished, status == 0 else {
-            let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds)
-                .map { $0.hasPrefix("failed (exit status") ? "stopped before the end" + $0.dropFirst("failed".count) : $0 }
+            let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds, failed: "stopped before the end")
                 ?? "stopped before the end (exit status 0)"
             throw HealthExportError.workerFailed(format: format, path: path, reason: "the process reading it \(how)")
         }

@@ -71,8 +71,9 @@ public struct ShareRenderer: Sendable {
         }
         let status = Self.wait(pid)
         if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
-            let crashed = status & 0x7F != 0 && status & 0x7F != SIGSYS
-            let blame = crashed && job.documentCount > 0 ? "; one of the documents may be damaged" : ""
+            // A crash may be a damaged document's doing; a stop by the sandbox or a failed exit is not.
+            let signal = WorkerTermination(status: status).signal
+            let blame = signal != nil && signal != SIGSYS && job.documentCount > 0 ? "; one of the documents may be damaged" : ""
             throw ShareError.renderer(reason: "the process drawing \(what) \(how)\(blame)")
         }
         guard let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {

@@ -35,7 +35,7 @@ public final class FileDescriptor {
         guard fstat(fd, &info) == 0 else { throw POSIXIOError(operation: "read", path: path, code: errno) }
         let type = info.st_mode & S_IFMT
         guard type == S_IFREG || (allowDirectory && type == S_IFDIR) else {
-            throw InputFileError.notAFile(path: path, what: DocumentImporter.describeType(DocumentImporter.directoryEntryType(info.st_mode)))
+            throw InputFileError.notAFile(path: path, what: DocumentImporter.describe(mode: info.st_mode))
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return file

@@ -44,7 +44,7 @@ struct CheckCommand: ParsableCommand {
         do {
             if let weakness = try SandboxReport.probe().weakness { Console.warning(weakness + " (SECURITY.md, \"The workers' sandbox\")") }
         } catch let failure as SandboxReport.ProbeFailure {
-            Console.warning("the workers' sandbox could not be checked: \(failure.reason)")
+            Console.warning("the workers' sandbox could not be checked: \(failure.reason); \(RenderHelper.installHint)")
         }
         if !output.json {
             Console.out("ok: \(report.pagesChecked) pages and \(report.blobsChecked) blobs (\(Console.bytes(report.blobBytesChecked))) authenticated, SQLite integrity_check ok, \(report.ftsTablesChecked) full-text indexes consistent")

@@ -466,12 +466,14 @@ struct DocReindex: ParsableCommand {
             return
         }
         let bar = Progress(ocr ? "reading by OCR" : "reindexing", enabled: (documents.count > 1 || ocr) && Console.stderrIsTTY)
+        var removed: [String] = []
         let updated = try importer.reindex(documents, password: password,
-                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages, blankPages: true) : nil) { done, total, id in
+                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages, blankPages: true) : nil,
+                                           removed: { removed.append($0) }) { done, total, id in
             bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \(id)")
         }
         bar.finish()
-        for id in importer.removedWhileReading {
+        for id in removed {
             Console.note("document \(id) was removed while it was being read; nothing was stored for it")
         }
         if output.json {
