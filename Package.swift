@@ -145,7 +145,7 @@ let package = Package(
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples"],
+            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples", "SampleZip"],
             exclude: ["Vectors/make_vectors.py"],
             swiftSettings: strict
         ),

@@ -31,7 +31,7 @@ public struct CCDASampleDocument: Sendable {
         public static let birthDate = "1975-05-01"
         public static let medications = 4
         public static let allergies = 3
-        public static let problems = 3
+        public static let problems = 4
         public static let immunizations = 3
         /// Results in the base document (entries of the results section).
         public static let results = 8
@@ -309,8 +309,30 @@ public struct CCDASampleDocument: Sendable {
         ])
     }
 
+    /// A concern (or a discharge diagnosis act) holding one problem observation, or more: `also`
+    /// lists further problems (code, name, ICD-10) the same concern holds, as HL7's own examples
+    /// and real discharge summaries do.
     private func problem(_ id: String, _ code: String, _ name: String, icd: String?, concern: String, low: String, high: String? = nil,
-                         nullValue: Bool = false, discharge: Bool) -> String {
+                         nullValue: Bool = false, discharge: Bool, also: [(String, String, String)] = []) -> String {
+        let observations = [problemObservation(id, code, name, icd: icd, low: low, high: high, nullValue: nullValue)]
+            + also.enumerated().map { index, problem in
+                problemObservation("\(id).\(index + 1)", problem.0, problem.1, icd: problem.2, low: low, high: high, nullValue: false)
+            }
+        let (actTemplate, actCode) = discharge ? ("2.16.840.1.113883.10.20.22.4.33", "<code code=\"11535-2\" codeSystem=\"\(Self.loinc)\" displayName=\"Hospital discharge diagnosis\"/>")
+            : ("2.16.840.1.113883.10.20.22.4.3", "<code code=\"CONC\" codeSystem=\"2.16.840.1.113883.5.6\" displayName=\"Concern\"/>")
+        return """
+        <entry typeCode="DRIV"><act classCode="ACT" moodCode="EVN">
+          \(template(actTemplate, r21Extension: "2015-08-01"))
+          <id root="2.16.840.1.113883.19.5.99999.6" extension="CONCERN-\(id)"/>
+          \(actCode)
+          <statusCode code="\(concern)"/>
+          <effectiveTime><low value="\(low)"/>\(high.map { "<high value=\"\($0)\"/>" } ?? "")</effectiveTime>
+          \(observations.map { "<entryRelationship typeCode=\"SUBJ\">\($0)</entryRelationship>" }.joined(separator: "\n  "))
+        </act></entry>
+        """
+    }
+
+    private func problemObservation(_ id: String, _ code: String, _ name: String, icd: String?, low: String, high: String?, nullValue: Bool) -> String {
         let value = nullValue ? "<value xsi:type=\"CD\" nullFlavor=\"UNK\"/>"
             : "<value xsi:type=\"CD\" code=\"\(code)\" codeSystem=\"\(Self.snomed)\" displayName=\"\(name)\">"
             + (icd.map { "<translation code=\"\($0)\" codeSystem=\"\(Self.icd10)\" displayName=\"\(name)\"/>" } ?? "") + "</value>"
@@ -321,7 +343,7 @@ public struct CCDASampleDocument: Sendable {
               <value xsi:type="CD" code="\(high == nil ? "55561003" : "413322009")" codeSystem="\(Self.snomed)" displayName="\(high == nil ? "Active" : "Resolved")"/>
             </observation></entryRelationship>
             """ : ""
-        let observation = """
+        return """
         <observation classCode="OBS" moodCode="EVN">
           \(template("2.16.840.1.113883.10.20.22.4.4", r21Extension: "2015-08-01"))
           <id root="2.16.840.1.113883.19.5.99999.6" extension="PROB-\(id)"/>
@@ -332,24 +354,13 @@ public struct CCDASampleDocument: Sendable {
           \(status)
         </observation>
         """
-        let (actTemplate, actCode) = discharge ? ("2.16.840.1.113883.10.20.22.4.33", "<code code=\"11535-2\" codeSystem=\"\(Self.loinc)\" displayName=\"Hospital discharge diagnosis\"/>")
-            : ("2.16.840.1.113883.10.20.22.4.3", "<code code=\"CONC\" codeSystem=\"2.16.840.1.113883.5.6\" displayName=\"Concern\"/>")
-        return """
-        <entry typeCode="DRIV"><act classCode="ACT" moodCode="EVN">
-          \(template(actTemplate, r21Extension: "2015-08-01"))
-          <id root="2.16.840.1.113883.19.5.99999.6" extension="CONCERN-\(id)"/>
-          \(actCode)
-          <statusCode code="\(concern)"/>
-          <effectiveTime><low value="\(low)"/>\(high.map { "<high value=\"\($0)\"/>" } ?? "")</effectiveTime>
-          <entryRelationship typeCode="SUBJ">\(observation)</entryRelationship>
-        </act></entry>
-        """
     }
 
     private func problems(discharge: Bool) -> String {
         let entries = [
             problem("1", "59621000", "Essential hypertension", icd: "I10", concern: "active", low: "20180310", discharge: discharge),
-            problem("2", "44054006", "Diabetes mellitus type 2", icd: "E11.9", concern: "active", low: "20200105", discharge: discharge),
+            problem("2", "44054006", "Diabetes mellitus type 2", icd: "E11.9", concern: "active", low: "20200105", discharge: discharge,
+                    also: [("195967001", "Asthma", "J45.909")]),
             problem("3", "10509002", "Acute bronchitis", icd: "J20.9", concern: "completed", low: "20240110", high: "20240125", discharge: discharge),
             problem("4", "", "", icd: nil, concern: "active", low: "20260301", nullValue: true, discharge: discharge),
         ]

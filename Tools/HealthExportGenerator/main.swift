@@ -6,6 +6,7 @@ import SampleZip
 // plus expected.json: what phr's health log must hold per day after importing it.
 //
 //   phr-health-export-sample --out DIR [--days N] [--start YYYY-MM-DD] [--zone Europe/Berlin] [--size-mb M]
+//                            [--export-name NAME] [--quirks]
 //
 // Everything is made up and deterministic. The scenario (per day, in the zone's local time):
 // - water: the iPhone logs 250 mL at 08:00, 11:00, 14:00 and 17:00; the Apple Watch logs the
@@ -24,6 +25,14 @@ import SampleZip
 //   --size-mb, heart-rate samples every few seconds until the XML reaches that size.
 // The dates are written with the offset in force at each instant, so DST changes show as in a
 // real export.
+//
+// --export-name NAME names the XML as a phone set to another language does ("exportar.xml",
+// "导出.xml"; with its "exportar_cda.xml" companion, a CDA document, in the zip). --quirks adds
+// what real exports hold beside the clean scenario: the DTD of iOS 16, whose ATTLIST for
+// HealthData lacks its closing ">"; "Lose It!" workouts that end when they start and give their
+// length in `duration` only (every third day at 07:15, 20 min), and one with no duration at all
+// (day 1, skipped); and the last three nights recorded by the iPhone alone (time in bed, no
+// Watch stages, no AutoSleep), which expected.json counts as their time in bed (485 min).
 
 struct Options {
     var out = "."
@@ -31,6 +40,8 @@ struct Options {
     var start = "2026-03-15"
     var zone = "Europe/Berlin"
     var sizeMB = 0
+    var exportName = "export.xml"
+    var quirks = false
 }
 
 var options = Options()
@@ -46,6 +57,8 @@ while let argument = arguments.popFirst() {
     case "--start": options.start = value()
     case "--zone": options.zone = value()
     case "--size-mb": options.sizeMB = Int(value()) ?? 0
+    case "--export-name": options.exportName = value()
+    case "--quirks": options.quirks = true
     default: fatalError("unknown option \(argument)")
     }
 }
@@ -127,7 +140,7 @@ final class Scenario {
         <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
         <!ATTLIST HealthData
           locale CDATA #REQUIRED
-        >
+        \(options.quirks ? "" : ">")
         <!ELEMENT ExportDate EMPTY>
         <!ATTLIST ExportDate
           value CDATA #REQUIRED
@@ -279,6 +292,13 @@ final class Scenario {
             record(out, type: "HKQuantityTypeIdentifierBloodPressureDiastolic", source: "Omron", unit: "mmHg", value: "\(diastolic)", start: local(d, 8))
         }
         for d in days {
+            if options.quirks && d >= options.days - 3 {
+                // The iPhone alone: time in bed, nothing else.
+                record(out, type: "HKCategoryTypeIdentifierSleepAnalysis", source: phone, device: phoneDevice, unit: nil,
+                       value: "HKCategoryValueSleepAnalysisInBed", start: local(d - 1, 22, 45), end: local(d, 6, 50))
+                expected[dayName(d), default: Expected()].sleep = 485
+                continue
+            }
             // The night that ends on day d, from 23:00 the evening before, in elapsed time.
             let bedtime = local(d - 1, 23)
             var at = bedtime
@@ -356,6 +376,17 @@ final class Scenario {
                 expected[dayName(d), default: Expected()].workout += 45
             }
         }
+        for d in days where options.quirks && (d % 3 == 0 || d == 1) {
+            // Lose It!: the end is the start; the length is in `duration` (none on day 1).
+            counts["HKWorkoutTypeIdentifier", default: 0] += 1
+            let at = stamp(local(d, 7, 15))
+            let duration = d == 1 ? "" : " duration=\"20\" durationUnit=\"min\""
+            out.write("""
+              <Workout workoutActivityType="HKWorkoutActivityTypeWalking"\(duration) sourceName="Lose It!" sourceVersion="16.1" creationDate="\(at)" startDate="\(at)" endDate="\(at)"/>
+
+            """)
+            if d != 1 { expected[dayName(d), default: Expected()].workout += 20 }
+        }
         for d in days {
             counts["ActivitySummary", default: 0] += 1
             out.write(" <ActivitySummary dateComponents=\"\(dayName(d))\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"kcal\" appleExerciseTime=\"31\" appleExerciseTimeGoal=\"30\" appleStandHours=\"10\" appleStandHoursGoal=\"12\"/>\n")
@@ -412,12 +443,12 @@ func write(_ options: Options) throws {
     let scenario = Scenario(options)
 
     try FileManager.default.createDirectory(atPath: options.out, withIntermediateDirectories: true)
-    let xmlPath = options.out + "/export.xml"
+    let xmlPath = options.out + "/" + options.exportName
     _ = FileManager.default.createFile(atPath: xmlPath, contents: nil)
     let xmlHandle = FileHandle(forWritingAtPath: xmlPath)!
     let zip = ZipWriter(path: options.out + "/export.zip")
     // The XML is written once to export.xml and once into the zip, chunk by chunk.
-    zip.member("apple_health_export/export.xml") { sink in
+    zip.member("apple_health_export/" + options.exportName) { sink in
         let out = Output { chunk in
             xmlHandle.write(Data(chunk))
             sink(chunk)
@@ -425,6 +456,15 @@ func write(_ options: Options) throws {
         scenario.writeExport(out)
     }
     xmlHandle.closeFile()
+    // The Health app writes the same records as a CDA document beside the export, named after it.
+    let cdaName = options.exportName.hasSuffix(".xml") ? String(options.exportName.dropLast(4)) + "_cda.xml" : options.exportName + "_cda"
+    zip.member("apple_health_export/" + cdaName) { sink in
+        sink(Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <ClinicalDocument xmlns="urn:hl7-org:v3"><templateId root="2.16.840.1.113883.10.20.22.1.2"/><component><structuredBody/></component></ClinicalDocument>
+
+        """.utf8))
+    }
     for (name, _) in clinicalFiles {
         zip.member("apple_health_export/clinical-records/\(name).json") { sink in sink(Array(clinicalJSON[name]!.utf8)) }
     }

@@ -282,6 +282,10 @@ public struct HealthExportImport {
                 report.reject("\(tally.rejected) \(unit)\(tally.rejected == 1 ? "" : "s")", type: tally.type,
                               "an unreadable date, value or unit")
             }
+            if tally.repaired > 0 {
+                report.notes.append("\(tally.type): \(tally.repaired) \(unit)\(tally.repaired == 1 ? "" : "s") kept with a repair: "
+                                    + (tally.repairNote ?? "an unreadable attribute dropped"))
+            }
         }
         report.types = types
         if let exportDate = reading.exportDate { report.notes.append("exported from Apple Health on \(exportDate)") }

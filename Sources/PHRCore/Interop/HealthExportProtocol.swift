@@ -84,9 +84,17 @@ public struct HealthExportTally: Codable, Sendable, Equatable {
     /// Records refused as bad data (an unreadable date or value, an unknown unit).
     public var rejected: Int
     public var reason: String?
+    /// Records kept after one attribute was repaired or dropped (a workout's end taken from its
+    /// duration), with what was done, which the report says. Counted in `entries` (or
+    /// `duplicates`) as well: a repair is a note on a kept record, not a fate of its own.
+    public var repaired: Int
+    public var repairNote: String?
 
     public init(type: String, unit: String? = nil, records: Int = 0, entries: Int = 0, summed: Int = 0, duplicates: Int = 0,
-                duplicateNote: String? = nil, skipped: Int = 0, rejected: Int = 0, reason: String? = nil) {
+                duplicateNote: String? = nil, skipped: Int = 0, rejected: Int = 0, reason: String? = nil, repaired: Int = 0,
+                repairNote: String? = nil) {
+        self.repaired = repaired
+        self.repairNote = repairNote
         self.type = type
         self.unit = unit
         self.duplicateNote = duplicateNote

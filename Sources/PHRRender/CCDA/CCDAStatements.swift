@@ -19,13 +19,17 @@ struct CCDAStatements {
             guard let administration = entry.find("substanceAdministration") else { return ([], "holds no immunization activity") }
             return ([immunization(administration)], nil)
         case .allergies:
-            guard let observation = entry.find("observation", where: { $0.hasTemplate(Self.template + "7") })
-                ?? entry.find("observation") else { return ([], "holds no allergy observation") }
-            return ([allergy(observation, concern: entry.find("act"))], nil)
+            let (concern, observations) = Self.concerned(entry, template: Self.template + "7")
+            guard !observations.isEmpty else { return ([], "holds no allergy observation") }
+            return (observations.enumerated().map { index, observation in
+                allergy(observation, concern: concern, location: Self.place(location, index, of: observations.count))
+            }, nil)
         case .problems:
-            guard let observation = entry.find("observation", where: { $0.hasTemplate(Self.template + "4") })
-                ?? entry.find("observation") else { return ([], "holds no problem observation") }
-            return ([problem(observation, concern: entry.find("act"))], nil)
+            let (concern, observations) = Self.concerned(entry, template: Self.template + "4")
+            guard !observations.isEmpty else { return ([], "holds no problem observation") }
+            return (observations.enumerated().map { index, observation in
+                problem(observation, concern: concern, location: Self.place(location, index, of: observations.count))
+            }, nil)
         case .results, .vitalSigns:
             let entryKind = kind.entryKind
             if let organizer = entry.find("organizer") {
@@ -43,6 +47,32 @@ struct CCDAStatements {
             guard let encounter = entry.find("encounter") else { return ([], "holds no encounter") }
             return ([self.encounter(encounter)], nil)
         }
+    }
+
+    /// The observations a concern act holds (a Problem Concern Act, an Allergy Concern Act, a
+    /// hospital admission or discharge diagnosis act), every one of them: one concern often lists
+    /// several problems or several allergies. They are the observations of the act's own
+    /// entryRelationships with the entry template (`template`), else with typeCode SUBJ (R1.1,
+    /// untemplated); an entry without an act of its own (an observation straight under the entry),
+    /// or an act in neither shape, gives its first observation with the template, else its first
+    /// observation.
+    static func concerned(_ entry: XMLElementNode, template: String) -> (concern: XMLElementNode?, observations: [XMLElementNode]) {
+        let concern = entry.first("act")
+        if let concern {
+            let related = concern.all("entryRelationship")
+            let templated = related.compactMap { $0.first("observation") }.filter { $0.hasTemplate(template) }
+            if !templated.isEmpty { return (concern, templated) }
+            let subjects = related.filter { $0["typeCode"] == "SUBJ" }.compactMap { $0.first("observation") }
+            if !subjects.isEmpty { return (concern, subjects) }
+        }
+        let single = entry.find("observation", where: { $0.hasTemplate(template) }) ?? entry.find("observation")
+        return (concern, single.map { [$0] } ?? [])
+    }
+
+    /// Where the `index`th of `count` observations of an entry is: the entry's place, with the
+    /// observation's number when the entry holds more than one.
+    static func place(_ location: String, _ index: Int, of count: Int) -> String {
+        count == 1 ? location : "\(location) observation[\(index)]"
     }
 
     // MARK: Statements
@@ -100,8 +130,8 @@ struct CCDAStatements {
         return entry
     }
 
-    private func allergy(_ node: XMLElementNode, concern: XMLElementNode?) -> CCDAEntry {
-        var entry = base(node, kind: .allergy, type: "Allergy - Intolerance Observation")
+    private func allergy(_ node: XMLElementNode, concern: XMLElementNode?, location: String) -> CCDAEntry {
+        var entry = base(node, kind: .allergy, type: "Allergy - Intolerance Observation", location: location)
         if entry.ids.isEmpty, let concern { entry.ids = concern.all("id").compactMap(Self.identifier) }
         entry.concernStatus = concern?.first("statusCode")?["code"]
         entry.time = node.first("effectiveTime").map(Self.time)
@@ -131,8 +161,8 @@ struct CCDAStatements {
         return entry
     }
 
-    private func problem(_ node: XMLElementNode, concern: XMLElementNode?) -> CCDAEntry {
-        var entry = base(node, kind: .problem, type: "Problem Observation")
+    private func problem(_ node: XMLElementNode, concern: XMLElementNode?, location: String) -> CCDAEntry {
+        var entry = base(node, kind: .problem, type: "Problem Observation", location: location)
         if entry.ids.isEmpty, let concern { entry.ids = concern.all("id").compactMap(Self.identifier) }
         entry.concernStatus = concern?.first("statusCode")?["code"]
         entry.time = node.first("effectiveTime").map(Self.time)

@@ -16,6 +16,8 @@ import PHRCore
 ///   phr's time zone) takes its asleep time from the highest-priority source that recorded
 ///   stages that night: the core, deep, REM and unspecified stages (and the older "asleep")
 ///   are summed as the union of their intervals; time in bed is kept apart, in the entry's note.
+///   A night with time in bed but no stage (an iPhone without a watch) becomes an entry of its
+///   time in bed, of kind "in bed", so that it is never read as time asleep without saying so.
 struct HealthExportCollector {
     /// A source and its rank (lower ranks win).
     struct Source {
@@ -156,6 +158,8 @@ struct HealthExportCollector {
     }
 
     private static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
+    /// The kind of a night known only as time in bed.
+    static let inBedKind = "in bed"
 
     /// One entry per night, from the best source's asleep stages.
     private mutating func nights() -> [HealthExportEntry] {
@@ -172,7 +176,25 @@ struct HealthExportCollector {
                 samples.filter { $0.stage == stage }.map(\.source).min { sources[Int($0)].rank < sources[Int($1)].rank }
             }
             guard let source = best(.asleep) else {
-                count(Self.sleepType) { $0.skipped += samples.count }
+                // An iPhone without a watch records time in bed only: keep it as that, marked
+                // (kind "in bed"), so such a user's nights are not lost.
+                guard let bedSource = best(.inBed) else {
+                    count(Self.sleepType) { $0.skipped += samples.count }
+                    continue
+                }
+                let inBed = samples.filter { $0.stage == .inBed && $0.source == bedSource }
+                let seconds = Self.unionLength(inBed.map { ($0.start, $0.end) })
+                let duplicates = samples.filter { $0.stage == .inBed && $0.source != bedSource }.count
+                count(Self.sleepType) {
+                    $0.entries += 1
+                    $0.duplicates += duplicates
+                    $0.summed += samples.count - duplicates - 1
+                }
+                entries.append(HealthExportEntry(
+                    metric: .sleep, type: Self.sleepType, start: Self.utc(inBed.map(\.start).min()!), end: Self.utc(inBed.map(\.end).max()!),
+                    value: Double(seconds) / 60, diastolic: nil, unit: .hour, kind: Self.inBedKind,
+                    note: "no sleep stages were recorded this night; from Apple Health (\(sources[Int(bedSource)].name))",
+                    key: "\(Self.sleepType)|night|\(night)"))
                 continue
             }
             let asleep = samples.filter { $0.stage == .asleep && $0.source == source }

@@ -8,9 +8,10 @@ import PHRCore
 /// the network (XML_PARSE_NONET, no XML_PARSE_DTDLOAD), substitutes no entities (no
 /// XML_PARSE_NOENT), adds no DTD defaults, and keeps libxml2's own size limits (no
 /// XML_PARSE_HUGE). Apple's export starts with an internal DTD (`<!DOCTYPE HealthData [...]>`
-/// declaring the elements and attributes); it is read past and never applied. A document that
-/// declares entities is refused: Apple's never does, and it is how entity-expansion attacks
-/// start. Elements may nest at most `maximumDepth` deep (Apple's go four deep).
+/// declaring the elements and attributes); it is cut before libxml2 sees the file (`Prologue`)
+/// and never applied, so a DTD that is not well-formed (iOS 16's) does not refuse the export.
+/// A document that declares entities is refused: Apple's never does, and it is how
+/// entity-expansion attacks start. Elements may nest at most `maximumDepth` deep (Apple's go four deep).
 /// https://gnome.pages.gitlab.gnome.org/libxml2/devhelp/libxml2-xmlreader.html
 ///
 /// This file does not import Foundation: libxml2's headers bring the system's ICU, which clashes
@@ -28,8 +29,169 @@ final class HealthExportReader {
     private(set) var exportDate: String?
 
     init(input: @escaping Input, collector: HealthExportCollector) {
-        self.input = input
+        let prologue = Prologue(input: input)
+        self.input = { buffer in try prologue.read(into: buffer) }
         self.collector = collector
+    }
+
+    /// Hands libxml2 the document without its document type declaration. Apple's export starts
+    /// with an internal DTD that phr never applies, and iOS 16 wrote one that is not well-formed
+    /// (an ATTLIST without its closing ">"), over which libxml2 refuses the whole file. So the
+    /// declaration (from "<!DOCTYPE" up to the root element's "<") is cut before parsing, its
+    /// line breaks kept so that error lines still match the file. A declaration of entities in
+    /// it is refused, as before; one longer than `maximumDeclaration` is refused too (Apple's is
+    /// about 10 KB).
+    final class Prologue {
+        static let maximumDeclaration = 1 << 20
+        private let input: Input
+        private var pending: [UInt8] = []
+        private var consumed = 0
+        private var passing = false
+
+        init(input: @escaping Input) {
+            self.input = input
+        }
+
+        func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            if !passing { try readPrologue() }
+            guard consumed < pending.count else { return try input(buffer) }
+            let count = min(buffer.count, pending.count - consumed)
+            pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + consumed, byteCount: count) }
+            consumed += count
+            return count
+        }
+
+        /// Reads until the root element's start is in hand, then leaves in `pending` the bytes
+        /// with the declaration cut out.
+        private func readPrologue() throws {
+            passing = true
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 64 << 10)
+            var ended = false
+            while true {
+                switch Self.scan(bytes, ended: ended) {
+                case .needMore:
+                    guard !ended, bytes.count <= Self.maximumDeclaration + (64 << 10) else {
+                        // No root within reach: let libxml2 say what the file is.
+                        pending = bytes
+                        return
+                    }
+                    let count = try chunk.withUnsafeMutableBytes { try input($0) }
+                    if count <= 0 { ended = true } else { bytes += chunk[0..<count] }
+                case .noDeclaration:
+                    pending = bytes
+                    return
+                case .declaration(let range):
+                    let declaration = bytes[range]
+                    guard declaration.count <= Self.maximumDeclaration else {
+                        throw ZipArchive.Refusal(reason: "export.xml's document type declaration is longer than \(Self.maximumDeclaration >> 20) MB; an Apple Health export's is about 10 KB")
+                    }
+                    if Self.contains(declaration, "<!ENTITY") {
+                        throw ZipArchive.Refusal(reason: "export.xml declares XML entities, which an Apple Health export never does")
+                    }
+                    pending = Array(bytes[..<range.lowerBound]) + declaration.filter { $0 == 0x0A } + bytes[range.upperBound...]
+                    return
+                }
+            }
+        }
+
+        enum Scan: Equatable {
+            case needMore, noDeclaration
+            case declaration(Range<Int>)
+        }
+
+        /// Where the document type declaration lies in the prologue `bytes`: from "<!DOCTYPE" to
+        /// the "<" that starts the root element (the first "<" followed by a letter outside a
+        /// comment or processing instruction).
+        static func scan(_ bytes: [UInt8], ended: Bool) -> Scan {
+            var index = 0
+            var declarationStart: Int?
+            while index < bytes.count {
+                if bytes[index] != 0x3C {
+                    index += 1
+                    continue
+                }
+                guard index + 1 < bytes.count else { return ended ? .noDeclaration : .needMore }
+                let next = bytes[index + 1]
+                if next == 0x3F {
+                    guard let end = find(bytes, "?>", from: index + 2) else { return ended ? .noDeclaration : .needMore }
+                    index = end + 2
+                } else if starts(bytes, "<!--", at: index) {
+                    guard let end = find(bytes, "-->", from: index + 4) else { return ended ? .noDeclaration : .needMore }
+                    index = end + 3
+                } else if declarationStart == nil && starts(bytes, "<!DOCTYPE", at: index) {
+                    declarationStart = index
+                    index += 9
+                } else if next == 0x21 {
+                    guard index + 9 <= bytes.count || ended else { return .needMore }
+                    index += 2
+                } else if (next >= 0x41 && next <= 0x5A) || (next >= 0x61 && next <= 0x7A) || next == 0x5F || next >= 0x80 {
+                    guard let start = declarationStart else { return .noDeclaration }
+                    return .declaration(start..<index)
+                } else {
+                    index += 1
+                }
+            }
+            return ended ? .noDeclaration : .needMore
+        }
+
+        private static func starts(_ bytes: [UInt8], _ text: String, at index: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return index + pattern.count <= bytes.count && bytes[index..<(index + pattern.count)].elementsEqual(pattern)
+        }
+
+        private static func find(_ bytes: [UInt8], _ text: String, from: Int) -> Int? {
+            let pattern = Array(text.utf8)
+            guard bytes.count >= pattern.count, from <= bytes.count - pattern.count else { return nil }
+            for index in from...(bytes.count - pattern.count) where bytes[index] == pattern[0] && starts(bytes, text, at: index) {
+                return index
+            }
+            return nil
+        }
+
+        /// The root element's name, when the prologue in `bytes` reaches it.
+        static func rootName(_ bytes: [UInt8]) -> String? {
+            let start: Int
+            switch scan(bytes, ended: true) {
+            case .declaration(let range): start = range.upperBound
+            case .noDeclaration:
+                guard let index = rootStart(bytes) else { return nil }
+                start = index
+            case .needMore: return nil
+            }
+            var end = start + 1
+            while end < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, 0x3E, 0x2F].contains(bytes[end]) { end += 1 }
+            let name = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
+            return name.split(separator: ":").last.map(String.init)
+        }
+
+        /// Where the root element starts in a prologue without a declaration.
+        private static func rootStart(_ bytes: [UInt8]) -> Int? {
+            var index = 0
+            while index + 1 < bytes.count {
+                guard bytes[index] == 0x3C else {
+                    index += 1
+                    continue
+                }
+                let next = bytes[index + 1]
+                if next == 0x3F {
+                    guard let end = find(bytes, "?>", from: index + 2) else { return nil }
+                    index = end + 2
+                } else if starts(bytes, "<!--", at: index) {
+                    guard let end = find(bytes, "-->", from: index + 4) else { return nil }
+                    index = end + 3
+                } else if next == 0x21 {
+                    index += 2
+                } else {
+                    return index
+                }
+            }
+            return nil
+        }
+
+        static func contains(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {
+            find(Array(bytes), text, from: 0) != nil
+        }
     }
 
     /// Reads the whole document; returns the collector with every record added.
@@ -170,9 +332,27 @@ final class HealthExportReader {
                 default: minutes = duration
                 }
             }
+            // Some apps ("Lose It!") write a workout whose end is its start, with its length in
+            // `duration` only: it ends that long after its start. Without a duration it has no
+            // length at all, which is no workout to log.
+            var ends = end
+            if end == start {
+                guard minutes > 0, minutes <= 7 * 24 * 60 else {
+                    collector.count(type) {
+                        $0.skipped += 1
+                        $0.reason = "a workout that ends when it starts and gives no duration"
+                    }
+                    return .none
+                }
+                ends = start + max(1, Int64((minutes * 60).rounded()))
+                collector.count(type) {
+                    $0.repaired += 1
+                    $0.repairNote = "ended when they started; their end is taken from their duration"
+                }
+            }
             let activity = attributes["workoutActivityType"] ?? "HKWorkoutActivityTypeOther"
             var sample = HealthExportCollector.Sample(
-                start: start, end: end, value: minutes, diastolic: 0,
+                start: start, end: ends, value: minutes, diastolic: 0,
                 source: collector.source(name: sourceName, device: attributes["device"]), unit: .minute,
                 kind: Self.workoutKind(activity), note: nil,
                 key: [type, sourceName, attributes["startDate"] ?? "", attributes["endDate"] ?? "", activity].joined(separator: "|"))

@@ -58,14 +58,10 @@ public enum HealthExportWorker {
         var clinical: [ZipArchive.Member] = []
         if ZipArchive.looksLikeZip(head) {
             let archive = try ZipArchive(fd: fd, fileSize: size)
-            let exports = archive.members.filter { $0.name == "export.xml" || $0.name.hasSuffix("/export.xml") }
             clinical = archive.members.filter {
                 ($0.name.hasPrefix("clinical-records/") || $0.name.contains("/clinical-records/")) && $0.name.hasSuffix(".json")
             }
-            guard exports.count <= 1 else { throw ZipArchive.Refusal(reason: "the zip holds more than one export.xml") }
-            guard let member = exports.first else {
-                throw ZipArchive.Refusal(reason: "the zip holds no export.xml: not an Apple Health export")
-            }
+            let member = try exportMember(archive)
             let stream = try archive.open(member)
             let reader = HealthExportReader(input: { buffer in
                 let count = try stream.read(into: buffer)
@@ -106,11 +102,42 @@ public enum HealthExportWorker {
         for type in finished.tallies.keys.sorted() {
             var tally = finished.tallies[type]!
             if type == "HKCategoryTypeIdentifierSleepAnalysis" && tally.skipped > 0 && tally.reason == nil {
-                tally.reason = "time in bed or awake on a night without any sleep stage"
+                tally.reason = "only awake time recorded on a night with no sleep stage and no time in bed"
             }
             try output.send(.tally(tally))
         }
         try output.send(.finished(exportDate: exportDate))
+    }
+
+    /// The zip's export: the XML member whose root element is HealthData. The Health app names
+    /// it in the phone's language ("export.xml", "exportar.xml", "eksport.xml", "导出.xml") and
+    /// puts a CDA document beside it ("export_cda.xml"), so the name decides nothing: each XML
+    /// member outside the records folders is looked at (its first 64 KB) and the one that is
+    /// an Apple Health export is read.
+    static func exportMember(_ archive: ZipArchive) throws -> ZipArchive.Member {
+        let folders = ["clinical-records/", "workout-routes/", "electrocardiograms/"]
+        let candidates = archive.members.filter { member in
+            member.name.lowercased().hasSuffix(".xml") && !folders.contains { member.name.hasPrefix($0) || member.name.contains("/" + $0) }
+        }
+        var exports: [ZipArchive.Member] = []
+        for member in candidates.prefix(64) {
+            let stream = try archive.open(member)
+            var head = [UInt8](repeating: 0, count: 64 << 10)
+            var filled = 0
+            while filled < head.count {
+                let count = try head.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+                if count == 0 { break }
+                filled += count
+            }
+            if HealthExportReader.Prologue.rootName(Array(head[0..<filled])) == "HealthData" { exports.append(member) }
+        }
+        guard exports.count <= 1 else {
+            throw ZipArchive.Refusal(reason: "the zip holds more than one Apple Health export (\(exports.prefix(3).map { ZipArchive.printable($0.name) }.joined(separator: ", ")))")
+        }
+        guard let member = exports.first else {
+            throw ZipArchive.Refusal(reason: "the zip holds no Apple Health export (no XML file in it whose root element is HealthData)")
+        }
+        return member
     }
 
     /// Sends a progress message every 4 MB read.

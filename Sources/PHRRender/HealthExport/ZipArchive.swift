@@ -20,7 +20,7 @@ struct ZipArchive {
         var localHeaderOffset: Int64
     }
 
-    struct Refusal: Error {
+    struct Refusal: Error, Equatable {
         let reason: String
     }
 

@@ -52,6 +52,7 @@ enum ImportReportPrinter {
             if type.alreadyThere > 0 { parts.append("\(type.alreadyThere) already there") }
             if type.summed > 0 { parts.append("\(type.summed) summed into nights") }
             if type.duplicates > 0 { parts.append("\(type.duplicates) duplicate\(type.duplicates == 1 ? "" : "s") \(type.duplicateNote ?? "of a higher-priority source")") }
+            if type.skipped > 0 { parts.append("\(type.skipped) skipped") }
             if type.rejected > 0 { parts.append("\(type.rejected) refused") }
             let unit = type.unit ?? "record"
             Console.out("  " + (name.isEmpty ? "Workout" : name).padding(toLength: 22, withPad: " ", startingAt: 0)

@@ -85,6 +85,10 @@ import Testing
         let hypertension = try #require(conditions.first { $0.name == "Essential hypertension" })
         #expect(hypertension.codes.code(in: Coding.System.snomed) == "59621000" && hypertension.codes.code(in: Coding.System.icd10CM) == "I10")
         #expect(hypertension.status == .active && hypertension.since?.description == "2018-03-10")
+        // The second problem of one concern (HL7's own examples and discharge summaries list several).
+        let asthma = try #require(conditions.first { $0.name == "Asthma" })
+        #expect(asthma.codes.code(in: Coding.System.icd10CM) == "J45.909" && asthma.status == .active && asthma.since?.description == "2020-01-05")
+        #expect(conditions.contains { $0.name == "Diabetes mellitus type 2" })
         let bronchitis = try #require(conditions.first { $0.name == "Acute bronchitis" })
         #expect(bronchitis.status == .resolved && bronchitis.resolved?.description == "2024-01-25")
 
@@ -140,6 +144,64 @@ import Testing
         #expect(again.unchanged == first.added)
         #expect(again.skipped == first.skipped)
         #expect(try FHIRImportTests.fingerprint(vault) == before)
+    }
+
+    /// An Allergy Concern Act with two allergy observations and an R1.1-style Problem Concern Act
+    /// (no entry templates) with three problems keep every one, each placed by its number, and
+    /// the report's counts add up.
+    @Test func everyObservationOfAConcernIsKept() throws {
+        let (vault, profile, directory) = try F.vault("ccda-concern")
+        defer { TestSupport.remove(directory) }
+        func substance(_ code: String, _ name: String) -> String {
+            """
+            <entryRelationship typeCode="SUBJ"><observation classCode="OBS" moodCode="EVN">
+              <templateId root="2.16.840.1.113883.10.20.22.4.7"/><id root="1.2.3" extension="\(code)"/>
+              <code code="ASSERTION" codeSystem="2.16.840.1.113883.5.4"/><statusCode code="completed"/>
+              <effectiveTime><low value="20100101"/></effectiveTime>
+              <value xsi:type="CD" code="416098002" codeSystem="2.16.840.1.113883.6.96"/>
+              <participant typeCode="CSM"><participantRole><playingEntity>
+                <code code="\(code)" codeSystem="2.16.840.1.113883.6.88" displayName="\(name)"/></playingEntity></participantRole></participant>
+            </observation></entryRelationship>
+            """
+        }
+        func problem(_ code: String, _ name: String) -> String {
+            """
+            <entryRelationship typeCode="SUBJ"><observation classCode="OBS" moodCode="EVN">
+              <code code="64572001" codeSystem="2.16.840.1.113883.6.96"/><statusCode code="completed"/>
+              <effectiveTime><low value="20230704"/></effectiveTime>
+              <value xsi:type="CD" code="\(code)" codeSystem="2.16.840.1.113883.6.96" displayName="\(name)"/>
+            </observation></entryRelationship>
+            """
+        }
+        let xml = """
+        <ClinicalDocument xmlns="urn:hl7-org:v3" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+          <templateId root="2.16.840.1.113883.10.20.22.1.1"/><code code="34133-9" codeSystem="2.16.840.1.113883.6.1"/>
+          <component><structuredBody>
+            <component><section><templateId root="2.16.840.1.113883.10.20.22.2.6.1"/><code code="48765-2" codeSystem="2.16.840.1.113883.6.1"/>
+              <entry><act classCode="ACT" moodCode="EVN"><templateId root="2.16.840.1.113883.10.20.22.4.30"/>
+                <id root="1.2.3" extension="concern-a"/><statusCode code="active"/>
+                \(substance("7980", "Penicillin G"))\(substance("2670", "Codeine"))
+              </act></entry></section></component>
+            <component><section><code code="11450-4" codeSystem="2.16.840.1.113883.6.1"/>
+              <entry><act classCode="ACT" moodCode="EVN"><id root="1.2.3" extension="concern-p"/><statusCode code="active"/>
+                \(problem("195967001", "Asthma"))\(problem("194828000", "Angina"))\(problem("38341003", "Hypertensive disorder"))
+                <entryRelationship typeCode="REFR"><observation classCode="OBS" moodCode="EVN"><code code="33999-4" codeSystem="2.16.840.1.113883.6.1"/>
+                  <value xsi:type="CD" code="55561003" codeSystem="2.16.840.1.113883.6.96" displayName="Active"/></observation></entryRelationship>
+              </act></entry></section></component>
+          </structuredBody></component>
+        </ClinicalDocument>
+        """
+        let path = try Self.write(xml, directory, "concerns.xml")
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added["allergies"] == 2 && report.added["conditions"] == 3, "\(report.added) \(report.skipped)")
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        let allergies = try AllergyStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Set(allergies.map(\.substance)) == ["Penicillin G", "Codeine"])
+        let conditions = try ConditionStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(Set(conditions.map(\.name)) == ["Asthma", "Angina", "Hypertensive disorder"])
+        #expect(conditions.allSatisfy { $0.since?.description == "2023-07-04" && $0.status == .active })
+        let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(again.changedCount == 0 && again.unchanged == report.added, "the three problems are told apart on a second import")
     }
 
     @Test func theMedicalIDKeepsWhatIsAlreadySet() throws {
