@@ -74,7 +74,7 @@ import Testing
         #expect(imported.stdout.contains("  SleepAnalysis         66 records: 12 added, 45 summed into nights, 9 duplicates of a higher-priority source\n"),
                 "\(imported.stdout)")
         #expect(imported.stdout.contains("1 record HKWorkoutTypeIdentifier: a workout that ends when it starts and gives no duration\n"), "\(imported.stdout)")
-        #expect(imported.stdout.contains("HKWorkoutTypeIdentifier: 4 records kept with a repair: ended when they started; their end is taken from their duration"),
+        #expect(imported.stdout.contains("kept with a repair 1:\n  4 records HKWorkoutTypeIdentifier: ended when they started; their end is taken from their duration\n"),
                 "\(imported.stdout)")
 
         let days = try #require(expected["days"] as? [String: [String: Any]])

@@ -42,21 +42,22 @@ struct CCDAImporter {
                     report.skip(entry.location, type: entry.type, reason)
                     continue
                 }
+                let repairs = Repairs()
                 switch entry.kind {
                 case .medication:
-                    try take(try medication(entry), entry, kind: "medications", check: RecordValidation.check, db, &report)
+                    try take(try medication(entry, repairs), entry, repairs, kind: "medications", check: RecordValidation.check, db, &report)
                 case .allergy:
-                    try take(try allergy(entry), entry, kind: "allergies", check: RecordValidation.check, db, &report)
+                    try take(try allergy(entry, repairs), entry, repairs, kind: "allergies", check: RecordValidation.check, db, &report)
                 case .problem:
-                    try take(try problem(entry), entry, kind: "conditions", check: RecordValidation.check, db, &report)
+                    try take(try problem(entry, repairs), entry, repairs, kind: "conditions", check: RecordValidation.check, db, &report)
                 case .immunization:
-                    try take(try immunization(entry), entry, kind: "immunizations", check: RecordValidation.check, db, &report)
+                    try take(try immunization(entry, repairs), entry, repairs, kind: "immunizations", check: RecordValidation.check, db, &report)
                 case .result, .vitalSign:
-                    if let observation = try take(try observation(entry), entry, kind: "observations", check: RecordValidation.check, db, &report) {
+                    if let observation = try take(try observation(entry, repairs), entry, repairs, kind: "observations", check: RecordValidation.check, db, &report) {
                         measured.note(observation)
                     }
                 case .encounter:
-                    try take(try appointment(entry), entry, kind: "appointments", check: RecordValidation.check, db, &report)
+                    try take(try appointment(entry, repairs), entry, repairs, kind: "appointments", check: RecordValidation.check, db, &report)
                 }
             } catch let error as FHIRFieldError {
                 report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
@@ -67,11 +68,43 @@ struct CCDAImporter {
                                           source: "the document", report: &report)
     }
 
+    /// Stores a mapped entry; what was left out or mended to keep it is reported once it is kept.
     @discardableResult
-    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, kind: String,
+    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, _ repairs: Repairs, kind: String,
                                        check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
-        try ImportedRecords.take(mapped, location: entry.location, type: entry.type, kind: kind, formerKey: nil, check: check,
-                                 profileID: profileID, db, &report)
+        let kept = try ImportedRecords.take(mapped, location: entry.location, type: entry.type, kind: kind, formerKey: nil,
+                                            check: check, profileID: profileID, db, &report)
+        if kept != nil && !repairs.notes.isEmpty {
+            report.repair(entry.location, type: entry.type, repairs.notes.joined(separator: "; "))
+        }
+        return kept
+    }
+
+    /// What was left out or mended in one entry so that the entry could be kept. An entry is
+    /// never refused for an attribute it can do without (a start date, a dose, a reference
+    /// range): the attribute goes, the entry stays, and the report says what went.
+    final class Repairs {
+        private(set) var notes: [String] = []
+
+        func note(_ text: String) {
+            notes.append(text)
+        }
+
+        /// What `read` gives, or nil, noted, when it throws a field error.
+        func optional<T>(_ read: () throws -> T?) throws -> T? {
+            do {
+                return try read()
+            } catch let error as FHIRFieldError {
+                notes.append("\(error.field): \(error.reason); left out")
+                return nil
+            }
+        }
+
+        /// An optional HL7 time: an unreadable one is left out, noted; one with too few digits
+        /// is read to the precision its digits give, noted.
+        func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
+            try optional { try CCDAImporter.time(text, field: field, zone: zone, repairs: self) }
+        }
     }
 
     private var now: String { Timestamp.string(time.now) }
@@ -100,7 +133,7 @@ struct CCDAImporter {
 
     // MARK: Records
 
-    func medication(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Medication> {
+    func medication(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Medication> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("recorded as not taken (negationInd)") }
         guard let concept = Self.concept(entry.code, name: entry.name), let name = concept.name(preferring: [Coding.System.rxNorm]) else {
@@ -108,13 +141,16 @@ struct CCDAImporter {
             throw FHIRFieldError(field: "consumable.manufacturedProduct.manufacturedMaterial.code", reason: "missing; a medication activity names its drug")
         }
         let stopped = ["completed", "aborted", "cancelled"].contains(entry.status ?? "")
-        let start = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
-        var end = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
-        if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        let start = try repairs.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        var end = try repairs.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
+        if let s = start, let e = end, e.lastDay < s.firstDay {
+            repairs.note("effectiveTime.high: \(e) is before the start, \(s); left out")
+            end = nil
+        }
         var schedule: MedicationSchedule = entry.asNeeded ? .asNeeded : .unscheduled
         var words: [String] = []
         if let period = entry.period, case .unscheduled = schedule {
-            let amount = try Self.number(period.value, field: "effectiveTime.period")
+            let amount = try repairs.optional { try Self.number(period.value, field: "effectiveTime.period") }
             if let amount, amount > 0, amount <= 1_000_000 {
                 switch period.unit {
                 case "h": schedule = .interval(minutes: max(1, Int((amount * 60).rounded())))
@@ -135,7 +171,7 @@ struct CCDAImporter {
             let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
             if !reasons.isEmpty { words.append("for \(reasons.joined(separator: ", "))") }
         }
-        let dose = try entry.dose.flatMap { try Self.doseText($0, field: "doseQuantity") }
+        let dose = try repairs.optional { try entry.dose.flatMap { try Self.doseText($0, field: "doseQuantity") } }
         let stoppedOn = stopped ? end.map { $0.lastDay.adding(days: 1) } : nil
         return .record(Medication(
             id: "", uid: "", name: name, dose: dose, form: nil, schedule: schedule, timeZone: nil, minIntervalMinutes: nil,
@@ -148,14 +184,17 @@ struct CCDAImporter {
     /// SNOMED CT codes of "no known allergy" statements, beside FHIR's list.
     static let noKnownAllergyCodes = FHIRMapper.noKnownAllergyCodes.union(["716186003", "409137002"])
 
-    func allergy(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Allergy> {
+    func allergy(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Allergy> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         let typeCodes = [entry.allergyType?.code].compactMap { $0 } + (entry.allergyType?.translations.compactMap(\.code) ?? [])
         if entry.negated || typeCodes.contains(where: Self.noKnownAllergyCodes.contains) {
             return .skip("states that there is no known allergy, which is not an allergy to list")
         }
-        guard let concept = Self.concept(entry.code, name: entry.name),
-              let substance = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
+        // The substance is the participant's; some documents name it only in the observation
+        // value's original text ("Allergy to substance", original text "Shellfish").
+        let named = Self.concept(entry.code, name: entry.name)
+            ?? entry.allergyType?.originalText.flatMap { $0 == entry.allergyType?.display ? nil : FHIRElements.Concept(text: $0, codings: []) }
+        guard let concept = named, let substance = concept.name(preferring: [Coding.System.rxNorm, Coding.System.snomed]) else {
             return .skip("names no substance (participant playingEntity code)")
         }
         if substance.lowercased().hasPrefix("no known") { return .skip("states that there is no known allergy, which is not an allergy to list") }
@@ -179,28 +218,31 @@ struct CCDAImporter {
         default: nil
         }
         let status = Allergy.Status(rawValue: Self.clinicalStatus(entry, resolvedWhenEnded: entry.time?.high != nil)) ?? .active
-        let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        let since = try repairs.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
         return .record(Allergy(id: "", uid: "", substance: substance, reaction: reactions.isEmpty ? nil : reactions.joined(separator: ", "),
                                severity: severity, criticality: criticality, category: category, status: status, since: since,
                                notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func problem(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Condition> {
+    func problem(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Condition> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("records the problem as absent (negationInd)") }
         guard let concept = Self.concept(entry.code, name: nil),
               let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10CM, Coding.System.icd10]) else {
             return .skip("names no problem (value\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")
         }
-        let since = try Self.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
-        var resolved = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
-        if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
+        let since = try repairs.time(entry.time?.start, field: "effectiveTime.low", zone: time.zone)?.date
+        var resolved = try repairs.time(entry.time?.high, field: "effectiveTime.high", zone: time.zone)?.date
+        if let s = since, let r = resolved, r.lastDay < s.firstDay {
+            repairs.note("effectiveTime.high: \(r) is before the onset, \(s); left out")
+            resolved = nil
+        }
         let status = Condition.Status(rawValue: Self.clinicalStatus(entry, resolvedWhenEnded: resolved != nil)) ?? .active
         return .record(Condition(id: "", uid: "", name: name, status: status, since: since, resolved: status == .active ? nil : resolved,
                                  notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func immunization(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Immunization> {
+    func immunization(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Immunization> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("not given (negationInd)") }
         if entry.status == "cancelled" || entry.status == "aborted" { return .skip("not given (statusCode \(entry.status!))") }
@@ -208,14 +250,14 @@ struct CCDAImporter {
         guard let concept = Self.concept(entry.code, name: entry.name), let vaccine = concept.name(preferring: [Coding.System.cvx]) else {
             return .skip("names no vaccine (manufacturedMaterial code)")
         }
-        guard let date = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone)?.date else {
+        guard let date = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date else {
             return .skip("has no date (effectiveTime)")
         }
         return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: entry.lot, notes: nil,
                                     codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func observation(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Observation> {
+    func observation(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Observation> {
         let status: Observation.Status
         switch entry.status ?? "completed" {
         case "nullified": return .skip("entered in error (statusCode nullified)")
@@ -250,7 +292,7 @@ struct CCDAImporter {
             guard let words = value.text, !words.isEmpty else { return .skip("has no value") }
             text = words
         }
-        let effective = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone)
+        let effective = try repairs.time(entry.time?.start, field: "effectiveTime", zone: time.zone)
         var notes: [String] = []
         // The lab fields (issue 15) hold the first reference range, the interpretation and the
         // UCUM unit (C-CDA physical quantities are UCUM); notes keep what they cannot: further
@@ -265,11 +307,12 @@ struct CCDAImporter {
         if !otherFlags.isEmpty { notes.append("interpretation: \(otherFlags.joined(separator: ", "))") }
         var labRange: ReferenceRange?
         for range in entry.ranges {
-            let low = try range.low.flatMap { try Self.doseText($0, field: "referenceRange.low") }
-            let high = try range.high.flatMap { try Self.doseText($0, field: "referenceRange.high") }
+            let low = try repairs.optional { try range.low.flatMap { try Self.doseText($0, field: "referenceRange.low") } }
+            let high = try repairs.optional { try range.high.flatMap { try Self.doseText($0, field: "referenceRange.high") } }
             if labRange == nil {
-                let lowValue = try range.low.flatMap { try Self.number($0.value, field: "referenceRange.low") }
-                let highValue = try range.high.flatMap { try Self.number($0.value, field: "referenceRange.high") }
+                // A bound doseText read as a range ("1-2") is no number: it stays in words.
+                let lowValue = low == nil ? nil : range.low.flatMap { try? Self.number($0.value, field: "referenceRange.low") }
+                let highValue = high == nil ? nil : range.high.flatMap { try? Self.number($0.value, field: "referenceRange.high") }
                 if lowValue != nil || highValue != nil || range.text != nil {
                     labRange = ReferenceRange(low: lowValue, high: highValue, text: lowValue == nil && highValue == nil ? range.text : nil)
                     continue
@@ -295,14 +338,22 @@ struct CCDAImporter {
     }
 
     /// An encounter: a past appointment, at its start, with the clinician seen.
-    func appointment(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<Appointment> {
+    func appointment(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Appointment> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
-        guard let startTime = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone) else {
+        guard let startTime = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs) else {
             return .skip("has no time (effectiveTime)")
         }
-        let zone = time.zone
+        // The visit keeps the wall-clock time and offset the document gave (a visit at 21:44
+        // -05:00 stays an evening visit, not a morning one in the importing user's zone); a
+        // time without an offset is in the user's zone.
+        let zone = Self.offsetZone(startTime) ?? time.zone
         let allDay = !startTime.hasTime
         var minutes = allDay ? 1440 : AppointmentStore.defaultDurationMinutes
+        var notes: [String] = []
+        let concept = Self.concept(entry.code, name: nil)
+        let kind = concept?.name(preferring: ["http://www.ama-assn.org/go/cpt", Coding.System.snomed])
+        let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
+        if entry.performer != nil && !reasons.isEmpty, let kind { notes.append(kind) }
         let start: LocalDateTime
         if allDay {
             guard let day = startTime.date.calendarDate else { return .skip("has no day (effectiveTime \(startTime.text))") }
@@ -312,24 +363,27 @@ struct CCDAImporter {
                 throw FHIRFieldError(field: "effectiveTime", reason: "'\(startTime.text)' is not in the years phr accepts")
             }
             start = LocalDateTime(instant, in: zone)
-            if let endTime = try Self.time(entry.time?.high, field: "effectiveTime.high", zone: zone), endTime.hasTime,
+            if let endTime = try repairs.time(entry.time?.high, field: "effectiveTime.high", zone: zone), endTime.hasTime,
                let end = FHIRElements.instant(endTime) {
-                guard end >= instant else { throw FHIRFieldError(field: "effectiveTime.high", reason: "is before effectiveTime.low") }
-                guard end.timeIntervalSince(instant) <= TimeInterval(RecordValidation.maximumAppointmentMinutes * 60) else {
-                    throw FHIRFieldError(field: "effectiveTime.high", reason: "the encounter lasts longer than 31 days, the longest phr keeps")
+                if end < instant {
+                    repairs.note("effectiveTime.high: \(endTime.text) is before the start; left out")
+                } else if end.timeIntervalSince(instant) > TimeInterval(RecordValidation.maximumAppointmentMinutes * 60) {
+                    // An inpatient stay longer than an appointment can be: the stay's end goes into the notes.
+                    let until = LocalDateTime(end, in: Self.offsetZone(endTime) ?? zone)
+                    notes.append("until \(until.display)")
+                    repairs.note("effectiveTime.high: the stay lasts \(Int(end.timeIntervalSince(instant) / 86_400)) days, longer than an appointment in phr (31 days); its end is kept in the notes")
+                } else {
+                    minutes = max(1, Int(end.timeIntervalSince(instant) / 60))
                 }
-                minutes = max(1, Int(end.timeIntervalSince(instant) / 60))
             }
         }
-        let concept = Self.concept(entry.code, name: nil)
-        let kind = concept?.name(preferring: ["http://www.ama-assn.org/go/cpt", Coding.System.snomed])
-        let reasons = entry.reasons.compactMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
         let status: Appointment.Status = entry.status == "cancelled" || entry.status == "aborted" ? .cancelled : .confirmed
         return .record(Appointment(
             id: "", uid: "", with: entry.performer ?? kind ?? "Encounter", start: start,
             timeZone: zone.identifier, durationMinutes: minutes, allDay: allDay, location: entry.place,
             reason: reasons.isEmpty ? (entry.performer == nil ? nil : kind) : reasons.joined(separator: ", "),
-            notes: entry.performer != nil && !reasons.isEmpty ? kind : nil, documentID: nil, status: status, remindMinutes: nil,
+            notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
+            documentID: nil, status: status, remindMinutes: nil,
             sequence: 0, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
@@ -388,8 +442,12 @@ struct CCDAImporter {
             let system = item.system.map { systems[$0] ?? "urn:oid:\($0)" }
             codings.append(Coding(system: system, code: value, display: item.display))
         }
-        let text = code?.originalText ?? (codings.contains { $0.display != nil } ? nil : name)
-        guard !codings.isEmpty || text != nil else { return name.map { FHIRElements.Concept(text: $0, codings: []) } }
+        var text = code?.originalText ?? (codings.contains { $0.display != nil } ? nil : name)
+        if codings.isEmpty && text == nil {
+            // Uncoded (code="", a nullFlavor) but named: the displayName still says what it is.
+            text = ([code].compactMap { $0 } + (code?.translations ?? [])).lazy.compactMap { $0.display?.trimmingWhitespace() }.first { !$0.isEmpty }
+        }
+        guard !codings.isEmpty || text != nil else { return nil }
         return FHIRElements.Concept(text: text, codings: codings)
     }
 
@@ -442,9 +500,23 @@ struct CCDAImporter {
         return FHIRElements.doseText((low, nil)) + "-" + FHIRElements.doseText((high, quantity.unit))
     }
 
+    /// The fixed-offset zone of a time that gave its offset ("-05:00"); nil for a date, or a
+    /// time without one.
+    static func offsetZone(_ time: FHIRElements.DateTime) -> TimeZone? {
+        guard time.hasTime, time.text.count >= 6 else { return nil }
+        let tail = time.text.suffix(6)
+        guard let sign = tail.first, sign == "+" || sign == "-", tail.dropFirst(3).first == ":",
+              let hours = Int(tail.dropFirst().prefix(2)), let minutes = Int(tail.suffix(2)) else { return nil }
+        return TimeZone(secondsFromGMT: (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1))
+    }
+
     /// An HL7 TS ("2015", "201506", "20150622", "201506221030", "20150622103015.123-0500") as a
     /// FHIR date or dateTime. A time without an offset is read in the user's zone.
-    static func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
+    ///
+    /// With `repairs`, a time whose digits stop short of a precision ("2015062", "20150622103")
+    /// is read to the last whole one (2015-06, 2015-06-22T10), noted; and a vendor's "unknown"
+    /// sentinel (all zeros, year 0001) is refused as such, so that the note says what it was.
+    static func time(_ text: String?, field: String, zone: TimeZone, repairs: Repairs? = nil) throws -> FHIRElements.DateTime? {
         guard let text = text?.trimmingWhitespace(), !text.isEmpty else { return nil }
         let shown = String(text.prefix(40))
         // Worded only when needed: every entry's times pass through here.
@@ -452,7 +524,10 @@ struct CCDAImporter {
             FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
         }
         guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid() }
-        let digits = String(text.prefix { $0.isNumber })
+        var digits = String(text.prefix { $0.isNumber })
+        if repairs != nil && digits.count >= 4 && digits.prefix(3) == "000" {
+            throw FHIRFieldError(field: field, reason: "'\(shown)' stands for an unknown time")
+        }
         var rest = text.dropFirst(digits.count)
         var fraction = ""
         if rest.hasPrefix(".") {
@@ -468,7 +543,13 @@ struct CCDAImporter {
             offset = "\(sign)\(value.prefix(2)):\(value.suffix(2))"
             rest = ""
         }
-        guard rest.isEmpty, [4, 6, 8, 10, 12, 14].contains(digits.count) else { throw invalid() }
+        guard rest.isEmpty else { throw invalid() }
+        if ![4, 6, 8, 10, 12, 14].contains(digits.count) {
+            guard let repairs, fraction.isEmpty, digits.count > 4, digits.count < 14 else { throw invalid() }
+            digits = String(digits.prefix(digits.count - 1))
+            let read = [4: "a year", 6: "a month", 8: "a day", 10: "an hour", 12: "a minute"][digits.count] ?? "less"
+            repairs.note("\(field): '\(shown)' has too few digits for its precision; read as \(read)")
+        }
         func part(_ from: Int, _ length: Int) -> String {
             let start = digits.index(digits.startIndex, offsetBy: from)
             return String(digits[start..<digits.index(start, offsetBy: length)])

@@ -283,8 +283,8 @@ public struct HealthExportImport {
                               "an unreadable date, value or unit")
             }
             if tally.repaired > 0 {
-                report.notes.append("\(tally.type): \(tally.repaired) \(unit)\(tally.repaired == 1 ? "" : "s") kept with a repair: "
-                                    + (tally.repairNote ?? "an unreadable attribute dropped"))
+                report.repair("\(tally.repaired) \(unit)\(tally.repaired == 1 ? "" : "s")", type: tally.type,
+                              tally.repairNote ?? "an unreadable attribute left out")
             }
         }
         report.types = types

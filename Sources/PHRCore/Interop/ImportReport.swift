@@ -47,6 +47,11 @@ public struct ImportReport: Codable, Sendable, Equatable {
     /// Records that were already there and stayed as they were.
     public var unchanged: [String: Int]
     public var skipped: [Skip]
+    /// Entries kept after an attribute phr could not read was left out or mended (an "unknown"
+    /// date sentinel, an end before the start, a time with too few digits), each with what was
+    /// done. They are counted in `added`/`updated`/`unchanged` like any other: a repair is a
+    /// note on a kept entry, not a fate of its own.
+    public var repaired: [Skip]
     /// Other things worth saying: medical ID fields filled, links dropped.
     public var notes: [String]
     /// Per record type of the source, for imports that read many types into one kind (an Apple
@@ -87,7 +92,22 @@ public struct ImportReport: Codable, Sendable, Equatable {
         case format, profile
         case createdProfile = "created_profile"
         case dryRun = "dry_run"
-        case added, updated, unchanged, skipped, notes, types
+        case added, updated, unchanged, skipped, repaired, notes, types
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        profile = try c.decode(String.self, forKey: .profile)
+        createdProfile = try c.decode(Bool.self, forKey: .createdProfile)
+        dryRun = try c.decode(Bool.self, forKey: .dryRun)
+        added = try c.decode([String: Int].self, forKey: .added)
+        updated = try c.decode([String: Int].self, forKey: .updated)
+        unchanged = try c.decode([String: Int].self, forKey: .unchanged)
+        skipped = try c.decode([Skip].self, forKey: .skipped)
+        repaired = try c.decodeIfPresent([Skip].self, forKey: .repaired) ?? []
+        notes = try c.decode([String].self, forKey: .notes)
+        types = try c.decodeIfPresent([TypeSummary].self, forKey: .types)
     }
 
     init(format: String, profile: String) {
@@ -99,6 +119,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
         updated = [:]
         unchanged = [:]
         skipped = []
+        repaired = []
         notes = []
     }
 
@@ -121,6 +142,11 @@ public struct ImportReport: Codable, Sendable, Equatable {
     /// An entry refused as bad data; the rest of the file is still imported.
     mutating func reject(_ entry: String, type: String, _ reason: String) {
         skipped.append(Skip(entry: entry, type: type, reason: reason, rejected: true))
+    }
+
+    /// An entry kept after `what` was done to an attribute it could not keep as it was.
+    mutating func repair(_ entry: String, type: String, _ what: String) {
+        repaired.append(Skip(entry: entry, type: type, reason: what))
     }
 
     /// How many entries were refused as bad data: nonzero means the file was partly imported.

@@ -33,6 +33,7 @@ enum ImportReportPrinter {
         printTypes(report.types ?? [])
         list(report.skipped.filter { !$0.rejected }, heading: "skipped")
         list(report.skipped.filter(\.rejected), heading: "refused as bad data")
+        list(report.repaired, heading: "kept with a repair")
         for note in report.notes { Console.out("note: \(note)") }
     }
 
