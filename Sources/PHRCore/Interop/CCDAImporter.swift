@@ -272,6 +272,9 @@ struct CCDAImporter {
         guard let value = entry.value, value.nullFlavor == nil else { return .skip("has no value") }
         var number: Double?
         var unit: String?
+        // The UCUM unit as written, "1" (dimensionless: an INR, a specific gravity) included,
+        // though a value shows none.
+        var ucum: String?
         var text: String?
         var codes: [Coding]?
         switch value.type {
@@ -279,6 +282,7 @@ struct CCDAImporter {
             guard let quantity = value.quantity, let parsed = try Self.number(quantity.value, field: "value") else { return .skip("has no value") }
             number = parsed
             unit = quantity.unit == "1" ? nil : quantity.unit
+            ucum = quantity.unit
         case "IVL_PQ", "IVL_INT", "IVL_REAL":
             let low = try value.low.flatMap { try Self.doseText($0, field: "value.low") }
             let high = try value.high.flatMap { try Self.doseText($0, field: "value.high") }
@@ -326,7 +330,7 @@ struct CCDAImporter {
         if entry.kind != .vitalSign {
             let analyte = concept.codings.lazy.filter { $0.system == Coding.System.loinc }.compactMap { AnalyteCatalog.entry(loinc: $0.code) }.first
                 ?? AnalyteCatalog.lookup(name, unit: unit)
-            lab = LabDetails(analyte: analyte?.key, unitUCUM: unit, range: labRange, flag: flag, panel: panel == name ? nil : panel,
+            lab = LabDetails(analyte: analyte?.key, unitUCUM: ucum, range: labRange, flag: flag, panel: panel == name ? nil : panel,
                              origin: .fhir, reviewed: false)
         } else if let panel, panel != name {
             notes.append("panel: \(panel)")

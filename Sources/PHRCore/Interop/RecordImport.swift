@@ -159,6 +159,10 @@ public enum RecordImport {
         if head.contains("http://hl7.org/fhir") && !head.contains("urn:hl7-org:v3") {
             throw InteropError.unrecognized(path: path, reason: "a FHIR XML file; phr reads FHIR JSON: ask for the JSON export, or convert it (the HL7 FHIR validator can)")
         }
+        let lower = head.lowercased()
+        if !lower.contains("urn:hl7-org:v3") && (lower.contains("<!doctype html") || lower.contains("<html")) {
+            throw InteropError.unrecognized(path: path, reason: "a web page (HTML), such as a Blue Button report or a C-CDA shown in a browser, not the C-CDA document itself; download the XML file from the portal (often CCD.xml or a .xml in the Blue Button download) and import that")
+        }
         switch try CCDAReaderProcess().read(body, path: path) {
         case .document(let document):
             return .ccda(document)

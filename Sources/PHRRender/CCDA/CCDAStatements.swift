@@ -214,7 +214,8 @@ struct CCDAStatements {
 
     static func identifier(_ node: XMLElementNode) -> CCDAIdentifier? {
         guard node["nullFlavor"] == nil, let root = node["root"], !root.isEmpty else { return nil }
-        return CCDAIdentifier(root: root, extension: node["extension"])
+        // An empty extension is none: the id is its root alone.
+        return CCDAIdentifier(root: root, extension: node["extension"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// A CD, CE or CV, with its translations (flattened) and original text. An original text that

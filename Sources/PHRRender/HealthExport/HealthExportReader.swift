@@ -28,7 +28,11 @@ final class HealthExportReader {
     private var collector: HealthExportCollector
     private(set) var exportDate: String?
 
-    init(input: @escaping Input, collector: HealthExportCollector) {
+    /// False when the XML is read alone, without the zip around it (and its Health Records files).
+    private let inZip: Bool
+
+    init(input: @escaping Input, collector: HealthExportCollector, inZip: Bool = true) {
+        self.inZip = inZip
         let prologue = Prologue(input: input)
         self.input = { buffer in try prologue.read(into: buffer) }
         self.collector = collector
@@ -384,7 +388,8 @@ final class HealthExportReader {
             collector.count(type) {
                 $0.records += 1
                 $0.skipped += 1
-                $0.reason = "a Health Records entry: its FHIR file in the zip's clinical-records folder is imported instead"
+                $0.reason = inZip ? "a Health Records entry: its FHIR file in the zip's clinical-records folder is imported instead"
+                    : "a Health Records entry: its FHIR file lies in the export's clinical-records folder, which the XML alone does not hold; import export.zip to keep it"
             }
             return .none
         case "Me":

@@ -91,7 +91,7 @@ public enum HealthExportWorker {
                     try progress.advance(to: offset)
                     return count
                 }
-            }, collector: HealthExportCollector(zone: zone))
+            }, collector: HealthExportCollector(zone: zone), inZip: false)
             collector = try reader.read()
             exportDate = reader.exportDate
         }

@@ -252,6 +252,7 @@ import Testing
             <entry><organizer classCode="BATTERY" moodCode="EVN"><statusCode code="completed"/>
             \(result("r1", "<code nullFlavor=\"UNK\" displayName=\"WBC\"/>", value: "<value xsi:type=\"PQ\" value=\"6.7\" unit=\"10*3/uL\"/>"))
             \(result("r2", "<code nullFlavor=\"OTH\"><originalText>Hemoglobin</originalText></code>", value: "<value xsi:type=\"PQ\" value=\"13.2\" unit=\"g/dL\"/>"))
+            \(result("", "<code code=\"6301-6\" codeSystem=\"2.16.840.1.113883.6.1\" displayName=\"INR\"/>", value: "<value xsi:type=\"PQ\" value=\"1.1\" unit=\"1\"/>"))
             </organizer></entry>
             """))
           \(section("6.1", "48765-2", """
@@ -270,7 +271,7 @@ import Testing
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: utc)
         #expect(report.rejectedCount == 0, "\(report.skipped)")
         #expect(report.skipped.isEmpty, "\(report.skipped)")
-        #expect(report.added == ["medications": 3, "appointments": 3, "observations": 2, "allergies": 1], "\(report.added)")
+        #expect(report.added == ["medications": 3, "appointments": 3, "observations": 3, "allergies": 1], "\(report.added)")
         let repaired = Dictionary(uniqueKeysWithValues: report.repaired.map { ($0.entry, $0.reason) })
         #expect(repaired["section[0] entry[0]"] == "effectiveTime.low: '00010101000000' stands for an unknown time; left out")
         #expect(repaired["section[0] entry[1]"] == "effectiveTime.low: '2024031' has too few digits for its precision; read as a month; effectiveTime.high: '000000' stands for an unknown time; left out")
@@ -291,6 +292,9 @@ import Testing
         let observations = try ObservationStore(vault: vault, profile: profile).list()
         #expect(observations.first { $0.name == "WBC" }?.valueNumber == 6.7)
         #expect(observations.first { $0.name == "Hemoglobin" }?.valueUnit == "g/dL")
+        // An id with an empty extension is its root alone; the dimensionless unit "1" is kept as the UCUM unit.
+        let inr = try #require(observations.first { $0.name == "INR" })
+        #expect(inr.valueNumber == 1.1 && inr.valueUnit == nil && inr.lab?.unitUCUM == "1")
         #expect(try AllergyStore(vault: vault, profile: profile, time: utc).list().map(\.substance) == ["Shellfish"])
         let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: utc)
         #expect(again.changedCount == 0 && again.unchanged == report.added)
@@ -348,6 +352,12 @@ import Testing
 
         let other = try Self.rejection(try Self.write("<?xml version=\"1.0\"?>\n<rss version=\"2.0\"/>", directory, "feed.xml"), vault)
         #expect(other?.errorDescription == "\(directory)/feed.xml: an XML file whose root is <rss>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3), Apple Health exports (<HealthData>), FHIR R4 Bundles (JSON), its own exports and iCalendar (.ics) files")
+        // A Blue Button report saved as a web page gets advice, not an XML parse error.
+        for page in ["<!DOCTYPE html>\n<html><head><title>My HealtheVet Blue Button</title></head><body><p>Allergies<br>Penicillin</body></html>",
+                     "<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>CCD</body></html>"] {
+            let html = try Self.rejection(try Self.write(page, directory, "bluebutton.html"), vault)
+            #expect(html?.errorDescription == "\(directory)/bluebutton.html: a web page (HTML), such as a Blue Button report or a C-CDA shown in a browser, not the C-CDA document itself; download the XML file from the portal (often CCD.xml or a .xml in the Blue Button download) and import that")
+        }
         let wrongNamespace = try Self.rejection(try Self.write("<ClinicalDocument xmlns=\"urn:example\"/>", directory, "cda.xml"), vault)
         #expect(wrongNamespace?.errorDescription?.contains("whose root is <ClinicalDocument> (namespace urn:example), not a C-CDA document") == true)
         let truncated = String(CCDASampleDocument().xml.prefix(3000))
