@@ -92,6 +92,13 @@ import Testing
         #expect(inBed.map { $0["day"] as? String ?? "" }.sorted() == ["2026-05-13", "2026-05-14", "2026-05-15"], "\(inBed)")
         #expect(inBed.allSatisfy { ($0["note"] as? String)?.hasPrefix("no sleep stages were recorded this night; from Apple Health (Jane’s iPhone)") == true })
         #expect(sleep.count == 12)
+        // The DSTU2 Health Records file (fhirVersion 1.0.2) is read: a high-criticality acetaminophen allergy.
+        #expect(imported.stdout.contains("  allergies      2 added\n"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("note: Health Records: 1 file in FHIR DSTU2, read where phr maps DSTU2 to R4\n"), "\(imported.stdout)")
+        let allergies = try cli.run(["allergy", "list", "--json"], Self.env)
+        let acetaminophen = try #require((try JSONSerialization.jsonObject(with: Data(allergies.stdout.utf8)) as? [[String: Any]])?
+            .first { $0["substance"] as? String == "Acetaminophen" }, "\(allergies.stdout)")
+        #expect(acetaminophen["criticality"] as? String == "high" && acetaminophen["severity"] as? String == "severe", "\(acetaminophen)")
 
         // A second import of the bare XML (named in Spanish too) finds everything there.
         let again = try cli.run(["import", "--json", "\(cli.directory)/es/exportar.xml"], Self.env)

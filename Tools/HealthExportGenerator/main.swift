@@ -391,9 +391,10 @@ final class Scenario {
             counts["ActivitySummary", default: 0] += 1
             out.write(" <ActivitySummary dateComponents=\"\(dayName(d))\" activeEnergyBurned=\"410\" activeEnergyBurnedGoal=\"500\" activeEnergyBurnedUnit=\"kcal\" appleExerciseTime=\"31\" appleExerciseTimeGoal=\"30\" appleStandHours=\"10\" appleStandHoursGoal=\"12\"/>\n")
         }
-        for (name, type) in clinicalFiles {
+        for (name, type, version) in clinicalFiles {
             counts[type, default: 0] += 1
-            out.write(" <ClinicalRecord type=\"\(type)\" identifier=\"\(name)\" sourceName=\"Example Clinic\" sourceURL=\"https://fhir.example.org/r4\" fhirVersion=\"4.0.1\" receivedDate=\"\(stamp(local(0, 9)))\" resourceFilePath=\"/clinical-records/\(name).json\"/>\n")
+            let server = version == "4.0.1" ? "https://fhir.example.org/r4" : "https://portal.example.org/api/FHIR/DSTU2"
+            out.write(" <ClinicalRecord type=\"\(type)\" identifier=\"\(name)\" sourceName=\"Example Clinic\" sourceURL=\"\(server)\" fhirVersion=\"\(version)\" receivedDate=\"\(stamp(local(0, 9)))\" resourceFilePath=\"/clinical-records/\(name).json\"/>\n")
         }
         out.write("</HealthData>\n")
         out.flush()
@@ -425,10 +426,15 @@ final class Output {
     var written: Int { bytes + buffer.count }
 }
 
-/// Health Records: FHIR R4 resources, one file each.
-let clinicalFiles = [("AllergyIntolerance-synthetic-1", "HKClinicalTypeIdentifierAllergyRecord"),
-                     ("Observation-synthetic-2", "HKClinicalTypeIdentifierLabResultRecord")]
+/// Health Records: FHIR R4 resources, one file each; with --quirks also a DSTU2 one, as US
+/// portals served them to the Health app for years (fhirVersion 1.0.2 in export.xml).
+let clinicalFiles = [("AllergyIntolerance-synthetic-1", "HKClinicalTypeIdentifierAllergyRecord", "4.0.1"),
+                     ("Observation-synthetic-2", "HKClinicalTypeIdentifierLabResultRecord", "4.0.1")]
+    + (options.quirks ? [("AllergyIntolerance-dstu2-3", "HKClinicalTypeIdentifierAllergyRecord", "1.0.2")] : [])
 let clinicalJSON = [
+    "AllergyIntolerance-dstu2-3": """
+    {"resourceType":"AllergyIntolerance","id":"dstu2-3","status":"active","criticality":"CRITH","category":"medication","substance":{"coding":[{"system":"http://www.nlm.nih.gov/research/umls/rxnorm","code":"161","display":"Acetaminophen"}],"text":"Acetaminophen"},"patient":{"reference":"Patient/example"},"recordedDate":"2019-02-11","reaction":[{"manifestation":[{"text":"Hives"}],"severity":"severe"}]}
+    """,
     "AllergyIntolerance-synthetic-1": """
     {"resourceType":"AllergyIntolerance","id":"synthetic-1","clinicalStatus":{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/allergyintolerance-clinical","code":"active"}]},"code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to penicillin"}],"text":"Penicillin"},"patient":{"reference":"Patient/example"},"reaction":[{"manifestation":[{"text":"Hives"}],"severity":"moderate"}]}
     """,
@@ -465,7 +471,7 @@ func write(_ options: Options) throws {
 
         """.utf8))
     }
-    for (name, _) in clinicalFiles {
+    for (name, _, _) in clinicalFiles {
         zip.member("apple_health_export/clinical-records/\(name).json") { sink in sink(Array(clinicalJSON[name]!.utf8)) }
     }
     zip.close()

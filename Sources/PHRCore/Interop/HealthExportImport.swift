@@ -97,7 +97,7 @@ public struct HealthExportImport {
     /// What the worker sent, checked.
     struct Reading {
         var entries: [HealthExportEntry] = []
-        var clinical: [(path: String, json: String)] = []
+        var clinical: [(path: String, json: String, fhirVersion: String?)] = []
         var tallies: [HealthExportTally] = []
         var exportDate: String?
     }
@@ -203,11 +203,11 @@ public struct HealthExportImport {
                     progress?(read, total)
                 case .entry(let entry):
                     reading.entries.append(entry)
-                case .clinicalRecord(let name, let json):
+                case .clinicalRecord(let name, let json, let version):
                     guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
                         throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
                     }
-                    reading.clinical.append((name, json))
+                    reading.clinical.append((name, json, version))
                 case .tally(let tally):
                     reading.tallies.append(tally)
                 case .finished(let exportDate):
@@ -292,10 +292,14 @@ public struct HealthExportImport {
         if !reading.clinical.isEmpty { try importHealthRecords(db, reading.clinical, path: path, profileID: profileID, time: time, report: &report) }
     }
 
-    /// The Health Records files as one FHIR collection bundle, through the FHIR importer.
-    private func importHealthRecords(_ db: Database, _ files: [(path: String, json: String)], path: String, profileID: Int64,
-                                     time: TimeContext, report: inout ImportReport) throws {
-        var resources: [String] = []
+    /// The Health Records files as one FHIR collection bundle, through the FHIR importer. Each
+    /// file is in the release export.xml names for it (`fhirVersion`), else the one its shape
+    /// gives away, and is read in R4's shape: one phone holds DSTU2 files from one portal and
+    /// R4 files from another.
+    private func importHealthRecords(_ db: Database, _ files: [(path: String, json: String, fhirVersion: String?)], path: String,
+                                     profileID: Int64, time: TimeContext, report: inout ImportReport) throws {
+        var resources: [StrictJSON] = []
+        var older: [FHIRVersion: Int] = [:]
         for file in files {
             let bytes = Array(file.json.utf8)
             guard StrictJSON.tooDeep(bytes[...]) == nil, let json = try? JSONDecoder().decode(StrictJSON.self, from: Data(bytes)),
@@ -303,11 +307,16 @@ public struct HealthExportImport {
                 report.reject(file.path, type: "Health Records file", "not a FHIR resource in JSON")
                 continue
             }
-            resources.append(file.json)
+            let version = FHIRVersion.named(file.fhirVersion) ?? FHIRVersion.shape(json) ?? .r4
+            if version != .r4 { older[version, default: 0] += 1 }
+            resources.append(FHIRVersion.upgraded(resource: json, from: version))
         }
         guard !resources.isEmpty else { return }
-        let text = "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[" + resources.map { "{\"resource\":\($0)}" }.joined(separator: ",") + "]}"
-        let json = try JSONDecoder().decode(StrictJSON.self, from: Data(text.utf8))
+        for (version, count) in older.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            report.notes.append("Health Records: \(count) file\(count == 1 ? "" : "s") in FHIR \(version.rawValue), read where phr maps \(version.rawValue) to R4")
+        }
+        let json = StrictJSON.object(["resourceType": .string("Bundle"), "type": .string("collection"),
+                                      "entry": .array(resources.map { .object(["resource": $0]) })])
         let bundle = try FHIRBundle(json: json, path: path + " (clinical-records)")
         try FHIRImporter(bundle: bundle, path: path, profileID: profileID, time: time).run(db, report: &report)
     }

@@ -13,8 +13,9 @@ public enum HealthExportMessage: Codable, Sendable, Equatable {
     case progress(read: Int64, total: Int64)
     /// One health-log entry, in canonical units.
     case entry(HealthExportEntry)
-    /// One Health Records file (a FHIR resource as JSON) from the zip's `clinical-records/` (Apple only).
-    case clinicalRecord(path: String, json: String)
+    /// One Health Records file (a FHIR resource as JSON) from the zip's `clinical-records/` (Apple
+    /// only), with the FHIR version export.xml gives it ("1.0.2", "4.0.1"), when it gives one.
+    case clinicalRecord(path: String, json: String, fhirVersion: String?)
     /// What happened to the records of one type, sent once per type at the end.
     case tally(HealthExportTally)
     /// The whole file was read; what was sent is complete.

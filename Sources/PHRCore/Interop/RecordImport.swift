@@ -123,16 +123,10 @@ public enum RecordImport {
             guard type == "Bundle" else {
                 throw InteropError.unrecognized(path: path, reason: "a FHIR \(type), not a Bundle; phr imports Bundles (transaction, collection, document)")
             }
-            switch FHIRVersion.detect(json) {
-            case .r4:
-                return .fhir(try FHIRBundle(json: json, path: path))
-            case .stu3:
-                var bundle = try FHIRBundle(json: FHIRVersion.upgradedFromSTU3(json), path: path)
-                bundle.version = .stu3
-                return .fhir(bundle)
-            case .dstu2:
-                throw InteropError.unrecognized(path: path, reason: "this is a FHIR DSTU2 bundle; phr reads R4 (and STU3)")
-            }
+            let version = FHIRVersion.detect(json)
+            var bundle = try FHIRBundle(json: FHIRVersion.upgraded(bundle: json, from: version), path: path)
+            bundle.version = version
+            return .fhir(bundle)
         }
         if json["format"]?.string == PHRExport.formatName {
             guard let version = json["version"]?.number, version == version.rounded() else {

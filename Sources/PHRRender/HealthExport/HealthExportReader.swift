@@ -27,6 +27,9 @@ final class HealthExportReader {
     private var firstError: String?
     private var collector: HealthExportCollector
     private(set) var exportDate: String?
+    /// The FHIR version of each Health Records file, by its path in the export
+    /// ("/clinical-records/AllergyIntolerance-1.json": "1.0.2").
+    private(set) var clinicalVersions: [String: String] = [:]
 
     /// False when the XML is read alone, without the zip around it (and its Health Records files).
     private let inZip: Bool
@@ -384,7 +387,13 @@ final class HealthExportReader {
             }
             return .none
         case "ClinicalRecord":
-            let type = attributes(reader)["type"] ?? "ClinicalRecord"
+            let attributes = self.attributes(reader)
+            let type = attributes["type"] ?? "ClinicalRecord"
+            // Which FHIR release each Health Records file is in ("1.0.2": DSTU2, which US
+            // portals served to the Health app for years), by the file's path.
+            if let file = attributes["resourceFilePath"], let version = attributes["fhirVersion"], clinicalVersions.count < 1_000_000 {
+                clinicalVersions[String(file.suffix(300))] = String(version.prefix(20))
+            }
             collector.count(type) {
                 $0.records += 1
                 $0.skipped += 1

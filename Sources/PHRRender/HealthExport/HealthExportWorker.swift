@@ -71,6 +71,7 @@ public enum HealthExportWorker {
             collector = try reader.read()
             exportDate = reader.exportDate
             for member in clinical {
+                let file = member.name.range(of: "clinical-records/", options: .backwards).map { "/" + member.name[$0.lowerBound...] }
                 guard member.size <= Settings.maximumClinicalRecordBytes else {
                     throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is larger than \(Settings.maximumClinicalRecordBytes >> 20) MB")
                 }
@@ -78,7 +79,8 @@ public enum HealthExportWorker {
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is not UTF-8 text")
                 }
-                try output.send(.clinicalRecord(path: String(member.name.suffix(300)), json: text))
+                try output.send(.clinicalRecord(path: String(member.name.suffix(300)), json: text,
+                                                fhirVersion: file.flatMap { reader.clinicalVersions[String($0.suffix(300))] }))
             }
         } else {
             var offset: Int64 = 0

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import PHRCore
 
-/// Bundles written in other FHIR releases: STU3 is read (its renamed elements upgraded), DSTU2 is
-/// refused by name, and XML gets a message that says what it is.
+/// Bundles written in other FHIR releases: STU3 and DSTU2 are read (their renamed and retyped
+/// elements upgraded; DSTU2 types R4 lacks are skipped by name), and XML gets a message that
+/// says what it is.
 @Suite struct FHIRVersionTests {
     typealias F = RecordFixtures
     static let time = F.time("2026-05-10T10:00:00Z", "Europe/Berlin")
@@ -50,6 +51,66 @@ import Testing
         #expect(again.added.values.reduce(0, +) == 0, "\(again.added)")
     }
 
+    /// A DSTU2 bundle as US portals served them (Argonaut): every record phr keeps is read with
+    /// its values, and a type R4 has no counterpart for is skipped by name.
+    static let dstu2 = """
+        {"resourceType": "Bundle", "type": "searchset", "entry": [
+          {"fullUrl": "https://portal.example.org/api/FHIR/DSTU2/Patient/p1",
+           "resource": {"resourceType": "Patient", "id": "p1", "name": [{"family": ["Example"], "given": ["Alex"]}], "birthDate": "1975-05-01"}},
+          {"resource": {"resourceType": "AllergyIntolerance", "id": "a1", "status": "active", "criticality": "CRITH", "category": "medication",
+                        "substance": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "161", "display": "Acetaminophen"}], "text": "Acetaminophen"},
+                        "patient": {"reference": "Patient/p1"}, "onset": "2015-03-01", "reaction": [{"manifestation": [{"text": "Hives"}], "severity": "severe"}]}},
+          {"resource": {"resourceType": "AllergyIntolerance", "id": "a2", "status": "refuted",
+                        "substance": {"text": "Latex"}, "patient": {"reference": "Patient/p1"}}},
+          {"resource": {"resourceType": "Condition", "id": "c1", "patient": {"reference": "Patient/p1"}, "clinicalStatus": "resolved",
+                        "verificationStatus": "confirmed", "dateRecorded": "2019-04-03", "onsetDateTime": "2019-04-02", "abatementDateTime": "2019-05-01",
+                        "code": {"coding": [{"system": "http://snomed.info/sct", "code": "10509002", "display": "Acute bronchitis"}]}}},
+          {"resource": {"resourceType": "MedicationOrder", "id": "m1", "status": "active", "dateWritten": "2024-01-15", "patient": {"reference": "Patient/p1"},
+                        "medicationCodeableConcept": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "314076", "display": "Lisinopril 10 MG Oral Tablet"}]},
+                        "dosageInstruction": [{"text": "1 tablet daily", "timing": {"repeat": {"frequency": 1, "period": 1, "periodUnit": "d"}},
+                                               "doseQuantity": {"value": 10, "unit": "mg"}}]}},
+          {"resource": {"resourceType": "MedicationStatement", "id": "m2", "status": "completed", "wasNotTaken": true, "patient": {"reference": "Patient/p1"},
+                        "medicationCodeableConcept": {"text": "Ibuprofen 200 MG"}}},
+          {"resource": {"resourceType": "Immunization", "id": "i1", "status": "completed", "wasNotGiven": false, "date": "2024-10-01", "reported": false,
+                        "vaccineCode": {"coding": [{"system": "http://hl7.org/fhir/sid/cvx", "code": "141", "display": "Influenza"}]},
+                        "patient": {"reference": "Patient/p1"}}},
+          {"resource": {"resourceType": "Observation", "id": "o1", "status": "final",
+                        "category": {"coding": [{"system": "http://hl7.org/fhir/observation-category", "code": "laboratory"}]},
+                        "code": {"coding": [{"system": "http://loinc.org", "code": "718-7", "display": "Hemoglobin"}]},
+                        "subject": {"reference": "Patient/p1"}, "effectiveDateTime": "2025-01-02T08:30:00-05:00",
+                        "valueQuantity": {"value": 13.2, "unit": "g/dL", "system": "http://unitsofmeasure.org", "code": "g/dL"},
+                        "interpretation": {"coding": [{"system": "http://hl7.org/fhir/v2/0078", "code": "N"}]},
+                        "referenceRange": [{"low": {"value": 12, "unit": "g/dL"}, "high": {"value": 16, "unit": "g/dL"}}]}},
+          {"resource": {"resourceType": "DiagnosticOrder", "id": "d1", "status": "requested", "subject": {"reference": "Patient/p1"}}}
+        ]}
+        """
+
+    @Test func aDSTU2BundleIsReadWhereItMapsAndSkippedByNameWhereItDoesNot() throws {
+        let (vault, profile, directory) = try F.vault("fhir-dstu2")
+        defer { TestSupport.remove(directory) }
+        let path = try Self.write(Self.dstu2, directory, "dstu2.json")
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.format == "FHIR DSTU2 Bundle (searchset)")
+        #expect(report.rejectedCount == 0, "\(report.skipped)")
+        #expect(report.added["allergies"] == 1 && report.added["conditions"] == 1 && report.added["medications"] == 1
+                && report.added["immunizations"] == 1 && report.added["observations"] == 1, "\(report.added) \(report.skipped)")
+        // Refuted (DSTU2's status) is no allergy; not taken (wasNotTaken) is no medication; DiagnosticOrder has no R4 counterpart.
+        #expect(report.skipped.map(\.type).sorted() == ["AllergyIntolerance", "DiagnosticOrder", "MedicationStatement"], "\(report.skipped)")
+        #expect(report.skipped.first { $0.type == "DiagnosticOrder" }?.reason == "phr does not keep DiagnosticOrder resources")
+        let allergies = try AllergyStore(vault: vault, profile: profile, time: Self.time).list()
+        let acetaminophen = try #require(allergies.first { $0.substance == "Acetaminophen" })
+        #expect(acetaminophen.criticality == .high && acetaminophen.severity == .severe && acetaminophen.category == .medication)
+        #expect(acetaminophen.status == .active && acetaminophen.since?.description == "2015-03-01")
+        let condition = try #require(try ConditionStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(condition.name == "Acute bronchitis" && condition.status == .resolved && condition.resolved?.description == "2019-05-01")
+        let medication = try #require(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).first)
+        #expect(medication.name == "Lisinopril 10 MG Oral Tablet" && medication.dose == "10 mg" && medication.start?.description == "2024-01-15")
+        let immunization = try #require(try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list().first)
+        #expect(immunization.date.description == "2024-10-01")
+        let observation = try #require(try ObservationStore(vault: vault, profile: profile).list().first)
+        #expect(observation.valueNumber == 13.2 && observation.category == "laboratory" && observation.lab?.flag == .normal)
+    }
+
     @Test func theShapesTellTheRelease() throws {
         func version(_ text: String) throws -> FHIRVersion {
             FHIRVersion.detect(try JSONDecoder().decode(StrictJSON.self, from: Data(text.utf8)))
@@ -59,9 +120,14 @@ import Testing
         #expect(try version(#"{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"MedicationOrder"}}]}"#) == .dstu2)
         #expect(try version(#"{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"AllergyIntolerance","substance":{"text":"x"}}}]}"#) == .dstu2)
         #expect(try version(#"{"resourceType":"Bundle","entry":[]}"#) == .r4)
+        #expect(try version(Self.dstu2) == .dstu2)
+        #expect(try version(#"{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"Observation","category":{"text":"lab"}}}]}"#) == .dstu2)
+        #expect(try version(#"{"resourceType":"Bundle","entry":[{"resource":{"resourceType":"Immunization","wasNotGiven":false,"date":"2020"}}]}"#) == .dstu2)
+        #expect(try version(#"{"resourceType":"Bundle","entry":[{"fullUrl":"https://x.example/FHIR/DSTU2/Patient/1","resource":{"resourceType":"Patient"}}]}"#) == .dstu2)
+        #expect(FHIRVersion.named("1.0.2") == .dstu2 && FHIRVersion.named("3.0.1") == .stu3 && FHIRVersion.named("4.0.1") == .r4)
     }
 
-    @Test func dstu2AndXMLAreRefusedSayingWhatTheyAre() throws {
+    @Test func xmlIsRefusedSayingWhatItIs() throws {
         let (vault, _, directory) = try F.vault("fhir-versions")
         defer { TestSupport.remove(directory) }
         func refusal(_ text: String, _ name: String) throws -> String? {
@@ -74,11 +140,10 @@ import Testing
                 return error.errorDescription
             }
         }
-        let dstu2 = #"{"resourceType":"Bundle","type":"collection","entry":[{"resource":{"resourceType":"MedicationOrder","id":"o1"}}]}"#
-        #expect(try refusal(dstu2, "dstu2.json")?.contains("this is a FHIR DSTU2 bundle; phr reads R4 (and STU3)") == true)
         let fhirXML = #"<?xml version="1.0"?><Bundle xmlns="http://hl7.org/fhir"><type value="collection"/></Bundle>"#
         #expect(try refusal(fhirXML, "bundle.xml")?.contains("a FHIR XML file; phr reads FHIR JSON") == true)
-        #expect(try refusal("<html><body>hello</body></html>", "page.xml")?.contains(
-            "an XML file whose root is <html>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3)") == true)
+        #expect(try refusal("<html><body>hello</body></html>", "page.xml")?.contains("a web page (HTML)") == true)
+        #expect(try refusal("<rss version=\"2.0\"/>", "feed.xml")?.contains(
+            "an XML file whose root is <rss>, not a C-CDA document; phr reads C-CDA documents (<ClinicalDocument> in urn:hl7-org:v3)") == true)
     }
 }
