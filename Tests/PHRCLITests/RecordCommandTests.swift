@@ -392,7 +392,7 @@ import Testing
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: ips))) as? [String: Any])
         var entries = try #require(json["entry"] as? [[String: Any]])
         var condition = try #require(entries[4]["resource"] as? [String: Any])
-        condition["onsetDateTime"] = "yesterday"
+        condition["code"] = "asthma"
         entries[4]["resource"] = condition
         json["entry"] = entries
         let corrupt = "\(cli.directory)/corrupt.json"
@@ -406,7 +406,7 @@ import Testing
             """)
         #expect(partly.stdout.contains("""
             refused as bad data 1:
-              entry[4] Condition: onsetDateTime: 'yesterday' is not a FHIR date or dateTime
+              entry[4] Condition: code: expected a CodeableConcept object, got a string
 
             """), "\(partly.stdout)")
         #expect(cli.vaultFingerprint() == before)

@@ -80,32 +80,7 @@ struct CCDAImporter {
         return kept
     }
 
-    /// What was left out or mended in one entry so that the entry could be kept. An entry is
-    /// never refused for an attribute it can do without (a start date, a dose, a reference
-    /// range): the attribute goes, the entry stays, and the report says what went.
-    final class Repairs {
-        private(set) var notes: [String] = []
-
-        func note(_ text: String) {
-            notes.append(text)
-        }
-
-        /// What `read` gives, or nil, noted, when it throws a field error.
-        func optional<T>(_ read: () throws -> T?) throws -> T? {
-            do {
-                return try read()
-            } catch let error as FHIRFieldError {
-                notes.append("\(error.field): \(error.reason); left out")
-                return nil
-            }
-        }
-
-        /// An optional HL7 time: an unreadable one is left out, noted; one with too few digits
-        /// is read to the precision its digits give, noted.
-        func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
-            try optional { try CCDAImporter.time(text, field: field, zone: zone, repairs: self) }
-        }
-    }
+    typealias Repairs = ImportRepairs
 
     private var now: String { Timestamp.string(time.now) }
 
@@ -580,5 +555,13 @@ struct CCDAImporter {
         } catch is FHIRFieldError {
             throw invalid()
         }
+    }
+}
+
+extension ImportRepairs {
+    /// An optional HL7 time: an unreadable one is left out, noted; one with too few digits is
+    /// read to the precision its digits give, noted.
+    func time(_ text: String?, field: String, zone: TimeZone) throws -> FHIRElements.DateTime? {
+        try optional { try CCDAImporter.time(text, field: field, zone: zone, repairs: self) }
     }
 }

@@ -17,6 +17,8 @@ struct FHIRImporter {
     let path: String
     let profileID: Int64
     let time: TimeContext
+    /// What the mapper left out of the resource being imported.
+    private let repairs = ImportRepairs()
 
     /// LOINC codes that fill the medical ID.
     static let bloodGroupCode = "882-1"
@@ -24,7 +26,7 @@ struct FHIRImporter {
     static let weightCode = "29463-7"
 
     func run(_ db: Database, report: inout ImportReport) throws {
-        let mapper = FHIRMapper(bundle: bundle, time: time)
+        let mapper = FHIRMapper(bundle: bundle, time: time, repairs: repairs)
         let subject = try subjectPatient(mapper)
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
@@ -39,6 +41,7 @@ struct FHIRImporter {
             report.reject(entry, type: "entry", reason)
         }
         for resource in bundle.resources {
+            mapper.repairs.reset()
             do {
                 if let reason = try aboutAnotherPatient(resource, subject: subject, mapper) {
                     report.skip("entry[\(resource.index)]", type: resource.type, reason)
@@ -143,8 +146,10 @@ struct FHIRImporter {
     @discardableResult
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
                                        formerKey: String?, check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
-        try ImportedRecords.take(mapped, location: location, type: type, kind: kind, formerKey: formerKey, check: check,
-                                 profileID: profileID, db, &report)
+        let kept = try ImportedRecords.take(mapped, location: location, type: type, kind: kind, formerKey: formerKey, check: check,
+                                            profileID: profileID, db, &report)
+        if kept != nil { repairs.report(location, type: type, into: &report) }
+        return kept
     }
 
     /// The latest blood group, height and weight among the imported observations.

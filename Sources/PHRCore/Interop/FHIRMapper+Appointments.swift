@@ -12,15 +12,19 @@ extension FHIRMapper {
         }
         var minutes = AppointmentStore.defaultDurationMinutes
         let longest = RecordValidation.maximumAppointmentMinutes
-        if let endTime = try FHIRElements.dateTime(resource["end"], field: "end") {
-            guard let end = FHIRElements.instant(endTime) else {
-                throw FHIRFieldError(field: "end", reason: "'\(endTime.text.prefix(40))' is not an instant with a time and offset in the years phr accepts")
+        if let endTime = try repairs.optional({ try FHIRElements.dateTime(resource["end"], field: "end") }) {
+            // An end phr cannot use costs the appointment its length, not the appointment.
+            if let end = FHIRElements.instant(endTime) {
+                if end < start {
+                    repairs.note("end: '\(endTime.text.prefix(40))' is before start; left out")
+                } else if end.timeIntervalSince(start) > TimeInterval(longest * 60) {
+                    repairs.note("end: the appointment lasts longer than 31 days, the longest phr keeps; left out")
+                } else {
+                    minutes = max(1, Int(end.timeIntervalSince(start) / 60))
+                }
+            } else {
+                repairs.note("end: '\(endTime.text.prefix(40))' is not an instant with a time and offset in the years phr accepts; left out")
             }
-            guard end >= start else { throw FHIRFieldError(field: "end", reason: "is before start") }
-            guard end.timeIntervalSince(start) <= TimeInterval(longest * 60) else {
-                throw FHIRFieldError(field: "end", reason: "the appointment lasts longer than 31 days, the longest phr keeps")
-            }
-            minutes = max(1, Int(end.timeIntervalSince(start) / 60))
         } else if let value = try FHIRElements.wholeNumber(resource["minutesDuration"], field: "minutesDuration", range: 1...longest) {
             minutes = value
         }

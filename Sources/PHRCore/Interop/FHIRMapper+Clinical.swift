@@ -51,8 +51,8 @@ extension FHIRMapper {
         guard let clinical = Allergy.Status(rawValue: status) else {
             throw FHIRFieldError(field: "clinicalStatus", reason: "'\(status)' is not active, inactive or resolved")
         }
-        let onset = try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date
-            ?? FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date
+        let onset = try repairs.optional { try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date }
         return .record(Allergy(id: "", uid: "", substance: substance, reaction: reactions.isEmpty ? nil : reactions.joined(separator: ", "),
                                severity: severity, criticality: criticality, category: category, status: clinical, since: onset,
                                notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
@@ -67,11 +67,14 @@ extension FHIRMapper {
               let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10, Coding.System.icd10CM]) else {
             return .skip("names no condition (code)")
         }
-        let since = try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date
-            ?? FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date
-        var resolved = try FHIRElements.dateTime(resource["abatementDateTime"], field: "abatementDateTime")?.date
-            ?? FHIRElements.dateTime(resource["abatementPeriod"]?["end"], field: "abatementPeriod.end")?.date
-        if let s = since, let r = resolved, r.lastDay < s.firstDay { resolved = nil }
+        let since = try repairs.optional { try FHIRElements.dateTime(resource["onsetDateTime"], field: "onsetDateTime")?.date }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["onsetPeriod"]?["start"], field: "onsetPeriod.start")?.date }
+        var resolved = try repairs.optional { try FHIRElements.dateTime(resource["abatementDateTime"], field: "abatementDateTime")?.date }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["abatementPeriod"]?["end"], field: "abatementPeriod.end")?.date }
+        if let s = since, let r = resolved, r.lastDay < s.firstDay {
+            repairs.note("abatement: \(r) is before the onset, \(s); left out")
+            resolved = nil
+        }
         let status = try FHIRElements.statusCode(resource["clinicalStatus"], field: "clinicalStatus")
             ?? (resolved != nil || resource["abatementBoolean"]?.bool == true ? "resolved" : "active")
         guard let clinical = Condition.Status(rawValue: status) else {

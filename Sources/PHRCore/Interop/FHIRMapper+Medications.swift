@@ -49,18 +49,21 @@ extension FHIRMapper {
         var start: PartialDate?
         var end: PartialDate?
         if isRequest {
-            start = try FHIRElements.dateTime(resource["authoredOn"], field: "authoredOn")?.date
+            start = try repairs.optional { try FHIRElements.dateTime(resource["authoredOn"], field: "authoredOn")?.date }
             let validity = resource["dispenseRequest"]?["validityPeriod"]
-            end = try FHIRElements.dateTime(validity?["end"], field: "dispenseRequest.validityPeriod.end")?.date
+            end = try repairs.optional { try FHIRElements.dateTime(validity?["end"], field: "dispenseRequest.validityPeriod.end")?.date }
         } else {
             if let period = resource["effectivePeriod"] {
-                start = try FHIRElements.dateTime(period["start"], field: "effectivePeriod.start")?.date
-                end = try FHIRElements.dateTime(period["end"], field: "effectivePeriod.end")?.date
+                start = try repairs.optional { try FHIRElements.dateTime(period["start"], field: "effectivePeriod.start")?.date }
+                end = try repairs.optional { try FHIRElements.dateTime(period["end"], field: "effectivePeriod.end")?.date }
             } else {
-                start = try FHIRElements.dateTime(resource["effectiveDateTime"], field: "effectiveDateTime")?.date
+                start = try repairs.optional { try FHIRElements.dateTime(resource["effectiveDateTime"], field: "effectiveDateTime")?.date }
             }
         }
-        if let s = start, let e = end, e.lastDay < s.firstDay { end = nil }
+        if let s = start, let e = end, e.lastDay < s.firstDay {
+            repairs.note("end: \(e) is before the start, \(s); left out")
+            end = nil
+        }
         // A stopped or completed one was last taken on its end day: from the next day on, no
         // doses are due, and summaries list it among those stopped.
         let stoppedOn = stopped ? end.map { $0.lastDay.adding(days: 1) } : nil
@@ -92,7 +95,7 @@ extension FHIRMapper {
         var texts: [String] = []
         let text = try FHIRElements.string(value["text"], field: "\(field).text")
         let patientInstruction = try FHIRElements.string(value["patientInstruction"], field: "\(field).patientInstruction")
-        if let quantity = try FHIRElements.quantity(value["doseAndRate"]?[0]?["doseQuantity"], field: "\(field).doseAndRate[0].doseQuantity") {
+        if let quantity = try repairs.optional({ try FHIRElements.quantity(value["doseAndRate"]?[0]?["doseQuantity"], field: "\(field).doseAndRate[0].doseQuantity") }) {
             result.dose = FHIRElements.doseText(quantity)
         }
         if let asNeeded = value["asNeededBoolean"] {
@@ -127,8 +130,8 @@ extension FHIRMapper {
             }
         }
         if let maximum = value["maxDosePerPeriod"],
-           let numerator = try FHIRElements.quantity(maximum["numerator"], field: "\(field).maxDosePerPeriod.numerator"),
-           let denominator = try FHIRElements.quantity(maximum["denominator"], field: "\(field).maxDosePerPeriod.denominator") {
+           let numerator = try repairs.optional({ try FHIRElements.quantity(maximum["numerator"], field: "\(field).maxDosePerPeriod.numerator") }),
+           let denominator = try repairs.optional({ try FHIRElements.quantity(maximum["denominator"], field: "\(field).maxDosePerPeriod.denominator") }) {
             // A quantity of medicine, not a count of doses: kept as words, not as the guard's maximum.
             texts.append("at most \(FHIRElements.doseText(numerator)) per \(FHIRElements.doseText(denominator))")
         }

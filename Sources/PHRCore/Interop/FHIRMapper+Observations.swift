@@ -33,9 +33,9 @@ extension FHIRMapper {
             if resource["dataAbsentReason"] != nil { return .skip("has no value (dataAbsentReason)") }
             return .skip("has no value")
         }
-        let effective = try FHIRElements.dateTime(resource["effectiveDateTime"], field: "effectiveDateTime")
-            ?? FHIRElements.dateTime(resource["effectivePeriod"]?["start"], field: "effectivePeriod.start")
-            ?? FHIRElements.dateTime(resource["effectiveInstant"], field: "effectiveInstant")
+        let effective = try repairs.optional { try FHIRElements.dateTime(resource["effectiveDateTime"], field: "effectiveDateTime") }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["effectivePeriod"]?["start"], field: "effectivePeriod.start") }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["effectiveInstant"], field: "effectiveInstant") }
         let category = try FHIRElements.concept(resource["category"]?[0], field: "category[0]")?.codings.first?.code
         return .record(Observation(id: "", uid: "", name: name, category: category, status: status, effective: effective?.text,
                                    valueNumber: value?.number, valueUnit: value?.unit, valueText: value?.text,
@@ -49,8 +49,8 @@ extension FHIRMapper {
     func labDetails(_ resource: FHIRResource, unitUCUM: String?, name: String) throws -> LabDetails {
         var range: ReferenceRange?
         if let first = resource["referenceRange"]?[0] {
-            let low = try FHIRElements.quantity(first["low"], field: "referenceRange[0].low")
-            let high = try FHIRElements.quantity(first["high"], field: "referenceRange[0].high")
+            let low = try repairs.optional { try FHIRElements.quantity(first["low"], field: "referenceRange[0].low") }
+            let high = try repairs.optional { try FHIRElements.quantity(first["high"], field: "referenceRange[0].high") }
             let text = try FHIRElements.string(first["text"], field: "referenceRange[0].text")
             if low != nil || high != nil || text != nil { range = ReferenceRange(low: low?.value, high: high?.value, text: text) }
         }

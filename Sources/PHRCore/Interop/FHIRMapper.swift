@@ -4,11 +4,14 @@ import Foundation
 /// database; `FHIRImporter` decides what is new.
 ///
 /// Each `map…` function returns the record, or a reason to skip the resource (not given, entered
-/// in error, no value...), and throws `FHIRFieldError` when a field breaks the FHIR spec, which
-/// makes the whole import fail and name the entry.
+/// in error, no value...), and throws `FHIRFieldError` when a field the record cannot do without
+/// breaks the FHIR spec, which refuses that entry. A field it can do without (an onset, an end,
+/// a dose, a reference range) that cannot be read is left out and noted in `repairs`.
 struct FHIRMapper {
     let bundle: FHIRBundle
     let time: TimeContext
+    /// What was left out of the resource being mapped; the importer empties it before each one.
+    var repairs = ImportRepairs()
 
     enum Mapped<Record> {
         case record(Record)

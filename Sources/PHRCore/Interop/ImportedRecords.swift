@@ -78,3 +78,34 @@ enum ImportedRecords {
         }
     }
 }
+
+/// What was left out or mended in one entry so that the entry could be kept. An importer never
+/// refuses an entry for an attribute it can do without (a start date, a dose, a reference
+/// range): the attribute goes, the entry stays, and the report lists what went
+/// (`ImportReport.repaired`). One per importer, emptied before each entry.
+final class ImportRepairs {
+    private(set) var notes: [String] = []
+
+    func note(_ text: String) {
+        notes.append(text)
+    }
+
+    func reset() {
+        notes.removeAll()
+    }
+
+    /// What `read` gives, or nil, noted, when it throws a field error.
+    func optional<T>(_ read: () throws -> T?) throws -> T? {
+        do {
+            return try read()
+        } catch let error as FHIRFieldError {
+            notes.append("\(error.field): \(error.reason); left out")
+            return nil
+        }
+    }
+
+    /// Reports the notes against a kept entry.
+    func report(_ location: String, type: String, into report: inout ImportReport) {
+        if !notes.isEmpty { report.repair(location, type: type, notes.joined(separator: "; ")) }
+    }
+}

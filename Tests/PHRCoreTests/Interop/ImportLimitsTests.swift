@@ -99,7 +99,8 @@ import Testing
         // Exporting it (a VTIMEZONE reaching into 2201) works.
         #expect(ICalendarExport.document([last], generator: "test").contains("DTSTART;TZID=Europe/Berlin:22001231T160000"))
 
-        // FHIR: an appointment at the end of 9999 in a negative offset, an onset in year 1.
+        // FHIR: an appointment at the end of 9999 in a negative offset (refused: a start is what an
+        // appointment is), an onset in year 1 (left out: the condition is kept without it).
         let fhir = try Self.write(Self.bundle([
             #"{"resourceType": "Appointment", "id": "a1", "status": "booked", "start": "9999-12-31T23:00:00-05:00"}"#,
             #"{"resourceType": "Condition", "id": "c1", "code": {"text": "Old"}, "onsetDateTime": "0001-01-01"}"#,
@@ -109,9 +110,11 @@ import Testing
         let fromFHIR = try RecordImport.run(path: fhir, vault: vault, profileName: nil, time: Self.time)
         #expect(Self.rejected(fromFHIR) == [
             "entry[0]": "start: '9999-12-31T23:00:00-05:00': year 9999 is outside the years phr accepts (1900 to 2200)",
-            "entry[1]": "onsetDateTime: '0001-01-01': year 0001 is outside the years phr accepts (1900 to 2200)",
         ])
-        #expect(fromFHIR.added == ["conditions": 1, "appointments": 1])
+        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason)" } == [
+            "entry[1]: onsetDateTime: '0001-01-01': year 0001 is outside the years phr accepts (1900 to 2200); left out",
+        ])
+        #expect(fromFHIR.added == ["conditions": 2, "appointments": 1])
 
         // phr JSON: phr's own export with dates edited out of range.
         let exported = "\(directory)/export.json"
@@ -237,21 +240,22 @@ import Testing
         let fromFHIR = try RecordImport.run(path: fhir, vault: vault, profileName: nil, time: Self.time)
         #expect(Self.rejected(fromFHIR) == [
             "entry[0]": "minutesDuration: expected a whole number from 1 to 44640, got 1e+300",
-            "entry[1]": "end: is before start",
             "entry[2]": "dispenseRequest.numberOfRepeatsAllowed: expected a whole number from 0 to 99, got 1e+300",
             "entry[3]": "dosageInstruction[0].timing.repeat.frequency: expected a whole number from 1 to 1000, got 1e+300",
             "entry[4]": "dosageInstruction[0].timing.repeat.period: expected a number above 0 and at most 1000000",
             "entry[5]": "protocolApplied[0].doseNumberPositiveInt: expected a whole number from 1 to 20, got 1e+300",
             "entry[6]": "value_number: is not a number phr can keep",
         ])
-        #expect(fromFHIR.added == ["observations": 1])
+        // An end before the start costs the appointment its end, not the appointment.
+        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason)" } == ["entry[1]: end: '2026-12-03T09:00:00Z' is before start; left out"])
+        #expect(fromFHIR.added == ["appointments": 1, "observations": 1])
 
         // phr JSON: counts at Int.max.
         let exported = "\(directory)/export.json"
         try VaultExport.write(try VaultExport.build(vault: vault, profile: profile, time: Self.time, generator: "test"), to: exported, force: false)
         var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported))) as? [String: Any])
         var appointments = json["appointments"] as! [[String: Any]]
-        #expect(appointments.count == 3)
+        #expect(appointments.count == 4)
         appointments[0]["remind_minutes"] = Int.max
         appointments[1]["sequence"] = Int.max
         json["appointments"] = appointments
