@@ -151,7 +151,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER"],
+            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER",
+                           "SampleZip"],
             swiftSettings: strict
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import SampleZip
 import Testing
 
 /// `phr import export.zip` with exports written by the project's generator
@@ -110,6 +111,40 @@ import Testing
         #expect(skipped.contains { ($0["reason"] as? String)?.hasSuffix("which the XML alone does not hold; import export.zip to keep it") == true },
                 "\(skipped)")
         Self.expectCountsAddUp(report)
+    }
+
+    /// Zip aliasing (issue 37, item 1): 600 names for one 4 MB Health Records member took phr to
+    /// 9 GB. It is refused when the worker reads the directory, quickly and in little memory,
+    /// and nothing is imported.
+    @Test func aZipWhoseNamesShareOneMemberIsRefused() throws {
+        let cli = try CLI(label: "apple-health-alias")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let path = "\(cli.directory)/alias.zip"
+        let writer = ZipWriter(path: path)
+        writer.member("apple_health_export/export.xml", bytes: Array("<HealthData locale=\"en_US\"></HealthData>\n".utf8))
+        // 3 MB of JSON that deflates a few times only: each name alone passes the 200x ratio check.
+        var json = "{\"resourceType\":\"Observation\",\"note\":["
+        var seed: UInt64 = 42
+        while json.utf8.count < 3 << 20 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            json += "{\"text\":\"\(String(seed >> 20, radix: 36))\"},"
+        }
+        json += "{}]}"
+        writer.member("apple_health_export/clinical-records/Observation-0.json", bytes: Array(json.utf8))
+        for index in 1..<600 {
+            writer.alias("apple_health_export/clinical-records/Observation-\(index).json", of: "apple_health_export/clinical-records/Observation-0.json")
+        }
+        writer.close()
+        let before = cli.vaultFingerprint()
+        let started = Date()
+        let result = try cli.run(["import", path], Self.env)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("phr: error: \(path): Apple Health export: a zip archive whose members 'apple_health_export/clinical-records/Observation-0.json' and "),
+                "\(result.stderr)")
+        #expect(result.stderr.contains("share their bytes, which no archiver writes (a zip bomb?)"), "\(result.stderr)")
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(cli.vaultFingerprint() == before)
     }
 
     @Test func importsExactDailyTotalsAcrossDSTAndIsIdempotent() throws {

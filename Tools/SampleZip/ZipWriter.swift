@@ -9,6 +9,8 @@ public final class ZipWriter {
     var offset = 0
     var directory: [UInt8] = []
     var count = 0
+    /// Each member's CRC, sizes and local header offset, for `alias`.
+    var written: [String: (crc: Int, compressed: Int, size: Int, start: Int)] = [:]
 
     public init(path: String) {
         _ = FileManager.default.createFile(atPath: path, contents: nil)
@@ -68,6 +70,19 @@ public final class ZipWriter {
         directory += Self.le32(0x0201_4B50) + Self.le16(20) + Self.le16(20) + Self.le16(8) + Self.le16(8) + Self.le16(0) + Self.le16(0x5A21)
             + Self.le32(Int(crc)) + Self.le32(compressed) + Self.le32(size) + Self.le16(nameBytes.count) + Self.le16(0) + Self.le16(0)
             + Self.le16(0) + Self.le16(0) + Self.le32(0) + Self.le32(start) + nameBytes
+        count += 1
+        written[name] = (Int(crc), compressed, size, start)
+    }
+
+    /// Adds a directory entry `name` for the bytes of the member `target` already written: two
+    /// names, one member. Real archivers never do this; a hostile zip does ("zip aliasing"), so
+    /// that each name passes a ratio check while the same bytes are inflated again and again.
+    public func alias(_ name: String, of target: String) {
+        guard let member = written[target] else { preconditionFailure("no member \(target)") }
+        let nameBytes = Array(name.utf8)
+        directory += Self.le32(0x0201_4B50) + Self.le16(20) + Self.le16(20) + Self.le16(8) + Self.le16(8) + Self.le16(0) + Self.le16(0x5A21)
+            + Self.le32(member.crc) + Self.le32(member.compressed) + Self.le32(member.size) + Self.le16(nameBytes.count) + Self.le16(0)
+            + Self.le16(0) + Self.le16(0) + Self.le16(0) + Self.le32(0) + Self.le32(member.start) + nameBytes
         count += 1
     }
 

@@ -176,6 +176,8 @@ public struct HealthExportImport {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256 << 10)
         var finished = false
+        // Nothing the worker sends is kept without a bound: it may be the one that was subverted.
+        var clinicalBytes = 0
         let decoder = JSONDecoder()
         while true {
             let count = try chunk.withUnsafeMutableBytes { raw -> Int in
@@ -202,13 +204,24 @@ public struct HealthExportImport {
                 case .progress(let read, let total):
                     progress?(read, total)
                 case .entry(let entry):
+                    guard reading.entries.count < HealthExportWorkerSettings.maximumEntries else {
+                        throw HealthExportError.protocolViolation(format: format, detail: "more than \(HealthExportWorkerSettings.maximumEntries) entries")
+                    }
                     reading.entries.append(entry)
                 case .clinicalRecord(let name, let json, let version):
                     guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
                         throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
                     }
+                    clinicalBytes += json.utf8.count
+                    guard clinicalBytes <= HealthExportWorkerSettings.maximumClinicalTotalBytes,
+                          reading.clinical.count < HealthExportWorkerSettings.maximumClinicalFiles else {
+                        throw HealthExportError.protocolViolation(format: format, detail: "more Health Records than phr reads")
+                    }
                     reading.clinical.append((name, json, version))
                 case .tally(let tally):
+                    guard reading.tallies.count < 100_000 else {
+                        throw HealthExportError.protocolViolation(format: format, detail: "more than 100000 record types")
+                    }
                     reading.tallies.append(tally)
                 case .finished(let exportDate):
                     reading.exportDate = exportDate

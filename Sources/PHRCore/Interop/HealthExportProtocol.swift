@@ -119,6 +119,12 @@ public struct HealthExportWorkerSettings: Sendable, Equatable {
     public static let maximumLineBytes = 12 << 20
     /// The largest Health Records file the worker sends.
     public static let maximumClinicalRecordBytes = 4 << 20
+    /// The most Health Records bytes (all files together) and files the worker sends: a phone's
+    /// come to a few megabytes, from a few hundred files.
+    public static let maximumClinicalTotalBytes = 256 << 20
+    public static let maximumClinicalFiles = 100_000
+    /// The most entries the worker sends (the collector keeps at most as many samples).
+    public static let maximumEntries = 3_000_000
 
     public var memoryBytes: Int
     public var cpuSeconds: Int

@@ -70,7 +70,15 @@ public enum HealthExportWorker {
             }, collector: HealthExportCollector(zone: zone))
             collector = try reader.read()
             exportDate = reader.exportDate
+            guard clinical.count <= Settings.maximumClinicalFiles else {
+                throw ZipArchive.Refusal(reason: "the zip holds \(clinical.count) Health Records files, more than the \(Settings.maximumClinicalFiles) phr reads")
+            }
+            var clinicalBytes: Int64 = 0
             for member in clinical {
+                clinicalBytes += member.size
+                guard clinicalBytes <= Int64(Settings.maximumClinicalTotalBytes) else {
+                    throw ZipArchive.Refusal(reason: "the zip's Health Records files add up to more than \(Settings.maximumClinicalTotalBytes >> 20) MB, more than phr reads")
+                }
                 let file = member.name.range(of: "clinical-records/", options: .backwards).map { "/" + member.name[$0.lowerBound...] }
                 guard member.size <= Settings.maximumClinicalRecordBytes else {
                     throw ZipArchive.Refusal(reason: "\(ZipArchive.printable(member.name)) in the zip is larger than \(Settings.maximumClinicalRecordBytes >> 20) MB")

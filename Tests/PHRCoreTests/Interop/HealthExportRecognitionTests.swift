@@ -90,6 +90,27 @@ import Testing
         return (try ZipArchive(fd: fd, fileSize: Int64(info.st_size)), fd)
     }
 
+    /// Zip aliasing (issue 37, item 1): several names for one member's bytes are refused when the
+    /// directory is read, before anything is inflated.
+    @Test func membersThatShareBytesAreRefused() throws {
+        let directory = NSTemporaryDirectory() + "phr-zip-alias-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = "\(directory)/alias.zip"
+        let writer = ZipWriter(path: path)
+        writer.member("apple_health_export/export.xml", bytes: Array(Self.apple.utf8))
+        writer.member("apple_health_export/clinical-records/a.json", bytes: Array(String(repeating: "{}", count: 1000).utf8))
+        writer.alias("apple_health_export/clinical-records/b.json", of: "apple_health_export/clinical-records/a.json")
+        writer.close()
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        var info = stat()
+        #expect(fstat(fd, &info) == 0)
+        #expect(throws: ZipArchive.Refusal(reason: "a zip archive whose members 'apple_health_export/clinical-records/a.json' and 'apple_health_export/clinical-records/b.json' share their bytes, which no archiver writes (a zip bomb?)")) {
+            _ = try ZipArchive(fd: fd, fileSize: Int64(info.st_size))
+        }
+    }
+
     @Test func theExportInAZipIsTheMemberWhoseRootIsHealthData() throws {
         let directory = NSTemporaryDirectory() + "phr-export-recognition-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
