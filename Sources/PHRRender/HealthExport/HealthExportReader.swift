@@ -289,6 +289,8 @@ final class HealthExportReader {
     private static let sleepType = "HKCategoryTypeIdentifierSleepAnalysis"
     private static let pressureType = "HKCorrelationTypeIdentifierBloodPressure"
     static let workoutType = "HKWorkoutTypeIdentifier"
+    /// How many children of a correlation its key names.
+    static let keyedChildren = 8
     private static let restingHeartRateType = "HKQuantityTypeIdentifierRestingHeartRate"
     private static let keptRecordTypes: Set<String> = [waterType, energyType, massType, glucoseType, systolicType, diastolicType,
                                                        sleepType, restingHeartRateType]
@@ -428,7 +430,10 @@ final class HealthExportReader {
             case Self.diastolicType?: diastolic = mmHg
             default: break
             }
-            open = .bloodPressure(start: start, end: end, source: source, key: key + "|" + (attributes["type"] ?? "") + "=" + (attributes["value"] ?? ""),
+            // The key names the first children (a reading has two); a correlation with thousands
+            // of children grew it by one copy per child, quadratic (17 MB took 13 minutes).
+            let named = children < Self.keyedChildren ? key + "|" + (attributes["type"] ?? "") + "=" + (attributes["value"] ?? "") : key
+            open = .bloodPressure(start: start, end: end, source: source, key: named,
                                   systolic: systolic, diastolic: diastolic, children: children + 1)
         case .workout(var sample, let hasEnergy):
             guard !hasEnergy, name(reader) == "WorkoutStatistics" else { return }
