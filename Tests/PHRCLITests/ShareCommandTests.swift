@@ -46,6 +46,45 @@ import Testing
         return info.stdout.split(separator: "\n").first { $0.hasPrefix("Pages:") }.flatMap { Int($0.split(separator: " ").last!) }
     }
 
+    /// Issue 37, items 5 and 14: a TIFF's pages were read by number, each read walking the file
+    /// from its start (quadratic: 10,050 pages took over ten minutes), and a bundle kept its first
+    /// 500 pages only, calling it a 500-page document. Every page is drawn, one at a time in
+    /// the memory of one, and four times the pages cost about four times the time.
+    @Test func aManyPageTIFFIsDrawnWholeInLinearTime() throws {
+        let cli = try CLI(label: "share-tiff")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        let script = """
+            import sys
+            from PIL import Image, ImageDraw
+            for n in (150, 600):
+                pages = []
+                for i in range(n):
+                    page = Image.new('1', (64, 48), 1)
+                    ImageDraw.Draw(page).text((2, 2), str(i + 1), fill=0)
+                    pages.append(page)
+                pages[0].save(sys.argv[1] + '/pages-%d.tiff' % n, save_all=True, append_images=pages[1:], compression='group4')
+            """
+        let made = try cli.run(["-c", script, cli.directory], executable: "/usr/bin/python3")
+        try #require(made.status == 0, "\(made.stderr)")
+        var seconds: [Int: Double] = [:]
+        for count in [150, 600] {
+            let added = try cli.run(["doc", "add", "--ocr", "never", "--json", "\(cli.directory)/pages-\(count).tiff"], Self.env)
+            try #require(added.status == 0, "\(added.stderr)")
+            let listed = (try JSONSerialization.jsonObject(with: Data(added.stdout.utf8)) as? [[String: Any]])?.first?["document"] as? [String: Any]
+            let id = try #require(listed?["id"] as? String, "\(added.stdout)")
+            let out = "\(cli.directory)/bundle-\(count).pdf"
+            let started = Date()
+            let shared = try cli.run(["share", "--for", "Dr. Lee", "--doc", id, "--out", out], Self.env)
+            seconds[count] = Date().timeIntervalSince(started)
+            #expect(shared.status == 0, "\(shared.stderr)")
+            #expect(shared.stderr.contains("1 document on \(count) (") , "\(shared.stderr)")
+            let info = try Self.tool("pdfinfo", [out])
+            #expect(info.stdout.contains("Pages:           \(count + 2)\n"), "\(info.stdout)")
+        }
+        #expect(seconds[600]! / seconds[150]! < 8, "150 pages: \(seconds[150]!) s; 600: \(seconds[600]!) s")
+    }
+
     @Test func shareWritesTheBundleAndSaysWhatIsInIt() throws {
         let cli = try Self.prepared("share")
         defer { cli.cleanUp() }

@@ -151,6 +151,9 @@ public enum ExtractionWorker {
             filled += count
         }
         let decoder = ImageDecoder(bytes: bytes, kind: kind)
+        guard !decoder.hasMorePages else {
+            return (.unreadable, "the TIFF holds more than \(ImageDecoder.maximumTIFFPages) pages, more than phr reads; split it (tiffsplit) and add the parts")
+        }
         let pageCount = decoder.pageCount()
         try channel.send(.opened(WorkerOpenedDocument(pageCount: pageCount, isEncrypted: false)))
         var last = min(pageCount, job.lastPage ?? pageCount)

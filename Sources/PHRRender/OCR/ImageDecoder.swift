@@ -19,21 +19,45 @@ struct ImageDecoder {
     /// Image files larger than this are not read at all.
     static let maximumFileBytes = 256 << 20
 
+    /// The most pages of a TIFF read; a file with more says so (`hasMorePages`).
+    static let maximumTIFFPages = 10_000
+
     let bytes: [UInt8]
     let kind: FileSniffer.Kind
+    /// A TIFF's image file directories (where each page's header is), walked once: reading page
+    /// n by its number made libtiff walk the chain from the start each time, so a 10,000-page
+    /// file took over ten minutes (quadratic).
+    private let directories: [Int]
+    /// True when a TIFF has more pages than `maximumTIFFPages`.
+    let hasMorePages: Bool
+
+    init(bytes: [UInt8], kind: FileSniffer.Kind) {
+        self.bytes = bytes
+        self.kind = kind
+        var directories: [Int] = []
+        var more = false
+        if kind == .tiff, let first = Self.firstTIFFDirectory(bytes), first != 0 {
+            // The IFD chain (TIFF 6.0 section 2), without decoding; each offset is past the last,
+            // so a loop cannot form.
+            var offset = first
+            while true {
+                guard directories.count < Self.maximumTIFFPages else {
+                    more = true
+                    break
+                }
+                directories.append(offset)
+                guard let next = Self.nextTIFFDirectory(bytes, after: offset, index: directories.count + 1), next != 0 else { break }
+                offset = next
+            }
+        }
+        self.directories = directories
+        hasMorePages = more
+    }
 
     /// How many pages the image holds (TIFF may hold several; the others one).
     func pageCount() -> Int {
         guard kind == .tiff else { return 1 }
-        var count = 0
-        var offset = 0
-        // Walks the IFD chain without decoding (TIFF 6.0 section 2), bounded against loops.
-        while count < 10_000 {
-            count += 1
-            guard let next = Self.nextTIFFDirectory(bytes, after: offset, index: count), next != 0 else { break }
-            offset = next
-        }
-        return count
+        return max(1, directories.count)
     }
 
     /// Page `index` (from 0) as an upright grey image, shrunk to the working size.
@@ -134,18 +158,23 @@ struct ImageDecoder {
     /// The image (page `tiffPage` of a TIFF) as leptonica decodes it, after its header's size was
     /// checked: every TIFF page has its own header, and a later page may be the bomb.
     private func decodeColour(tiffPage: Int?) throws -> UnsafeMutablePointer<PIX> {
+        var directory: Int?
         if let tiffPage {
-            var width: Int32 = 0, height: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
-            let status = bytes.withUnsafeBufferPointer {
-                readHeaderMemTiff($0.baseAddress, $0.count, Int32(tiffPage), &width, &height, &bps, &spp, &res, &cmap, &format)
+            // The page's own header, from its directory (tags 256 and 257), before decoding.
+            guard tiffPage < directories.count, let (width, height) = Self.tiffSize(bytes, directory: directories[tiffPage]) else {
+                throw OCRFailure.undecodable("the image cannot be read (damaged or truncated)")
             }
-            guard status == 0, width > 0, height > 0 else { throw OCRFailure.undecodable("the image cannot be read (damaged or truncated)") }
-            try Self.checkSize(width: Int(width), height: Int(height))
+            try Self.checkSize(width: width, height: height)
+            directory = directories[tiffPage]
         } else {
             _ = try checkHeader()
         }
         let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
-            if let tiffPage { return pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(tiffPage)) }
+            if let directory {
+                // Straight to the page's directory: libtiff reads that one alone.
+                var offset = directory
+                return pixReadMemFromMultipageTiff(buffer.baseAddress, buffer.count, &offset)
+            }
             return pixReadMem(buffer.baseAddress, buffer.count)
         }
         guard let pix else { throw OCRFailure.undecodable("the image cannot be decoded (damaged or truncated)") }
@@ -218,6 +247,41 @@ struct ImageDecoder {
     }
 
     // MARK: - TIFF directories
+
+    /// The offset of the first image file directory, from the header (bytes 4 to 7).
+    static func firstTIFFDirectory(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 8 else { return nil }
+        let b = bytes[4..<8].map(Int.init)
+        let offset = bytes[0] == 0x49 ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        return offset >= 8 && offset < bytes.count ? offset : nil
+    }
+
+    /// ImageWidth (256) and ImageLength (257) of the directory at `directory`, SHORT or LONG.
+    static func tiffSize(_ bytes: [UInt8], directory: Int) -> (width: Int, height: Int)? {
+        guard bytes.count >= 8 else { return nil }
+        let little = bytes[0] == 0x49
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= bytes.count else { return nil }
+            let b = bytes[at..<at + 4].map(Int.init)
+            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        }
+        guard let entries = u16(directory), entries <= 4096 else { return nil }
+        var width: Int?, height: Int?
+        for index in 0..<entries {
+            let entry = directory + 2 + index * 12
+            guard let tag = u16(entry), let type = u16(entry + 2) else { return nil }
+            guard tag == 256 || tag == 257 else { continue }
+            // A SHORT sits in the first two bytes of the value field, a LONG fills it.
+            let value = type == 3 ? u16(entry + 8) : type == 4 ? u32(entry + 8) : nil
+            if tag == 256 { width = value } else { height = value }
+        }
+        guard let width, let height, width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
 
     /// The offset of the image file directory after the one at `offset` (0 for the first: read
     /// from the header), or nil if the file is malformed there.

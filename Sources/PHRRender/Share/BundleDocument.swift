@@ -13,7 +13,28 @@ import PHRTypesetting
 final class BundleDocument {
     enum Content {
         case pdf(PDFPageSource)
-        case images([RasterImage])
+        case images(ImagePages)
+    }
+
+    /// The pages of an image document, each decoded when it is drawn and let go after: a
+    /// 2,000-page TIFF is drawn whole in the memory of one page (it was cut at 500 pages,
+    /// silently, to fit them all in memory at once).
+    final class ImagePages {
+        let count: Int
+        private let decode: (Int) throws -> RasterImage
+        private var last: (index: Int, image: RasterImage)?
+
+        init(count: Int, decode: @escaping (Int) throws -> RasterImage) {
+            self.count = count
+            self.decode = decode
+        }
+
+        func image(_ index: Int) throws -> RasterImage {
+            if let last, last.index == index { return last.image }
+            let image = try decode(index)
+            last = (index, image)
+            return image
+        }
     }
 
     let document: Document
@@ -24,7 +45,7 @@ final class BundleDocument {
     var pageCount: Int {
         switch content {
         case .pdf(let source): return source.pageCount
-        case .images(let images): return images.count
+        case .images(let pages): return pages.count
         }
     }
 
@@ -50,19 +71,26 @@ final class BundleDocument {
             guard read == size else { throw POSIXIOError(operation: "read", path: descriptor.path, code: errno) }
             let kind = FileSniffer.kind(ofHeader: bytes.prefix(FileSniffer.headerLength))
             if kind == .png || kind == .jpeg {
-                return BundleDocument(document: document, content: .images([try RasterImage(bytes: bytes)]), descriptor: descriptor)
+                let image = try RasterImage(bytes: bytes)
+                return BundleDocument(document: document, content: .images(ImagePages(count: 1) { _ in image }), descriptor: descriptor)
             }
             let decoder = ImageDecoder(bytes: bytes, kind: kind)
-            var images: [RasterImage] = []
-            for page in 0..<min(decoder.pageCount(), 500) {
+            guard !decoder.hasMorePages else {
+                throw ShareError.documentNotEmbeddable(id: document.id, reason: "it holds more than \(ImageDecoder.maximumTIFFPages) pages, more than phr draws")
+            }
+            let id = document.id
+            let pages = ImagePages(count: decoder.pageCount()) { page in
                 do {
-                    images.append(try RasterImage(bytes: try decoder.embeddablePNG(page)))
+                    return try RasterImage(bytes: try decoder.embeddablePNG(page))
                 } catch let failure as OCRFailure {
-                    throw ShareError.documentNotEmbeddable(id: document.id, reason: "its original cannot be read (\(failure.note))")
+                    throw ShareError.documentNotEmbeddable(id: id, reason: "page \(page + 1) of its original cannot be read (\(failure.note))")
+                } catch let error as TypesettingError {
+                    throw ShareError.documentNotEmbeddable(id: id, reason: "page \(page + 1) of its original cannot be read (\(error.localizedDescription))")
                 }
             }
-            guard !images.isEmpty else { throw ShareError.documentNotEmbeddable(id: document.id, reason: "its original has no pages") }
-            return BundleDocument(document: document, content: .images(images), descriptor: descriptor)
+            // The first page now: a document that cannot be read at all fails before anything is drawn.
+            _ = try pages.image(0)
+            return BundleDocument(document: document, content: .images(pages), descriptor: descriptor)
         } catch let error as TypesettingError {
             throw ShareError.documentNotEmbeddable(id: document.id, reason: reason(error))
         }

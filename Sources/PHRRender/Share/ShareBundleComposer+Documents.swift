@@ -53,8 +53,9 @@ extension ShareBundleComposer {
                         throw ShareError.documentNotEmbeddable(id: document.id, reason: "page \(page + 1) of its original cannot be read")
                     }
                     shown = size
-                case .images(let images):
-                    shown = Size(width: Double(images[page].displayWidth), height: Double(images[page].displayHeight))
+                case .images(let pages):
+                    let image = try pages.image(page)
+                    shown = Size(width: Double(image.displayWidth), height: Double(image.displayHeight))
                 }
                 let detail = [document.type, document.date, "page \(page + 1) of \(bundled.pageCount)"].compactMap { $0 }
                 flow.decoration = HeadedPages(footer: footer, title: "Document \(index + 1) of \(documents.count) · \(document.title)",
@@ -69,9 +70,11 @@ extension ShareBundleComposer {
                 switch bundled.content {
                 case .pdf(let source):
                     placed = flow.canvas.drawPDFPage(source, index: page, fittingIn: area)
-                case .images(let images):
+                case .images(let pages):
                     do {
-                        placed = try flow.canvas.drawImage(images[page], fittingIn: area)
+                        placed = try flow.canvas.drawImage(try pages.image(page), fittingIn: area)
+                    } catch let error as ShareError {
+                        throw error
                     } catch {
                         throw ShareError.documentNotEmbeddable(id: document.id, reason: "its image cannot be drawn (\(error.localizedDescription))")
                     }
