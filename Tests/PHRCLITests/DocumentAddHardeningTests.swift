@@ -14,7 +14,7 @@ import Testing
     }
 
     /// Runs `phr` with raw byte arguments (names that are not UTF-8), without a terminal.
-    static func runRaw(_ cli: CLI, _ arguments: [[UInt8]], timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
+    static func runRaw(_ cli: CLI, _ arguments: [[UInt8]], timeout: Double = 60, extra: [String: String] = [:]) -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         // bash reads the NUL-separated arguments and passes them on byte for byte.
@@ -24,7 +24,7 @@ import Testing
         for argument in arguments { script.append(contentsOf: argument + [0]) }
         #expect(FileManager.default.createFile(atPath: argumentFile, contents: script))
         process.arguments = ["-c", "mapfile -d '' arguments < \"$1\"; exec \"$0\" \"${arguments[@]}\"", CLI.phr, argumentFile]
-        process.environment = cli.environment.merging(env) { $1 }
+        process.environment = cli.environment.merging(env) { $1 }.merging(extra) { $1 }
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -50,8 +50,19 @@ public enum HealthExportFormat: String, Sendable, Equatable {
     /// is Apple's export.xml; text whose first line starts with a `Date` column is Takeout's
     /// daily CSV. nil for anything else.
     public static func recognize(_ path: String) -> HealthExportFormat? {
-        if FileSystem.isDirectory(path) { return .googleFit }
-        guard let file = try? FileDescriptor.openInput(path), let head = try? file.read(upTo: 4096) else { return nil }
+        guard let file = try? FileDescriptor.openInput(path, allowDirectory: true) else { return nil }
+        return recognize(file)
+    }
+
+    /// `recognize` of a file already open (read from its start, with pread: its offset stays).
+    static func recognize(_ file: FileDescriptor) -> HealthExportFormat? {
+        var info = stat()
+        guard fstat(file.fd, &info) == 0 else { return nil }
+        if info.st_mode & S_IFMT == S_IFDIR { return .googleFit }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let got = buffer.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, $0.count, 0) }
+        guard got >= 0 else { return nil }
+        let head = Array(buffer[0..<got])
         if head.count >= 4 && head[0] == 0x50 && head[1] == 0x4B && head[2] == 3 && head[3] == 4 {
             // The local header: the name's length at offset 26, the name at 30.
             if head.count >= 30 {
@@ -105,7 +116,20 @@ public struct HealthExportImport {
     /// Imports `path` into the profile (default profile unless named), in one transaction.
     public func run(path: String, vault: Vault, profileName: String?, time: TimeContext, dryRun: Bool,
                     progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
-        let reading = try read(path: path, zone: time.zone, progress: progress)
+        try run(input: InputPath(path), vault: vault, profileName: profileName, time: time, dryRun: dryRun, progress: progress)
+    }
+
+    /// `run` of a path given as bytes (a name that is not UTF-8 too).
+    public func run(input: InputPath, vault: Vault, profileName: String?, time: TimeContext, dryRun: Bool,
+                    progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
+        let path = input.display
+        let file = try RecordImport.open(input, allowDirectory: true)
+        return try run(file: file, path: path, vault: vault, profileName: profileName, time: time, dryRun: dryRun, progress: progress)
+    }
+
+    func run(file: FileDescriptor, path: String, vault: Vault, profileName: String?, time: TimeContext, dryRun: Bool,
+             progress: ((Int64, Int64) -> Void)?) throws -> ImportReport {
+        let reading = try read(file: file, path: path, zone: time.zone, progress: progress)
         struct Rollback: Error { let report: ImportReport }
         do {
             return try vault.database.write { db in
@@ -127,10 +151,8 @@ public struct HealthExportImport {
 
     // MARK: The worker
 
-    func read(path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?) throws -> Reading {
-        guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
+    func read(file: FileDescriptor, path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?) throws -> Reading {
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
-        let file = try FileDescriptor.openInput(path, allowDirectory: true)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }

@@ -14,11 +14,21 @@ public enum RecordImport {
     /// default profile. With `dryRun` the report says what would happen and nothing is written.
     public static func run(path: String, vault: Vault, profileName: String?, time: TimeContext,
                            dryRun: Bool = false, progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
-        if let format = HealthExportFormat.recognize(path) {
-            return try HealthExportImport(format: format).run(path: path, vault: vault, profileName: profileName, time: time,
+        try run(input: InputPath(path), vault: vault, profileName: profileName, time: time, dryRun: dryRun, progress: progress)
+    }
+
+    /// `run` of a path given as the bytes the file system knows it by: a name that is not UTF-8
+    /// (from an old camera, a Windows share) is opened as it is and named with `\xNN` escapes.
+    /// The file is opened once; what it is and what it holds are read from that descriptor.
+    public static func run(input: InputPath, vault: Vault, profileName: String?, time: TimeContext,
+                           dryRun: Bool = false, progress: ((Int64, Int64) -> Void)? = nil) throws -> ImportReport {
+        let path = input.display
+        let file = try open(input, allowDirectory: true)
+        if let format = HealthExportFormat.recognize(file) {
+            return try HealthExportImport(format: format).run(file: file, path: path, vault: vault, profileName: profileName, time: time,
                                                               dryRun: dryRun, progress: progress)
         }
-        let bytes = try read(path)
+        let bytes = try read(file, path: path)
         let source = try classify(bytes, path: path)
         struct Rollback: Error { let report: ImportReport }
         do {
@@ -68,7 +78,12 @@ public enum RecordImport {
 
     /// Only iCalendar (for `appt import`), into the given profile.
     public static func runICalendar(path: String, vault: Vault, profile: Profile, time: TimeContext) throws -> ImportReport {
-        let bytes = try read(path)
+        try runICalendar(input: InputPath(path), vault: vault, profile: profile, time: time)
+    }
+
+    public static func runICalendar(input: InputPath, vault: Vault, profile: Profile, time: TimeContext) throws -> ImportReport {
+        let path = input.display
+        let bytes = try read(try open(input, allowDirectory: false), path: path)
         guard case .iCalendar(let text) = try classify(bytes, path: path) else {
             throw InteropError.unrecognized(path: path, reason: "not an iCalendar file (it does not begin with BEGIN:VCALENDAR)")
         }
@@ -86,10 +101,22 @@ public enum RecordImport {
         case iCalendar(String)
     }
 
-    static func read(_ path: String) throws -> [UInt8] {
-        guard FileSystem.exists(path) else { throw RecordImportError.noSuchFile(path) }
+    /// Opens the file to import; a missing one is `noSuchFile`.
+    static func open(_ input: InputPath, allowDirectory: Bool) throws -> FileDescriptor {
         do {
-            return try FileDescriptor.openInput(path).readToEnd(limit: maximumBytes)
+            return try FileDescriptor.openInput(input, allowDirectory: allowDirectory)
+        } catch let error as POSIXIOError where error.code == ENOENT {
+            throw RecordImportError.noSuchFile(input.display)
+        }
+    }
+
+    static func read(_ file: FileDescriptor, path: String) throws -> [UInt8] {
+        var info = stat()
+        if fstat(file.fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            throw InputFileError.notAFile(path: path, what: DocumentImporter.describe(mode: info.st_mode))
+        }
+        do {
+            return try file.readToEnd(limit: maximumBytes)
         } catch let error as POSIXIOError where error.code == EFBIG {
             throw InteropError.unrecognized(path: path, reason: "larger than \(maximumBytes >> 20) MB")
         }

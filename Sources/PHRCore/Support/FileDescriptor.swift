@@ -28,7 +28,14 @@ public final class FileDescriptor {
     /// it, so only a regular file, or with `allowDirectory` a folder, is taken; anything else
     /// throws `InputFileError.notAFile` naming what it is (the rule `phr doc add` follows).
     public static func openInput(_ path: String, allowDirectory: Bool = false) throws -> FileDescriptor {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        try openInput(InputPath(path), allowDirectory: allowDirectory)
+    }
+
+    /// `openInput` of a path as the bytes the file system knows it by (a name that is not
+    /// UTF-8 opens too); messages name it by `InputPath.display`.
+    public static func openInput(_ input: InputPath, allowDirectory: Bool = false) throws -> FileDescriptor {
+        let path = input.display
+        let fd = input.open(O_RDONLY | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw POSIXIOError(operation: "open", path: path, code: errno) }
         let file = FileDescriptor(fd: fd, path: path)
         var info = stat()

@@ -15,6 +15,9 @@ struct TakeoutFiles {
         var path: String
         var size: Int64
         fileprivate var member: ZipArchive.Member?
+        /// Under a folder: the path's own bytes, which open it. A name that is not UTF-8 (a
+        /// Takeout unpacked on another system) reads as U+FFFD in `path` and opens by these.
+        fileprivate var bytes: [UInt8] = []
 
         /// The last component of `path`.
         var name: String { path.split(separator: "/").last.map(String.init) ?? path }
@@ -71,7 +74,9 @@ struct TakeoutFiles {
         case .zip(let archive):
             return try archive.readWhole(file.member!)
         case .folder:
-            let child = openat(fd, file.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let child = (file.bytes + [0]).withUnsafeBufferPointer { raw in
+                raw.withMemoryRebound(to: CChar.self) { openat(fd, $0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+            }
             guard child >= 0 else { throw ZipArchive.Refusal(reason: "\(file.label)cannot be opened (errno \(errno))") }
             defer { close(child) }
             return try Self.readAll(child, label: file.label, limit: limit)
@@ -99,20 +104,26 @@ struct TakeoutFiles {
     }
 
     /// Collects the regular files under the folder `directory`, never following a link.
-    private static func walk(_ directory: Int32, prefix: String, depth: Int, into files: inout [File], notRegular: inout Int) throws {
+    private static func walk(_ directory: Int32, prefix: String, depth: Int, into files: inout [File], notRegular: inout Int,
+                             prefixBytes: [UInt8] = []) throws {
         let copy = dup(directory)
         guard copy >= 0, let stream = fdopendir(copy) else {
             throw ZipArchive.Refusal(reason: "the folder \(prefix.isEmpty ? "" : ZipArchive.printable(prefix) + " ")cannot be listed (errno \(errno))")
         }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name's bytes open it; its text (U+FFFD where it is not UTF-8) names it.
+            let nameBytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            let name = String(decoding: nameBytes, as: UTF8.self)
             if name == "." || name == ".." { continue }
             let path = prefix.isEmpty ? name : prefix + "/" + name
+            let pathBytes = prefixBytes.isEmpty ? nameBytes : prefixBytes + [UInt8(ascii: "/")] + nameBytes
+            let cName = nameBytes + [0]
             var info = stat()
-            guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let found = cName.withUnsafeBufferPointer { raw in
+                raw.withMemoryRebound(to: CChar.self) { fstatat(directory, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
+            }
+            guard found == 0 else {
                 notRegular += 1
                 continue
             }
@@ -121,12 +132,14 @@ struct TakeoutFiles {
                 guard depth < maximumDepth else {
                     throw ZipArchive.Refusal(reason: "the folder nests deeper than \(maximumDepth) levels at \(ZipArchive.printable(path)); a Takeout is 3 levels deep")
                 }
-                let child = openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                let child = cName.withUnsafeBufferPointer { raw in
+                    raw.withMemoryRebound(to: CChar.self) { openat(directory, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+                }
                 guard child >= 0 else { throw ZipArchive.Refusal(reason: "the folder \(ZipArchive.printable(path)) cannot be opened (errno \(errno))") }
                 defer { close(child) }
-                try walk(child, prefix: path, depth: depth + 1, into: &files, notRegular: &notRegular)
+                try walk(child, prefix: path, depth: depth + 1, into: &files, notRegular: &notRegular, prefixBytes: pathBytes)
             case S_IFREG:
-                files.append(File(path: path, size: Int64(info.st_size), member: nil))
+                files.append(File(path: path, size: Int64(info.st_size), member: nil, bytes: pathBytes))
                 guard files.count <= maximumFiles else {
                     throw ZipArchive.Refusal(reason: "the folder holds more than \(maximumFiles) files; give phr the Takeout folder or its Fit folder")
                 }

@@ -271,10 +271,11 @@ struct ApptImport: ParsableCommand {
 
     func run() throws {
         let context = try RecordContext(vault, profile)
-        let report = try RecordImport.runICalendar(path: file, vault: context.vault, profile: context.profile, time: context.time)
-        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: file) }
+        let input = RawArguments.paths([file])[0]
+        let report = try RecordImport.runICalendar(input: input, vault: context.vault, profile: context.profile, time: context.time)
+        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: input.display) }
         if report.rejectedCount > 0 {
-            throw InteropError.partlyImported(path: file, rejected: report.rejectedCount, dryRun: false)
+            throw InteropError.partlyImported(path: input.display, rejected: report.rejectedCount, dryRun: false)
         }
     }
 }

@@ -38,12 +38,14 @@ struct ImportCommand: ParsableCommand {
         let opened = try VaultAccess.open(vault.location)
         let progress = Progress("reading")
         defer { progress.finish() }
-        let report = try RecordImport.run(path: file, vault: opened, profileName: profile.requested, time: TimeContext.current(),
+        // The path as the bytes given: a name that is not UTF-8 still opens.
+        let input = RawArguments.paths([file])[0]
+        let report = try RecordImport.run(input: input, vault: opened, profileName: profile.requested, time: TimeContext.current(),
                                           dryRun: dryRun, progress: { progress.update(done: $0, total: $1) })
         progress.finish()
-        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: file) }
+        if output.json { try Console.json(report) } else { ImportReportPrinter.print(report, file: input.display) }
         if report.rejectedCount > 0 {
-            throw InteropError.partlyImported(path: file, rejected: report.rejectedCount, dryRun: report.dryRun)
+            throw InteropError.partlyImported(path: input.display, rejected: report.rejectedCount, dryRun: report.dryRun)
         }
     }
 }
