@@ -167,6 +167,40 @@ import Testing
         #expect(away.stderr.hasPrefix("phr: warning: notifications through channel \(try Self.id(away)) will name medications, people and amounts, and they leave this computer (https://ntfy.example.org/…)\n"))
     }
 
+    /// Issue 37, item 9: a channel whose server drips a byte every second held its request a
+    /// minute (the documented limit is 10 seconds) and every channel after it; one that sends a
+    /// chunk-size line without end grew phr to 100 MB. Each channel now has its own thread and
+    /// 10 seconds in all; the endless line is refused at 4 KB.
+    @Test func aSlowOrEndlessServerHoldsUpNoChannelAndNoMemory() throws {
+        let cli = try CLI(label: "slow-channel")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let drip = try TrickleServer(.drip)
+        defer { drip.stop() }
+        let endless = try TrickleServer(.endlessChunk)
+        defer { endless.stop() }
+        let bin = try Self.standIns(cli)
+        let path = ["PATH": "\(bin):/usr/bin:/bin"]
+        let setUp = Self.env("2026-03-10T06:00:00Z", path)
+        #expect(try cli.run(["med", "add", "Metformin", "--schedule", "08:00"], setUp).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
+        // The slow ones first: in a queue they would hold up the command.
+        let slow = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "http://127.0.0.1:\(drip.port)/hook"], setUp))
+        let long = try Self.id(try cli.run(["remind", "channel", "add", "ntfy", "http://127.0.0.1:\(endless.port)/topic"], setUp))
+        _ = try Self.id(try cli.run(["remind", "channel", "add", "command", "record-command"], setUp))
+        let started = Date()
+        let run = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", path), timeout: 60)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(seconds < 16, "the run took \(seconds) s")
+        #expect(run.stderr.contains("phr: warning: channel \(slow) (webhook) failed: no answer from 127.0.0.1 (timed out)"), "\(run.stderr)")
+        #expect(run.stderr.contains("phr: warning: channel \(long) (ntfy) failed: 127.0.0.1 sent a malformed chunked answer"), "\(run.stderr)")
+        // The command had its reminder long before the slow channel was given up.
+        let recorded = try #require(try FileManager.default.attributesOfItem(atPath: "\(cli.directory)/record-command.log")[.modificationDate] as? Date)
+        #expect(recorded.timeIntervalSince(started) < 6, "the command got its reminder after \(recorded.timeIntervalSince(started)) s")
+        #expect(endless.sentBytes < 64 << 20, "phr read \(endless.sentBytes) bytes of one chunk-size line")
+    }
+
     @Test func aFailingChannelIsRetriedWithBackoffAndNeverHoldsUpTheOthers() throws {
         let cli = try CLI(label: "retry")
         defer { cli.cleanUp() }
@@ -368,6 +402,90 @@ import Testing
 
 /// A small HTTP/1.1 server on 127.0.0.1 for one test: it records each request and answers
 /// with the next of `statuses` (then 200), one request per connection.
+/// A loopback server that answers badly: `.drip` sends its answer a byte a second, for ever;
+/// `.endlessChunk` sends a chunked answer's head and then a chunk-size line that never ends,
+/// as fast as the client reads. Each connection is served on its own thread until the client
+/// goes away.
+final class TrickleServer: @unchecked Sendable {
+    enum Mode { case drip, endlessChunk }
+
+    let port: Int
+    private let mode: Mode
+    private let listener: Int32
+    private let lock = NSLock()
+    private var sent = 0
+    private var stopped = false
+
+    init(_ mode: Mode) throws {
+        self.mode = mode
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        try #require(bound == 0 && listen(fd, 16) == 0)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread { [self] in
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                Thread { [self] in serve(connection) }.start()
+            }
+        }.start()
+    }
+
+    var sentBytes: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sent
+    }
+
+    private var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
+    }
+
+    func stop() {
+        lock.lock()
+        stopped = true
+        lock.unlock()
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var request = [UInt8](repeating: 0, count: 65536)
+        _ = recv(connection, &request, request.count, 0)
+        switch mode {
+        case .drip:
+            let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok".utf8)
+            for byte in answer where !isStopped {
+                guard send(connection, [byte], 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                Thread.sleep(forTimeInterval: 1)
+            }
+        case .endlessChunk:
+            let head = Array("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)
+            guard send(connection, head, head.count, Int32(MSG_NOSIGNAL)) == head.count else { return }
+            let digits = [UInt8](repeating: UInt8(ascii: "f"), count: 65536)
+            while !isStopped {
+                let count = send(connection, digits, digits.count, Int32(MSG_NOSIGNAL))
+                guard count > 0 else { return }
+                lock.lock()
+                sent += count
+                lock.unlock()
+            }
+        }
+    }
+}
+
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct Request {
         let method: String

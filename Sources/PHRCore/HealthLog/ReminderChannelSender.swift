@@ -140,7 +140,8 @@ public struct ReminderChannelSender: Sendable {
         }
         let response: HTTPResponse
         do {
-            response = try SocketHTTPTransport(timeout: timeout).send(method: "POST", url: url, headers: headers, body: body, timeout: timeout)
+            response = try SocketHTTPTransport(timeout: timeout).send(method: "POST", url: url, headers: headers, body: body, timeout: timeout,
+                                                                     total: timeout)
         } catch let failure as TransportFailure {
             throw ChannelFailure(reason: failure.detail)
         }

@@ -12,7 +12,7 @@ import GRDB
 /// untouched (no attempt counted, no backoff), and goes out on the first run without it, as long
 /// as it is still within its lifetime; past that it is given up and counted like any reminder
 /// too old to send (a dose reminder half a day late could prompt a second dose).
-public struct ReminderDelivery {
+public struct ReminderDelivery: Sendable {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
@@ -85,7 +85,7 @@ public struct ReminderDelivery {
         }
     }
 
-    private struct Pending {
+    private struct Pending: Sendable {
         var key: String
         var reminder: DueReminder
         var attempts: Int
@@ -139,49 +139,86 @@ public struct ReminderDelivery {
             }
             return (channels, work, expired)
         }
-        var reports: [ChannelReport] = []
-        for channel in channels {
-            var report = ChannelReport(channel: channel.id, kind: channel.kind, sent: 0, failed: 0, gaveUp: expired[channel.id] ?? 0,
-                                       held: 0, error: nil)
-            defer { reports.append(report) }
+        // Each channel on its own thread: one that is slow (up to its 10 seconds) or down holds
+        // up no other. Their writes to the vault are serialised by the database.
+        let results = ChannelResults(count: channels.count)
+        let group = DispatchGroup()
+        for (index, channel) in channels.enumerated() {
             let due = work[channel.id] ?? []
-            if sender.holds(channel) {
-                report.held = due.count
-                continue
+            let gaveUp = expired[channel.id] ?? 0
+            group.enter()
+            let thread = Thread { [self] in
+                results.set(index, Result { try deliver(due, to: channel, gaveUp: gaveUp, now: now, stamp: stamp, leased: leased) })
+                group.leave()
             }
-            for pending in due.prefix(Self.perRun) {
-                do {
-                    try sender.send(ChannelMessage(pending.reminder, details: channel.details), via: channel)
-                    try vault.database.write { db in
-                        try db.execute(sql: "DELETE FROM reminder_delivery WHERE channel_id = ? AND key = ?", arguments: [channel.id, pending.key])
-                        try db.execute(sql: """
-                            UPDATE reminder_channel SET delivered = delivered + 1, last_attempt_at = ?, last_success_at = ?, last_error = NULL
-                            WHERE id = ?
-                            """, arguments: [stamp, stamp, channel.id])
-                    }
-                    report.sent += 1
-                } catch let failure as ChannelFailure {
-                    let next = Timestamp.string(now.addingTimeInterval(Self.backoff(afterFailures: pending.attempts + 1)))
-                    try vault.database.write { db in
-                        try db.execute(sql: """
-                            UPDATE reminder_delivery SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
-                            WHERE channel_id = ? AND key = ?
-                            """, arguments: [next, failure.reason, channel.id, pending.key])
-                        // The rest of this channel's queue waits as long: the channel is down. What
-                        // this run took and did not try is released to the same time.
-                        try db.execute(sql: """
-                            UPDATE reminder_delivery SET next_attempt_at = ? WHERE channel_id = ? AND (next_attempt_at < ? OR next_attempt_at = ?)
-                            """, arguments: [next, channel.id, next, leased])
-                        try db.execute(sql: "UPDATE reminder_channel SET last_attempt_at = ?, last_error = ? WHERE id = ?",
-                                       arguments: [stamp, failure.reason, channel.id])
-                    }
-                    report.failed += 1
-                    report.error = failure.reason
-                    break
+            thread.start()
+        }
+        group.wait()
+        return try results.all()
+    }
+
+    /// The results of the channels' threads, by channel.
+    private final class ChannelResults: @unchecked Sendable {
+        private let lock = NSLock()
+        private var results: [Result<ChannelReport, Error>?]
+
+        init(count: Int) {
+            results = Array(repeating: nil, count: count)
+        }
+
+        func set(_ index: Int, _ result: Result<ChannelReport, Error>) {
+            lock.lock()
+            results[index] = result
+            lock.unlock()
+        }
+
+        func all() throws -> [ChannelReport] {
+            lock.lock()
+            defer { lock.unlock() }
+            return try results.map { try $0!.get() }
+        }
+    }
+
+    /// Sends one channel's due deliveries, in order, until one fails.
+    private func deliver(_ due: [Pending], to channel: ReminderChannel, gaveUp: Int, now: Date, stamp: String,
+                         leased: String) throws -> ChannelReport {
+        var report = ChannelReport(channel: channel.id, kind: channel.kind, sent: 0, failed: 0, gaveUp: gaveUp, held: 0, error: nil)
+        if sender.holds(channel) {
+            report.held = due.count
+            return report
+        }
+        for pending in due.prefix(Self.perRun) {
+            do {
+                try sender.send(ChannelMessage(pending.reminder, details: channel.details), via: channel)
+                try vault.database.write { db in
+                    try db.execute(sql: "DELETE FROM reminder_delivery WHERE channel_id = ? AND key = ?", arguments: [channel.id, pending.key])
+                    try db.execute(sql: """
+                        UPDATE reminder_channel SET delivered = delivered + 1, last_attempt_at = ?, last_success_at = ?, last_error = NULL
+                        WHERE id = ?
+                        """, arguments: [stamp, stamp, channel.id])
                 }
+                report.sent += 1
+            } catch let failure as ChannelFailure {
+                let next = Timestamp.string(now.addingTimeInterval(Self.backoff(afterFailures: pending.attempts + 1)))
+                try vault.database.write { db in
+                    try db.execute(sql: """
+                        UPDATE reminder_delivery SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?
+                        WHERE channel_id = ? AND key = ?
+                        """, arguments: [next, failure.reason, channel.id, pending.key])
+                    // The rest of this channel's queue waits as long: the channel is down. What
+                    // this run took and did not try is released to the same time.
+                    try db.execute(sql: """
+                        UPDATE reminder_delivery SET next_attempt_at = ? WHERE channel_id = ? AND (next_attempt_at < ? OR next_attempt_at = ?)
+                        """, arguments: [next, channel.id, next, leased])
+                    try db.execute(sql: "UPDATE reminder_channel SET last_attempt_at = ?, last_error = ? WHERE id = ?",
+                                   arguments: [stamp, failure.reason, channel.id])
+                }
+                report.failed += 1
+                report.error = failure.reason
+                break
             }
         }
-        return reports
+        return report
     }
 
     /// What became of one channel's test notification.

@@ -38,9 +38,13 @@ public final class SocketHTTPTransport: HTTPTransport, @unchecked Sendable {
 
     /// Sends one request with an optional body (reminder channels POST theirs). Redirects are
     /// followed only for requests without a body: a POST is never replayed somewhere else.
-    public func send(method: String, url: URL, headers: [String: String], body: Data?, timeout requestTimeout: TimeInterval) throws -> HTTPResponse {
+    /// `total`, when given, is the whole exchange's deadline (a reminder channel's 10 seconds:
+    /// a server that drips a byte every few seconds keeps no request longer); else it is four
+    /// waits, at least a minute (a drug label is large).
+    public func send(method: String, url: URL, headers: [String: String], body: Data?, timeout requestTimeout: TimeInterval,
+                     total: TimeInterval? = nil) throws -> HTTPResponse {
         let perWait = max(0.05, min(requestTimeout, timeout))
-        let deadline = Date().addingTimeInterval(max(perWait * 4, 60))
+        let deadline = Date().addingTimeInterval(total ?? max(perWait * 4, 60))
         var url = url
         for _ in 0...Self.maximumRedirects {
             let response = try exchange(url: url, method: method, headers: headers, body: body, perWait: perWait, deadline: deadline)
@@ -339,12 +343,20 @@ private struct ResponseReader {
         return HTTPResponse(status: status, headers: headers, body: Data(body))
     }
 
+    /// The longest chunk-size line read (with its extensions).
+    static let maximumChunkLine = 4096
+
     /// Transfer-Encoding: chunked (RFC 9112 section 7.1); trailers are read and ignored.
     mutating func readChunked() throws -> [UInt8] {
         var body: [UInt8] = []
         while true {
             var lineEnd = Self.find([13, 10], in: buffer)
             while lineEnd == nil {
+                // A chunk-size line is a few hex digits and perhaps an extension: one that never
+                // ends grew phr to 100 MB.
+                guard buffer.count <= Self.maximumChunkLine else {
+                    throw TransportFailure(.connectionLost, "\(host) sent a malformed chunked answer")
+                }
                 guard try fill() else { throw brokeOff }
                 lineEnd = Self.find([13, 10], in: buffer)
             }
