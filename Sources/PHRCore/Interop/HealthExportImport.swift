@@ -85,9 +85,9 @@ public enum HealthExportFormat: String, Sendable, Equatable {
 ///
 /// The export is read by phr-render (PHRRender's HealthExportWorker or FitTakeoutWorker), never
 /// in this process: phr opens the file or folder, hands the descriptor to the sandboxed worker,
-/// and checks each entry that comes back as it checks typed ones. Nothing is written until the
-/// worker has read the whole export; then everything goes in in one transaction, so a
-/// truncated zip or a malformed XML or CSV changes nothing.
+/// and checks each entry that comes back as it checks typed ones, writing it as it comes inside
+/// one transaction that commits only once the worker has read the whole export, so a truncated
+/// zip or a malformed XML or CSV changes nothing, and phr never holds the export in memory.
 ///
 /// Each entry's uid is derived from what identifies its record in the export (Apple: type,
 /// source, times, value, for a night its day; Google Fit: a day's weight by its date, a session
@@ -105,9 +105,9 @@ public struct HealthExportImport {
         self.format = format
     }
 
-    /// What the worker sent, checked.
+    /// What the worker sent, checked, but its entries: they go into the vault as they come.
     struct Reading {
-        var entries: [HealthExportEntry] = []
+        var entries = 0
         var clinical: [(path: String, json: String, fhirVersion: String?)] = []
         var tallies: [HealthExportTally] = []
         var exportDate: String?
@@ -129,14 +129,18 @@ public struct HealthExportImport {
 
     func run(file: FileDescriptor, path: String, vault: Vault, profileName: String?, time: TimeContext, dryRun: Bool,
              progress: ((Int64, Int64) -> Void)?) throws -> ImportReport {
-        let reading = try read(file: file, path: path, zone: time.zone, progress: progress)
         struct Rollback: Error { let report: ImportReport }
         do {
+            // One transaction from the first entry to the last: each entry goes in as the worker
+            // sends it (phr never holds the whole export: a million records would take hundreds
+            // of megabytes), and a refusal or a worker that dies rolls all of it back.
             return try vault.database.write { db in
                 let rowsBefore = try SearchIndex.indexedRows(db)
                 let profile = try Profiles.resolve(db, name: profileName)
                 var report = ImportReport(format: format.name, profile: profile.name)
-                try write(db, reading, path: path, profileID: profile.id, time: time, report: &report)
+                let writer = EntryWriter(db: db, profileID: profile.id, time: time, importer: self)
+                let reading = try read(file: file, path: path, zone: time.zone, progress: progress, entry: writer.add)
+                try write(db, reading, writer, path: path, profileID: profile.id, time: time, report: &report)
                 if dryRun {
                     report.dryRun = true
                     throw Rollback(report: report)
@@ -151,7 +155,8 @@ public struct HealthExportImport {
 
     // MARK: The worker
 
-    func read(file: FileDescriptor, path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?) throws -> Reading {
+    func read(file: FileDescriptor, path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?,
+              entry: (HealthExportEntry) throws -> Void) throws -> Reading {
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
@@ -176,7 +181,7 @@ public struct HealthExportImport {
         var reading = Reading()
         var outcome: Result<Bool, Error> = .success(false)
         do {
-            outcome = .success(try collect(from: messages, into: &reading, path: path, progress: progress))
+            outcome = .success(try collect(from: messages, into: &reading, path: path, progress: progress, entry: entry))
         } catch {
             outcome = .failure(error)
             Glibc.kill(pid, SIGKILL)
@@ -194,7 +199,7 @@ public struct HealthExportImport {
 
     /// Reads the worker's messages until it closes the pipe. True when it said `finished`.
     private func collect(from pipe: FileDescriptor, into reading: inout Reading, path: String,
-                         progress: ((Int64, Int64) -> Void)?) throws -> Bool {
+                         progress: ((Int64, Int64) -> Void)?, entry: (HealthExportEntry) throws -> Void) throws -> Bool {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256 << 10)
         var finished = false
@@ -225,11 +230,12 @@ public struct HealthExportImport {
                 switch message {
                 case .progress(let read, let total):
                     progress?(read, total)
-                case .entry(let entry):
-                    guard reading.entries.count < HealthExportWorkerSettings.maximumEntries else {
+                case .entry(let incoming):
+                    guard reading.entries < HealthExportWorkerSettings.maximumEntries else {
                         throw HealthExportError.protocolViolation(format: format, detail: "more than \(HealthExportWorkerSettings.maximumEntries) entries")
                     }
-                    reading.entries.append(entry)
+                    reading.entries += 1
+                    try entry(incoming)
                 case .clinicalRecord(let name, let json, let version):
                     guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
                         throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
@@ -262,22 +268,40 @@ public struct HealthExportImport {
 
     // MARK: Writing
 
-    /// Adds the entries (checked as typed ones are) and the Health Records, counting per type.
-    func write(_ db: Database, _ reading: Reading, path: String, profileID: Int64, time: TimeContext,
-               report: inout ImportReport) throws {
-        let stamp = Timestamp.string(time.now)
+    /// Writes each entry as it arrives (checked as typed ones are), counting per type.
+    final class EntryWriter {
+        let db: Database
+        let profileID: Int64
+        let time: TimeContext
+        let importer: HealthExportImport
+        let stamp: String
         var added: [String: Int] = [:], updated: [String: Int] = [:], unchanged: [String: Int] = [:], rejected: [String: Int] = [:]
-        for (index, incoming) in reading.entries.enumerated() {
+        /// Entries refused as bad data: where, which type, why.
+        var refused: [(entry: String, type: String, reason: String)] = []
+        private var index = 0
+
+        init(db: Database, profileID: Int64, time: TimeContext, importer: HealthExportImport) {
+            self.db = db
+            self.profileID = profileID
+            self.time = time
+            self.importer = importer
+            stamp = Timestamp.string(time.now)
+        }
+
+        func add(_ incoming: HealthExportEntry) throws {
+            index += 1
             var entry: LogEntry
             do {
-                entry = try logEntry(incoming, zone: time.zone, stamp: stamp)
+                entry = try importer.logEntry(incoming, zone: time.zone, stamp: stamp)
                 // Checked as a phr export's entry is; its ID is drawn only if it is new.
                 entry.id = "000000"
                 try PHRImporter.check(&entry)
             } catch let error as LocalizedError {
-                report.reject("entry \(index + 1)", type: incoming.type, error.errorDescription ?? "bad data")
+                if refused.count < 100_000 {
+                    refused.append(("entry \(index)", incoming.type, error.errorDescription ?? "bad data"))
+                }
                 rejected[incoming.type, default: 0] += 1
-                continue
+                return
             }
             let existing = try Row.fetchOne(db, sql: "SELECT id, value, diastolic, at, start_at, note FROM log_entry WHERE profile_id = ? AND uid = ?",
                                             arguments: [profileID, entry.uid])
@@ -285,7 +309,7 @@ public struct HealthExportImport {
                 entry.id = try RecordID.generate(db, table: LogStore.table)
                 try LogStore.insert(db, entry, profileID: profileID)
                 added[incoming.type, default: 0] += 1
-                continue
+                return
             }
             let same = existing["value"] as Double == entry.value && existing["diastolic"] as Double? == entry.diastolic
                 && existing["at"] as String == entry.at && existing["start_at"] as String? == entry.start && existing["note"] as String? == entry.note
@@ -298,6 +322,13 @@ public struct HealthExportImport {
                 updated[incoming.type, default: 0] += 1
             }
         }
+    }
+
+    /// Counts what the writer did per type, with the tallies and the Health Records.
+    func write(_ db: Database, _ reading: Reading, _ writer: EntryWriter, path: String, profileID: Int64, time: TimeContext,
+               report: inout ImportReport) throws {
+        let (added, updated, unchanged, rejected) = (writer.added, writer.updated, writer.unchanged, writer.rejected)
+        for refusal in writer.refused { report.reject(refusal.entry, type: refusal.type, refusal.reason) }
         let total = { (counts: [String: Int]) in counts.values.reduce(0, +) }
         if total(added) > 0 { report.added["log_entries"] = total(added) }
         if total(updated) > 0 { report.updated["log_entries"] = total(updated) }
