@@ -101,18 +101,19 @@ struct HealthExportCollector {
 
     // MARK: Finishing
 
-    /// The entries, oldest first by metric, with the tallies updated.
-    mutating func finish() -> [HealthExportEntry] {
-        var entries: [HealthExportEntry] = []
+    /// Hands each entry to `send` as it is made, oldest first by metric, with the tallies
+    /// updated; a metric's samples are let go once its entries are out. (Building every entry
+    /// first took a million water records past the worker's 1 GiB.)
+    mutating func finish(send: (HealthExportEntry) throws -> Void) throws {
         for metric in LogMetric.allCases where metric != .sleep {
-            guard let list = samples[metric] else { continue }
-            for (type, sample) in deduplicated(list) {
-                entries.append(entry(metric, type: type, sample))
+            guard let list = samples.removeValue(forKey: metric) else { continue }
+            for index in deduplicated(list) {
+                let (type, sample) = list[index]
+                try send(entry(metric, type: type, sample))
                 count(type) { $0.entries += 1 }
             }
         }
-        entries += nights()
-        return entries
+        for night in nights() { try send(night) }
     }
 
     private func entry(_ metric: LogMetric, type: String, _ sample: Sample) -> HealthExportEntry {
@@ -122,15 +123,18 @@ struct HealthExportCollector {
                                 kind: sample.kind, note: sample.note.map { "\($0); \(from)" } ?? from, key: sample.key)
     }
 
-    /// The samples no source of higher priority overlaps.
-    private mutating func deduplicated(_ list: [(type: String, sample: Sample)]) -> [(type: String, sample: Sample)] {
+    /// The indices, in `list`, of the samples no source of higher priority overlaps, by end.
+    private mutating func deduplicated(_ list: [(type: String, sample: Sample)]) -> [Int] {
         let order = list.indices.sorted { a, b in
             let (x, y) = (list[a].sample, list[b].sample)
             let (rankX, rankY) = (sources[Int(x.source)].rank, sources[Int(y.source)].rank)
             return rankX != rankY ? rankX < rankY : x.start != y.start ? x.start < y.start : a < b
         }
-        var byDay: [Int64: [Int]] = [:]
-        var result: [(type: String, sample: Sample)] = []
+        // Kept samples by the day they start and by source: a sample is compared with other
+        // sources' only (one source's thousands of readings a day were compared with each
+        // other, for nothing: samples of one source never drop each other).
+        var byDay: [Int64: [Int32: [Int]]] = [:]
+        var result: [Int] = []
         for index in order {
             let sample = list[index].sample
             let end = max(sample.end, sample.start + 60)
@@ -138,11 +142,13 @@ struct HealthExportCollector {
             var duplicate = false
             // Samples longer than a day are compared with those kept around their start only.
             search: for day in (firstDay - 1)...min(Self.floorDiv(end, 86_400), firstDay + 1) {
-                for other in byDay[day] ?? [] {
-                    let kept = result[other].sample
-                    if kept.source != sample.source && kept.start < end && sample.start < max(kept.end, kept.start + 60) {
-                        duplicate = true
-                        break search
+                for (source, kept) in byDay[day] ?? [:] where source != sample.source {
+                    for other in kept {
+                        let kept = list[other].sample
+                        if kept.start < end && sample.start < max(kept.end, kept.start + 60) {
+                            duplicate = true
+                            break search
+                        }
                     }
                 }
             }
@@ -150,10 +156,10 @@ struct HealthExportCollector {
                 count(list[index].type) { $0.duplicates += 1 }
                 continue
             }
-            byDay[firstDay, default: []].append(result.count)
-            result.append(list[index])
+            byDay[firstDay, default: [:]][sample.source, default: []].append(index)
+            result.append(index)
         }
-        result.sort { $0.sample.end < $1.sample.end }
+        result.sort { list[$0].sample.end < list[$1].sample.end }
         return result
     }
 

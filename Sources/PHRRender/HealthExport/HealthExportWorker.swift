@@ -106,9 +106,7 @@ public enum HealthExportWorker {
             exportDate = reader.exportDate
         }
         var finished = collector
-        for entry in finished.finish() {
-            try output.send(.entry(entry))
-        }
+        try finished.finish { try output.send(.entry($0)) }
         for type in finished.tallies.keys.sorted() {
             var tally = finished.tallies[type]!
             if type == "HKCategoryTypeIdentifierSleepAnalysis" && tally.skipped > 0 && tally.reason == nil {
