@@ -153,3 +153,7 @@ int phr_flush_stdout(void) {
     if (fflush(stdout) != 0 || ferror(stdout)) return errno != 0 ? errno : EIO;
     return 0;
 }
+
+int phr_pipe_cloexec(int descriptors[2]) {
+    return pipe2(descriptors, O_CLOEXEC);
+}

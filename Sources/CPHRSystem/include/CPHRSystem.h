@@ -56,6 +56,11 @@ int phr_tmpfile_open(const char *directory, unsigned mode);
 /// EEXIST if `path` exists. Returns 0 or -1 with errno.
 int phr_tmpfile_link(int fd, const char *path);
 
+/// pipe2(2) with O_CLOEXEC: both ends close-on-exec from the start, so a program another thread
+/// starts meanwhile never inherits them (Glibc's Swift module does not export pipe2). Returns 0
+/// or -1 with errno.
+int phr_pipe_cloexec(int descriptors[2]);
+
 /// Flushes C stdio's stdout and reports whether anything written through it failed (a write
 /// error now or earlier, e.g. on a full disk). Returns 0 when all of it was written, else errno.
 int phr_flush_stdout(void);

@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// What one notification says, in the words the channel's details setting allows.
@@ -194,10 +195,10 @@ public struct ReminderChannelSender: Sendable {
         var bytes = Array(input.utf8.prefix(60 << 10))
         defer { wipe(&bytes) }
         var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else { throw ChannelFailure(reason: "cannot run \(name): \(String(cString: strerror(errno)).lowercased())") }
+        // Close-on-exec from the start: channels run on threads of their own, and another's
+        // program must not inherit this pipe (its reader would never see the end).
+        guard phr_pipe_cloexec(&descriptors) == 0 else { throw ChannelFailure(reason: "cannot run \(name): \(String(cString: strerror(errno)).lowercased())") }
         let (readEnd, writeEnd) = (descriptors[0], descriptors[1])
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress! + offset, bytes.count - offset) }

@@ -225,7 +225,7 @@ struct CCDAImporter {
         guard let concept = Self.concept(entry.code, name: entry.name), let vaccine = concept.name(preferring: [Coding.System.cvx]) else {
             return .skip("names no vaccine (manufacturedMaterial code)")
         }
-        guard let date = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date else {
+        guard let date = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date else {
             return .skip("has no date (effectiveTime)")
         }
         return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: entry.lot, notes: nil,
@@ -319,7 +319,7 @@ struct CCDAImporter {
     /// An encounter: a past appointment, at its start, with the clinician seen.
     func appointment(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Appointment> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
-        guard let startTime = try Self.time(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs) else {
+        guard let startTime = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs) else {
             return .skip("has no time (effectiveTime)")
         }
         // The visit keeps the wall-clock time and offset the document gave (a visit at 21:44
@@ -479,6 +479,18 @@ struct CCDAImporter {
         return FHIRElements.doseText((low, nil)) + "-" + FHIRElements.doseText((high, quantity.unit))
     }
 
+    /// A time an entry cannot do without: a vendor's "unknown" sentinel is no time (the entry is
+    /// skipped as having none), anything else unreadable is refused.
+    static func knownTime(_ text: String?, field: String, zone: TimeZone, repairs: Repairs) throws -> FHIRElements.DateTime? {
+        do {
+            return try time(text, field: field, zone: zone, repairs: repairs)
+        } catch let error as FHIRFieldError where error.reason.hasSuffix(unknownTime) {
+            return nil
+        }
+    }
+
+    static let unknownTime = "stands for an unknown time"
+
     /// The fixed-offset zone of a time that gave its offset ("-05:00"); nil for a date, or a
     /// time without one.
     static func offsetZone(_ time: FHIRElements.DateTime) -> TimeZone? {
@@ -505,7 +517,7 @@ struct CCDAImporter {
         guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid() }
         var digits = String(text.prefix { $0.isNumber })
         if repairs != nil && digits.count >= 4 && digits.prefix(3) == "000" {
-            throw FHIRFieldError(field: field, reason: "'\(shown)' stands for an unknown time")
+            throw FHIRFieldError(field: field, reason: "'\(shown)' \(unknownTime)")
         }
         var rest = text.dropFirst(digits.count)
         var fraction = ""

@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// Runs the C-CDA reader (`phr-render ccda`, PHRRender's `CCDAWorker`) on one document: the
@@ -30,8 +31,7 @@ struct CCDAReaderProcess {
         try bytes.withUnsafeBytes { try document.write($0) }
         guard lseek(document.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: document.path, code: errno) }
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard phr_pipe_cloexec(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         defer { close(ends[0]) }
         let settings = CCDAWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, maximumBytes: RecordImport.maximumBytes)
         let pid: pid_t

@@ -182,7 +182,8 @@ enum FHIRVersion: String, Equatable {
             if let criticality = object["criticality"]?.string {
                 object["criticality"] = ["CRITL": "low", "CRITH": "high", "CRITU": "unable-to-assess"][criticality].map(StrictJSON.string)
             }
-            if let category = object["category"]?.string { object["category"] = .array([.string(category)]) }
+            // DSTU2's "other" has no R4 code: no category says as much.
+            if let category = object["category"]?.string { object["category"] = category == "other" ? nil : .array([.string(category)]) }
         case "Condition":
             rename("patient", "subject")
             rename("dateRecorded", "recordedDate")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import CPHRSystem
 import Glibc
 
 /// The phone exports `phr import` reads into the health log, and what differs between them.
@@ -159,8 +160,7 @@ public struct HealthExportImport {
               entry: (HealthExportEntry) throws -> Void) throws -> Reading {
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard phr_pipe_cloexec(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
         let pid: pid_t
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// Runs the drawing worker (`phr-render draw`, PHRRender's `ShareWorker`) for one PDF (a share
@@ -144,14 +145,12 @@ public struct ShareRenderer: Sendable {
     }
 }
 
-/// A pipe whose two ends are close-on-exec (the child gets its end by dup2, which clears it).
-/// Glibc's module does not export pipe2(2), so the flag is set right after pipe(2); nothing
-/// else in phr spawns processes at the same time.
+/// A pipe whose two ends are close-on-exec from the start (the child gets its end by dup2,
+/// which clears it): phr_pipe_cloexec, as no other thread's child may inherit them.
 private enum PipeEnds {
     static func make() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard phr_pipe_cloexec(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         return (ends[0], ends[1])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// The one way phr starts a program of the user's system outside the vault: the passphrase
@@ -51,9 +52,7 @@ public enum LocalProgram {
                            stderr: Sandbox.Source = .devNull(flags: O_WRONLY)) throws -> Result {
         var ends: [Int32] = [-1, -1]
         if captureOutput {
-            guard pipe(&ends) == 0 else { throw Sandbox.SpawnError(code: errno) }
-            _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+            guard phr_pipe_cloexec(&ends) == 0 else { throw Sandbox.SpawnError(code: errno) }
         }
         let pid: pid_t
         do {

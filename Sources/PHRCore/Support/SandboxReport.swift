@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// What confines phr-render's workers on this machine, as a worker found it from inside:
@@ -88,9 +89,7 @@ public struct SandboxReport: Codable, Sendable, Equatable {
     /// Starts `phr-render sandbox` and reads its report; throws a reason when it cannot.
     public static func probe(executable: String = RenderHelper.path, timeout: Double = 10) throws -> SandboxReport {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { throw ProbeFailure(reason: "no pipe (errno \(errno))") }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
+        guard phr_pipe_cloexec(&ends) == 0 else { throw ProbeFailure(reason: "no pipe (errno \(errno))") }
         let pid: pid_t
         do {
             pid = try Sandbox.spawn(executable: executable, arguments: ["sandbox"], environment: Sandbox.workerEnvironment(),

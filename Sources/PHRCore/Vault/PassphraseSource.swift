@@ -1,4 +1,5 @@
 import Foundation
+import CPHRSystem
 import Glibc
 
 /// Non-interactive passphrase sources, in restic's order of preference: `PHR_PASSPHRASE_FILE`,
@@ -58,12 +59,10 @@ public enum PassphraseSource {
     /// (a background child left holding the pipe must neither hang phr nor outlive it).
     public static func fromCommand(_ command: String, timeout: Double = commandTimeout) throws -> SecretBytes {
         var descriptors: [Int32] = [-1, -1]
-        guard pipe(&descriptors) == 0 else {
+        guard phr_pipe_cloexec(&descriptors) == 0 else {
             throw VaultError.passphraseSource("cannot run PHR_PASSPHRASE_COMMAND: \(String(cString: strerror(errno)).lowercased())")
         }
         let readEnd = descriptors[0]
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(descriptors[1], F_SETFD, FD_CLOEXEC)
         // Above 2, so the dup2 onto stdout never meets its own source (phr may run with stdout closed).
         let writeEnd = descriptors[1] > 2 ? descriptors[1] : fcntl(descriptors[1], F_DUPFD_CLOEXEC, 10)
         if writeEnd != descriptors[1] { close(descriptors[1]) }

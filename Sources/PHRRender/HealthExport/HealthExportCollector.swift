@@ -190,6 +190,10 @@ struct HealthExportCollector {
                 }
                 let inBed = samples.filter { $0.stage == .inBed && $0.source == bedSource }
                 let seconds = Self.unionLength(inBed.map { ($0.start, $0.end) })
+                guard seconds > 0, seconds <= 86_400 else {
+                    count(Self.sleepType) { $0.skipped += samples.count }
+                    continue
+                }
                 let duplicates = samples.filter { $0.stage == .inBed && $0.source != bedSource }.count
                 count(Self.sleepType) {
                     $0.entries += 1

@@ -79,7 +79,14 @@ final class HealthExportReader {
                 switch Self.scan(bytes, ended: ended) {
                 case .needMore:
                     guard !ended, bytes.count <= Self.maximumDeclaration + (64 << 10) else {
-                        // No root within reach: let libxml2 say what the file is.
+                        // A declaration that runs past the limit, or to the end of the file, is
+                        // refused here: libxml2 never reads one. Without a declaration, libxml2
+                        // says what the file is.
+                        if Self.contains(bytes[...], "<!DOCTYPE") {
+                            throw ZipArchive.Refusal(reason: ended
+                                ? "export.xml ends inside its document type declaration, before any element"
+                                : "export.xml's document type declaration is longer than \(Self.maximumDeclaration >> 20) MB; an Apple Health export's is about 10 KB")
+                        }
                         pending = bytes
                         return
                     }
@@ -118,13 +125,13 @@ final class HealthExportReader {
                     index += 1
                     continue
                 }
-                guard index + 1 < bytes.count else { return ended ? .noDeclaration : .needMore }
+                guard index + 1 < bytes.count else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
                 let next = bytes[index + 1]
                 if next == 0x3F {
-                    guard let end = find(bytes, "?>", from: index + 2) else { return ended ? .noDeclaration : .needMore }
+                    guard let end = find(bytes, "?>", from: index + 2) else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
                     index = end + 2
                 } else if starts(bytes, "<!--", at: index) {
-                    guard let end = find(bytes, "-->", from: index + 4) else { return ended ? .noDeclaration : .needMore }
+                    guard let end = find(bytes, "-->", from: index + 4) else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
                     index = end + 3
                 } else if declarationStart == nil && starts(bytes, "<!DOCTYPE", at: index) {
                     declarationStart = index
@@ -139,7 +146,7 @@ final class HealthExportReader {
                     index += 1
                 }
             }
-            return ended ? .noDeclaration : .needMore
+            return ended && declarationStart == nil ? .noDeclaration : .needMore
         }
 
         private static func starts(_ bytes: [UInt8], _ text: String, at index: Int) -> Bool {
@@ -346,7 +353,7 @@ final class HealthExportReader {
             // length at all, which is no workout to log.
             var ends = end
             if end == start {
-                guard minutes > 0, minutes <= 7 * 24 * 60 else {
+                guard minutes > 0, minutes <= 24 * 60 else {
                     collector.count(type) {
                         $0.skipped += 1
                         $0.reason = "a workout that ends when it starts and gives no duration"

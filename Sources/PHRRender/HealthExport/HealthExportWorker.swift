@@ -120,7 +120,8 @@ public enum HealthExportWorker {
     /// The zip's export: the XML member whose root element is HealthData. The Health app names
     /// it in the phone's language ("export.xml", "exportar.xml", "eksport.xml", "导出.xml") and
     /// puts a CDA document beside it ("export_cda.xml"), so the name decides nothing: each XML
-    /// member outside the records folders is looked at (its first 64 KB) and the one that is
+    /// member outside the records folders is looked at (its beginning, past a declaration of up to
+    /// 1 MB) and the one that is
     /// an Apple Health export is read.
     static func exportMember(_ archive: ZipArchive) throws -> ZipArchive.Member {
         let folders = ["clinical-records/", "workout-routes/", "electrocardiograms/"]
@@ -130,7 +131,8 @@ public enum HealthExportWorker {
         var exports: [ZipArchive.Member] = []
         for member in candidates.prefix(64) {
             let stream = try archive.open(member)
-            var head = [UInt8](repeating: 0, count: 64 << 10)
+            // As far as a declaration may run (1 MB) and some: the root lies past it.
+            var head = [UInt8](repeating: 0, count: HealthExportReader.Prologue.maximumDeclaration + (64 << 10))
             var filled = 0
             while filled < head.count {
                 let count = try head.withUnsafeMutableBytes { try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }

@@ -277,7 +277,9 @@ struct ImageDecoder {
             guard tag == 256 || tag == 257 else { continue }
             // A SHORT sits in the first two bytes of the value field, a LONG fills it.
             let value = type == 3 ? u16(entry + 8) : type == 4 ? u32(entry + 8) : nil
-            if tag == 256 { width = value } else { height = value }
+            // The first of a repeated tag counts, as for libtiff (it ignores later duplicates):
+            // a small size after a large one must not pass the check for the large one.
+            if tag == 256 { width = width ?? value ?? -1 } else { height = height ?? value ?? -1 }
         }
         guard let width, let height, width > 0, height > 0 else { return nil }
         return (width, height)

@@ -60,6 +60,8 @@ import Testing
           {"resource": {"resourceType": "AllergyIntolerance", "id": "a1", "status": "active", "criticality": "CRITH", "category": "medication",
                         "substance": {"coding": [{"system": "http://www.nlm.nih.gov/research/umls/rxnorm", "code": "161", "display": "Acetaminophen"}], "text": "Acetaminophen"},
                         "patient": {"reference": "Patient/p1"}, "onset": "2015-03-01", "reaction": [{"manifestation": [{"text": "Hives"}], "severity": "severe"}]}},
+          {"resource": {"resourceType": "AllergyIntolerance", "id": "a3", "status": "confirmed", "category": "other",
+                        "substance": {"text": "Nickel"}, "patient": {"reference": "Patient/p1"}}},
           {"resource": {"resourceType": "AllergyIntolerance", "id": "a2", "status": "refuted",
                         "substance": {"text": "Latex"}, "patient": {"reference": "Patient/p1"}}},
           {"resource": {"resourceType": "Condition", "id": "c1", "patient": {"reference": "Patient/p1"}, "clinicalStatus": "resolved",
@@ -92,7 +94,7 @@ import Testing
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
         #expect(report.format == "FHIR DSTU2 Bundle (searchset)")
         #expect(report.rejectedCount == 0, "\(report.skipped)")
-        #expect(report.added["allergies"] == 1 && report.added["conditions"] == 1 && report.added["medications"] == 1
+        #expect(report.added["allergies"] == 2 && report.added["conditions"] == 1 && report.added["medications"] == 1
                 && report.added["immunizations"] == 1 && report.added["observations"] == 1, "\(report.added) \(report.skipped)")
         // Refuted (DSTU2's status) is no allergy; not taken (wasNotTaken) is no medication; DiagnosticOrder has no R4 counterpart.
         #expect(report.skipped.map(\.type).sorted() == ["AllergyIntolerance", "DiagnosticOrder", "MedicationStatement"], "\(report.skipped)")
@@ -101,6 +103,8 @@ import Testing
         let acetaminophen = try #require(allergies.first { $0.substance == "Acetaminophen" })
         #expect(acetaminophen.criticality == .high && acetaminophen.severity == .severe && acetaminophen.category == .medication)
         #expect(acetaminophen.status == .active && acetaminophen.since?.description == "2015-03-01")
+        // DSTU2's category "other" has no R4 code: kept without a category.
+        #expect(allergies.first { $0.substance == "Nickel" }?.category == nil)
         let condition = try #require(try ConditionStore(vault: vault, profile: profile, time: Self.time).list().first)
         #expect(condition.name == "Acute bronchitis" && condition.status == .resolved && condition.resolved?.description == "2019-05-01")
         let medication = try #require(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true).first)

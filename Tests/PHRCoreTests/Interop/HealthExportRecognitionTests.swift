@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PHRCore
 import SampleZip
 import Testing
 @testable import PHRRender
@@ -67,6 +68,15 @@ import Testing
     @Test func entitiesAndEndlessDeclarationsAreRefused() {
         let laughs = "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ENTITY lol \"lol\">\n]>\n<HealthData/>"
         #expect(throws: ZipArchive.Refusal.self) { try Self.filtered(laughs, chunk: 100) }
+        // A declaration the file ends inside never reaches libxml2 either.
+        do {
+            _ = try Self.filtered("<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData [\n<!ELEMENT HealthData EMPTY>\n", chunk: 100)
+            Issue.record("an unfinished declaration was passed on")
+        } catch let refusal as ZipArchive.Refusal {
+            #expect(refusal.reason == "export.xml ends inside its document type declaration, before any element")
+        } catch {
+            Issue.record("\(error)")
+        }
         let endless = "<!DOCTYPE HealthData [\n" + String(repeating: "<!ELEMENT x EMPTY>\n", count: 60_000) + "]>\n<HealthData/>"
         do {
             _ = try Self.filtered(endless, chunk: 1 << 16)
@@ -76,6 +86,19 @@ import Testing
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    /// A night the iPhone recorded as time in bed of no length is skipped, not an entry of 0.
+    @Test func anEmptyInBedNightIsSkipped() throws {
+        var collector = HealthExportCollector(zone: TimeZone(identifier: "UTC")!)
+        let phone = collector.source(name: "Jane’s iPhone", device: "model:iPhone")
+        try collector.addSleep(.init(start: 1_000_000, end: 1_000_000, stage: .inBed, source: phone))
+        try collector.addSleep(.init(start: 2_000_000, end: 2_003_600, stage: .inBed, source: phone))
+        var entries: [HealthExportEntry] = []
+        try collector.finish { entries.append($0) }
+        #expect(entries.map(\.value) == [60] && entries.allSatisfy { $0.kind == "in bed" })
+        let tally = try #require(collector.tallies["HKCategoryTypeIdentifierSleepAnalysis"])
+        #expect(tally.entries == 1 && tally.skipped == 1)
     }
 
     /// Writes a zip of `members` and opens it.
