@@ -185,6 +185,9 @@ import Testing
         // past the autumn one (25 October).
         let expected = try Self.generate(cli, into: "march", days: 30, start: "2026-03-15")
         let zip = "\(cli.directory)/march/export.zip"
+        // Every record of every type is accounted for once (issue 26): the report adds up.
+        let dry = try cli.run(["import", "--dry-run", "--json", zip], Self.env)
+        Self.expectCountsAddUp(try #require(try JSONSerialization.jsonObject(with: Data(dry.stdout.utf8)) as? [String: Any]))
         let first = try cli.run(["import", zip], Self.env)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("imported \(zip) (Apple Health export) into profile me\n"), "\(first.stdout)")

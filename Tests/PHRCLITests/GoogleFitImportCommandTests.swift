@@ -55,6 +55,9 @@ import Testing
         let counts = try #require(expected["counts"] as? [String: Int])
         #expect(counts["weight_days"] == 20 && counts["sleep_sessions"] == 30 && counts["workout_sessions"] == 27 && counts["workout_files"] == 32)
         let zip = "\(cli.directory)/march/takeout.zip"
+        // Every record of every type is accounted for once (issue 26): the report adds up.
+        let dry = try cli.run(["import", "--dry-run", "--json", zip], Self.env)
+        AppleHealthImportCommandTests.expectCountsAddUp(try Self.json(dry))
         let first = try cli.run(["import", zip], Self.env)
         #expect(first.status == 0, "\(first.stderr)")
         let out = first.stdout
@@ -149,6 +152,10 @@ import Testing
         day[17] = "heavy"
         try (lines[0..<3] + [day.joined(separator: ",")] + lines[4...]).joined(separator: "\n").write(toFile: summaryPath, atomically: true, encoding: .utf8)
 
+        // The refused records are counted among their type's: the report still adds up.
+        let dry = try cli.run(["import", "--dry-run", "--json", folder], Self.env)
+        #expect(dry.status == 65, "\(dry.stderr)")
+        AppleHealthImportCommandTests.expectCountsAddUp(try Self.json(dry))
         let result = try cli.run(["import", folder], Self.env)
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stdout.contains("  Average weight (kg)   2 days: 1 added, 1 refused\n"), "\(result.stdout)")
