@@ -42,7 +42,7 @@ struct CCDAImporter {
                     report.skip(entry.location, type: entry.type, reason)
                     continue
                 }
-                let repairs = Repairs()
+                let repairs = ImportRepairs()
                 switch entry.kind {
                 case .medication:
                     try take(try medication(entry, repairs), entry, repairs, kind: "medications", check: RecordValidation.check, db, &report)
@@ -70,7 +70,7 @@ struct CCDAImporter {
 
     /// Stores a mapped entry; what was left out or mended to keep it is reported once it is kept.
     @discardableResult
-    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, _ repairs: Repairs, kind: String,
+    private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, _ repairs: ImportRepairs, kind: String,
                                        check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         let kept = try ImportedRecords.take(mapped, location: entry.location, type: entry.type, kind: kind, formerKey: nil,
                                             check: check, profileID: profileID, db, &report)
@@ -80,7 +80,6 @@ struct CCDAImporter {
         return kept
     }
 
-    typealias Repairs = ImportRepairs
 
     private var now: String { Timestamp.string(time.now) }
 
@@ -108,7 +107,7 @@ struct CCDAImporter {
 
     // MARK: Records
 
-    func medication(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Medication> {
+    func medication(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Medication> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("recorded as not taken (negationInd)") }
         guard let concept = Self.concept(entry.code, name: entry.name), let name = concept.name(preferring: [Coding.System.rxNorm]) else {
@@ -159,7 +158,7 @@ struct CCDAImporter {
     /// SNOMED CT codes of "no known allergy" statements, beside FHIR's list.
     static let noKnownAllergyCodes = FHIRMapper.noKnownAllergyCodes.union(["716186003", "409137002"])
 
-    func allergy(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Allergy> {
+    func allergy(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Allergy> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         let typeCodes = [entry.allergyType?.code].compactMap { $0 } + (entry.allergyType?.translations.compactMap(\.code) ?? [])
         if entry.negated || typeCodes.contains(where: Self.noKnownAllergyCodes.contains) {
@@ -199,7 +198,7 @@ struct CCDAImporter {
                                notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func problem(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Condition> {
+    func problem(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Condition> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("records the problem as absent (negationInd)") }
         guard let concept = Self.concept(entry.code, name: nil),
@@ -217,7 +216,7 @@ struct CCDAImporter {
                                  notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func immunization(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Immunization> {
+    func immunization(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Immunization> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         if entry.negated { return .skip("not given (negationInd)") }
         if entry.status == "cancelled" || entry.status == "aborted" { return .skip("not given (statusCode \(entry.status!))") }
@@ -232,7 +231,7 @@ struct CCDAImporter {
                                     codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
 
-    func observation(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Observation> {
+    func observation(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Observation> {
         let status: Observation.Status
         switch entry.status ?? "completed" {
         case "nullified": return .skip("entered in error (statusCode nullified)")
@@ -317,7 +316,7 @@ struct CCDAImporter {
     }
 
     /// An encounter: a past appointment, at its start, with the clinician seen.
-    func appointment(_ entry: CCDAEntry, _ repairs: Repairs = Repairs()) throws -> FHIRMapper.Mapped<Appointment> {
+    func appointment(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Appointment> {
         if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
         guard let startTime = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs) else {
             return .skip("has no time (effectiveTime)")
@@ -481,15 +480,15 @@ struct CCDAImporter {
 
     /// A time an entry cannot do without: a vendor's "unknown" sentinel is no time (the entry is
     /// skipped as having none), anything else unreadable is refused.
-    static func knownTime(_ text: String?, field: String, zone: TimeZone, repairs: Repairs) throws -> FHIRElements.DateTime? {
-        do {
-            return try time(text, field: field, zone: zone, repairs: repairs)
-        } catch let error as FHIRFieldError where error.reason.hasSuffix(unknownTime) {
-            return nil
-        }
+    static func knownTime(_ text: String?, field: String, zone: TimeZone, repairs: ImportRepairs) throws -> FHIRElements.DateTime? {
+        isUnknownSentinel(text) ? nil : try time(text, field: field, zone: zone, repairs: repairs)
     }
 
-    static let unknownTime = "stands for an unknown time"
+    /// A vendor's "unknown" time: all zeros, or year 0001 ("00010101000000", "000000").
+    static func isUnknownSentinel(_ text: String?) -> Bool {
+        guard let digits = text?.trimmingWhitespace().prefix(while: \.isNumber), digits.count >= 4 else { return false }
+        return digits.hasPrefix("000")
+    }
 
     /// The fixed-offset zone of a time that gave its offset ("-05:00"); nil for a date, or a
     /// time without one.
@@ -507,7 +506,7 @@ struct CCDAImporter {
     /// With `repairs`, a time whose digits stop short of a precision ("2015062", "20150622103")
     /// is read to the last whole one (2015-06, 2015-06-22T10), noted; and a vendor's "unknown"
     /// sentinel (all zeros, year 0001) is refused as such, so that the note says what it was.
-    static func time(_ text: String?, field: String, zone: TimeZone, repairs: Repairs? = nil) throws -> FHIRElements.DateTime? {
+    static func time(_ text: String?, field: String, zone: TimeZone, repairs: ImportRepairs? = nil) throws -> FHIRElements.DateTime? {
         guard let text = text?.trimmingWhitespace(), !text.isEmpty else { return nil }
         let shown = String(text.prefix(40))
         // Worded only when needed: every entry's times pass through here.
@@ -516,8 +515,8 @@ struct CCDAImporter {
         }
         guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid() }
         var digits = String(text.prefix { $0.isNumber })
-        if repairs != nil && digits.count >= 4 && digits.prefix(3) == "000" {
-            throw FHIRFieldError(field: field, reason: "'\(shown)' \(unknownTime)")
+        if repairs != nil && Self.isUnknownSentinel(text) {
+            throw FHIRFieldError(field: field, reason: "'\(shown)' stands for an unknown time")
         }
         var rest = text.dropFirst(digits.count)
         var fraction = ""

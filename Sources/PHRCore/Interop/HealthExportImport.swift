@@ -50,12 +50,7 @@ public enum HealthExportFormat: String, Sendable, Equatable {
     /// `Takeout/` is a Takeout, any other zip an Apple Health export; XML naming HealthData
     /// is Apple's export.xml; text whose first line starts with a `Date` column is Takeout's
     /// daily CSV. nil for anything else.
-    public static func recognize(_ path: String) -> HealthExportFormat? {
-        guard let file = try? FileDescriptor.openInput(path, allowDirectory: true) else { return nil }
-        return recognize(file)
-    }
-
-    /// `recognize` of a file already open (read from its start, with pread: its offset stays).
+    /// The format of a file already open, read from its start with pread (its offset stays).
     static func recognize(_ file: FileDescriptor) -> HealthExportFormat? {
         var info = stat()
         guard fstat(file.fd, &info) == 0 else { return nil }

@@ -110,11 +110,9 @@ public enum RecordImport {
         }
     }
 
+    /// The whole file (a folder never gets here: `run` takes it for a Takeout, `runICalendar`
+    /// opens regular files only).
     static func read(_ file: FileDescriptor, path: String) throws -> [UInt8] {
-        var info = stat()
-        if fstat(file.fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-            throw InputFileError.notAFile(path: path, what: DocumentImporter.describe(mode: info.st_mode))
-        }
         do {
             return try file.readToEnd(limit: maximumBytes)
         } catch let error as POSIXIOError where error.code == EFBIG {

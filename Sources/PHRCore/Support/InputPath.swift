@@ -100,7 +100,8 @@ public struct InputPath: Sendable, Hashable, Comparable {
         Self.withCString(bytes, body)
     }
 
-    static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    /// `bytes` as a NUL-terminated C string for `body` (a file name for openat(2), fstatat(2)).
+    public static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
         (bytes + [0]).withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { body($0) }
         }

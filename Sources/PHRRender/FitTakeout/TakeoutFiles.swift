@@ -74,9 +74,7 @@ struct TakeoutFiles {
         case .zip(let archive):
             return try archive.readWhole(file.member!)
         case .folder:
-            let child = (file.bytes + [0]).withUnsafeBufferPointer { raw in
-                raw.withMemoryRebound(to: CChar.self) { openat(fd, $0.baseAddress!, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
-            }
+            let child = InputPath.withCString(file.bytes) { openat(fd, $0, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
             guard child >= 0 else { throw ZipArchive.Refusal(reason: "\(file.label)cannot be opened (errno \(errno))") }
             defer { close(child) }
             return try Self.readAll(child, label: file.label, limit: limit)
@@ -118,11 +116,8 @@ struct TakeoutFiles {
             if name == "." || name == ".." { continue }
             let path = prefix.isEmpty ? name : prefix + "/" + name
             let pathBytes = prefixBytes.isEmpty ? nameBytes : prefixBytes + [UInt8(ascii: "/")] + nameBytes
-            let cName = nameBytes + [0]
             var info = stat()
-            let found = cName.withUnsafeBufferPointer { raw in
-                raw.withMemoryRebound(to: CChar.self) { fstatat(directory, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) }
-            }
+            let found = InputPath.withCString(nameBytes) { fstatat(directory, $0, &info, AT_SYMLINK_NOFOLLOW) }
             guard found == 0 else {
                 notRegular += 1
                 continue
@@ -132,9 +127,7 @@ struct TakeoutFiles {
                 guard depth < maximumDepth else {
                     throw ZipArchive.Refusal(reason: "the folder nests deeper than \(maximumDepth) levels at \(ZipArchive.printable(path)); a Takeout is 3 levels deep")
                 }
-                let child = cName.withUnsafeBufferPointer { raw in
-                    raw.withMemoryRebound(to: CChar.self) { openat(directory, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-                }
+                let child = InputPath.withCString(nameBytes) { openat(directory, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
                 guard child >= 0 else { throw ZipArchive.Refusal(reason: "the folder \(ZipArchive.printable(path)) cannot be opened (errno \(errno))") }
                 defer { close(child) }
                 try walk(child, prefix: path, depth: depth + 1, into: &files, notRegular: &notRegular, prefixBytes: pathBytes)

@@ -77,6 +77,9 @@ final class HealthExportReader {
             var ended = false
             while true {
                 switch Self.scan(bytes, ended: ended) {
+                case .noRoot:
+                    pending = bytes
+                    return
                 case .needMore:
                     guard !ended, bytes.count <= Self.maximumDeclaration + (64 << 10) else {
                         // A declaration that runs past the limit, or to the end of the file, is
@@ -92,10 +95,10 @@ final class HealthExportReader {
                     }
                     let count = try chunk.withUnsafeMutableBytes { try input($0) }
                     if count <= 0 { ended = true } else { bytes += chunk[0..<count] }
-                case .noDeclaration:
+                case .root(_, declaration: nil):
                     pending = bytes
                     return
-                case .declaration(let range):
+                case .root(_, declaration: let range?):
                     let declaration = bytes[range]
                     guard declaration.count <= Self.maximumDeclaration else {
                         throw ZipArchive.Refusal(reason: "export.xml's document type declaration is longer than \(Self.maximumDeclaration >> 20) MB; an Apple Health export's is about 10 KB")
@@ -110,13 +113,17 @@ final class HealthExportReader {
         }
 
         enum Scan: Equatable {
-            case needMore, noDeclaration
-            case declaration(Range<Int>)
+            /// The prologue goes on past `bytes` (or, at the end, inside a declaration).
+            case needMore
+            /// Where the root element starts, and the document type declaration before it.
+            case root(at: Int, declaration: Range<Int>?)
+            /// The file ended without a root element or a declaration: libxml2 says what it is.
+            case noRoot
         }
 
-        /// Where the document type declaration lies in the prologue `bytes`: from "<!DOCTYPE" to
-        /// the "<" that starts the root element (the first "<" followed by a letter outside a
-        /// comment or processing instruction).
+        /// Where the root element starts in the prologue `bytes` (the first "<" followed by a
+        /// letter outside a comment or processing instruction), and the document type
+        /// declaration before it: from "<!DOCTYPE" to that "<".
         static func scan(_ bytes: [UInt8], ended: Bool) -> Scan {
             var index = 0
             var declarationStart: Int?
@@ -125,13 +132,13 @@ final class HealthExportReader {
                     index += 1
                     continue
                 }
-                guard index + 1 < bytes.count else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
+                guard index + 1 < bytes.count else { return ended && declarationStart == nil ? .noRoot : .needMore }
                 let next = bytes[index + 1]
                 if next == 0x3F {
-                    guard let end = find(bytes, "?>", from: index + 2) else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
+                    guard let end = find(bytes, "?>", from: index + 2) else { return ended && declarationStart == nil ? .noRoot : .needMore }
                     index = end + 2
                 } else if starts(bytes, "<!--", at: index) {
-                    guard let end = find(bytes, "-->", from: index + 4) else { return ended && declarationStart == nil ? .noDeclaration : .needMore }
+                    guard let end = find(bytes, "-->", from: index + 4) else { return ended && declarationStart == nil ? .noRoot : .needMore }
                     index = end + 3
                 } else if declarationStart == nil && starts(bytes, "<!DOCTYPE", at: index) {
                     declarationStart = index
@@ -140,13 +147,12 @@ final class HealthExportReader {
                     guard index + 9 <= bytes.count || ended else { return .needMore }
                     index += 2
                 } else if (next >= 0x41 && next <= 0x5A) || (next >= 0x61 && next <= 0x7A) || next == 0x5F || next >= 0x80 {
-                    guard let start = declarationStart else { return .noDeclaration }
-                    return .declaration(start..<index)
+                    return .root(at: index, declaration: declarationStart.map { $0..<index })
                 } else {
                     index += 1
                 }
             }
-            return ended && declarationStart == nil ? .noDeclaration : .needMore
+            return ended && declarationStart == nil ? .noRoot : .needMore
         }
 
         private static func starts(_ bytes: [UInt8], _ text: String, at index: Int) -> Bool {
@@ -165,42 +171,11 @@ final class HealthExportReader {
 
         /// The root element's name, when the prologue in `bytes` reaches it.
         static func rootName(_ bytes: [UInt8]) -> String? {
-            let start: Int
-            switch scan(bytes, ended: true) {
-            case .declaration(let range): start = range.upperBound
-            case .noDeclaration:
-                guard let index = rootStart(bytes) else { return nil }
-                start = index
-            case .needMore: return nil
-            }
+            guard case .root(let start, _) = scan(bytes, ended: true) else { return nil }
             var end = start + 1
             while end < bytes.count, ![0x20, 0x09, 0x0A, 0x0D, 0x3E, 0x2F].contains(bytes[end]) { end += 1 }
             let name = String(decoding: bytes[(start + 1)..<end], as: UTF8.self)
             return name.split(separator: ":").last.map(String.init)
-        }
-
-        /// Where the root element starts in a prologue without a declaration.
-        private static func rootStart(_ bytes: [UInt8]) -> Int? {
-            var index = 0
-            while index + 1 < bytes.count {
-                guard bytes[index] == 0x3C else {
-                    index += 1
-                    continue
-                }
-                let next = bytes[index + 1]
-                if next == 0x3F {
-                    guard let end = find(bytes, "?>", from: index + 2) else { return nil }
-                    index = end + 2
-                } else if starts(bytes, "<!--", at: index) {
-                    guard let end = find(bytes, "-->", from: index + 4) else { return nil }
-                    index = end + 3
-                } else if next == 0x21 {
-                    index += 2
-                } else {
-                    return index
-                }
-            }
-            return nil
         }
 
         static func contains(_ bytes: ArraySlice<UInt8>, _ text: String) -> Bool {

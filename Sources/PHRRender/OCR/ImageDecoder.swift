@@ -248,27 +248,34 @@ struct ImageDecoder {
 
     // MARK: - TIFF directories
 
+    /// A TIFF's bytes read as numbers in the file's byte order ("II" little, "MM" big), nil past the end.
+    struct TIFFBytes {
+        let bytes: [UInt8]
+        var little: Bool { bytes.first == 0x49 }
+
+        func u16(_ at: Int) -> Int? {
+            guard at >= 0, at + 2 <= bytes.count else { return nil }
+            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
+        }
+
+        func u32(_ at: Int) -> Int? {
+            guard at >= 0, at + 4 <= bytes.count else { return nil }
+            let b = bytes[at..<at + 4].map(Int.init)
+            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        }
+    }
+
     /// The offset of the first image file directory, from the header (bytes 4 to 7).
     static func firstTIFFDirectory(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 8 else { return nil }
-        let b = bytes[4..<8].map(Int.init)
-        let offset = bytes[0] == 0x49 ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
+        guard bytes.count >= 8, let offset = TIFFBytes(bytes: bytes).u32(4) else { return nil }
         return offset >= 8 && offset < bytes.count ? offset : nil
     }
 
     /// ImageWidth (256) and ImageLength (257) of the directory at `directory`, SHORT or LONG.
     static func tiffSize(_ bytes: [UInt8], directory: Int) -> (width: Int, height: Int)? {
         guard bytes.count >= 8 else { return nil }
-        let little = bytes[0] == 0x49
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= bytes.count else { return nil }
-            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard at >= 0, at + 4 <= bytes.count else { return nil }
-            let b = bytes[at..<at + 4].map(Int.init)
-            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
-        }
+        let tiff = TIFFBytes(bytes: bytes)
+        let (u16, u32) = (tiff.u16, tiff.u32)
         guard let entries = u16(directory), entries <= 4096 else { return nil }
         var width: Int?, height: Int?
         for index in 0..<entries {
@@ -289,16 +296,8 @@ struct ImageDecoder {
     /// from the header), or nil if the file is malformed there.
     static func nextTIFFDirectory(_ bytes: [UInt8], after offset: Int, index: Int) -> Int? {
         guard bytes.count >= 8 else { return nil }
-        let little = bytes[0] == 0x49
-        func u16(_ at: Int) -> Int? {
-            guard at >= 0, at + 2 <= bytes.count else { return nil }
-            return little ? Int(bytes[at]) | Int(bytes[at + 1]) << 8 : Int(bytes[at]) << 8 | Int(bytes[at + 1])
-        }
-        func u32(_ at: Int) -> Int? {
-            guard at >= 0, at + 4 <= bytes.count else { return nil }
-            let b = bytes[at..<at + 4].map(Int.init)
-            return little ? b[0] | b[1] << 8 | b[2] << 16 | b[3] << 24 : b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]
-        }
+        let tiff = TIFFBytes(bytes: bytes)
+        let (u16, u32) = (tiff.u16, tiff.u32)
         let directory = index == 1 ? u32(4) : offset
         guard let directory, let entries = u16(directory) else { return nil }
         let (size, overflow) = entries.multipliedReportingOverflow(by: 12)
