@@ -17,9 +17,10 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificate
 	$(foreach lang,$(OCR_LANGS),tesseract-ocr-$(lang))
 # Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers,
 # what draws the OCR accuracy corpus (Tools/ScanCorpus: PIL, heif-enc for the HEIC photo), and
-# Ghostscript (a PDF whose text is drawn as outlines, for the OCR tests).
+# Ghostscript (a PDF whose text is drawn as outlines, for the OCR tests), and readelf (binutils: what
+# phr-render links by itself).
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
-	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript
+	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript binutils
 # Benchmarks only: the peers phr is measured against (img2pdf makes OCRmyPDF's input PDF).
 BENCH_PACKAGES := recoll hyperfine tesseract-ocr ocrmypdf img2pdf libxml2-utils
 

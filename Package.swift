@@ -73,9 +73,14 @@ let package = Package(
         .target(name: "CPHRSandbox", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
         // Linux calls Swift cannot make directly: the kernel keyring (syscall) and prctl.
         .target(name: "CPHRSystem", cSettings: [.unsafeFlags(["-Wall", "-Wextra", "-Werror"])]),
+        // What the key-holding phr and the sandboxed phr-render share: the record and document
+        // value types, the workers' wire protocols and their settings, time and dates. Foundation
+        // and Glibc only: no SQLite, GRDB or OpenSSL, so phr-render links none of them.
+        .target(name: "PHRModel", swiftSettings: strict),
         .target(
             name: "PHRCore",
             dependencies: [
+                "PHRModel",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 "CPHRVFS",
@@ -89,7 +94,7 @@ let package = Package(
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
             name: "PHRRender",
-            dependencies: ["PHRCore", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSandbox", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
+            dependencies: ["PHRModel", "PHRTypesetting", "CPHRPoppler", "CPHRQPDF", "CPHRSandbox", "CPHRSystem", "CPHRTesseract", "CPHRXML", "CPHRZlib"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -104,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "phr-render",
             dependencies: [
-                "PHRCore",
+                "PHRModel",
                 "PHRRender",
                 "CPHRSandbox",
                 "CPHRSystem",
@@ -145,7 +150,7 @@ let package = Package(
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples", "SampleZip"],
+            dependencies: ["PHRCore", "PHRModel", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples", "SampleZip"],
             exclude: ["Vectors/make_vectors.py"],
             swiftSettings: strict
         ),

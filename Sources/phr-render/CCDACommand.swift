@@ -1,10 +1,10 @@
 import ArgumentParser
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// `phr-render ccda`: the child process that reads C-CDA documents for `phr import`. Only
 /// `CCDAReaderProcess` starts it, with the document on standard input and the result on
-/// standard output (see PHRCore's CCDAWorkerSettings).
+/// standard output (see PHRModel's CCDAWorkerSettings).
 struct CCDACommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ccda",

@@ -1,10 +1,10 @@
 import ArgumentParser
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// `phr-render draw`: the child process that draws share bundles, emergency cards and reports.
 /// Only `ShareRenderer` starts it, with the job on standard input and the documents as
-/// descriptors 4 onwards (see PHRCore's RenderWorkerSettings).
+/// descriptors 4 onwards (see PHRModel's RenderWorkerSettings).
 struct DrawCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "draw",

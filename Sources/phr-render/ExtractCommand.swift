@@ -1,9 +1,9 @@
 import ArgumentParser
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// `phr-render extract`: the child process that reads PDFs for `phr doc add`. Only
-/// `TextExtractor` starts it, with its socket as descriptor 3 (see PHRCore's WorkerProtocol).
+/// `TextExtractor` starts it, with its socket as descriptor 3 (see PHRModel's WorkerProtocol).
 struct ExtractCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",

@@ -1,5 +1,5 @@
 import ArgumentParser
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// `phr-render fit-takeout`: the child process that reads Google Fit's Takeout for `phr

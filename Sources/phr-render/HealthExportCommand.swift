@@ -1,5 +1,5 @@
 import ArgumentParser
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// The options phr gives every phone-export reader (HealthExportWorkerSettings.arguments).

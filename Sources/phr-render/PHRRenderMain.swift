@@ -1,10 +1,10 @@
 import ArgumentParser
 import CPHRSystem
 import Foundation
-import PHRCore
+import PHRModel
 
 /// phr-render: the program phr starts to read and draw PDFs, apart from the process that holds
-/// the vault's keys (PHRCore's RenderHelper says why). Not meant to be run by hand: each
+/// the vault's keys (PHRModel's RenderHelper says why). Not meant to be run by hand: each
 /// subcommand expects the descriptors phr sets up.
 @main
 struct PHRRenderMain: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import CPHRSandbox
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 import PHRRender
 
 /// `phr-render sandbox`: confines itself exactly as a worker does, then checks from inside what

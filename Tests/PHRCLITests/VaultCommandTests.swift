@@ -35,6 +35,28 @@ import Testing
         }
     }
 
+    /// The process that parses hostile files holds no SQLite and no OpenSSL of its own: its own
+    /// ELF needed list (`readelf -d`, not the libraries poppler or Tesseract pull in) names none
+    /// of them, so a reader taken over by a file finds no vault code and no cipher to call.
+    @Test func theParsingProgramLinksNoDatabaseOrCryptoLibrary() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        process.arguments = ["-d", "\(CLI.binDirectory)/phr-render"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            .compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
+        // The list is read (it names the parsers phr-render exists for) before it is judged.
+        #expect(needed.contains { $0.hasPrefix("libpoppler-glib") } && needed.contains { $0.hasPrefix("libxml2") })
+        for library in ["libsqlite3", "libcrypto", "libssl"] {
+            #expect(!needed.contains { $0.hasPrefix(library) }, "phr-render links \(library): \(needed)")
+        }
+    }
+
     /// A phr copied without its phr-render says so, with exit 69, and changes nothing.
     @Test func aMissingPHRRenderIsNamedWithAnInstallHint() throws {
         let cli = try CLI(label: "nohelper")

@@ -62,11 +62,3 @@ public final class SecretBytes: @unchecked Sendable {
         count == other.count && CRYPTO_memcmp(pointer, other.pointer, count) == 0
     }
 }
-
-/// Wipes a Swift byte array in place (best effort: earlier copies made by the runtime remain).
-public func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { OPENSSL_cleanse(base, buffer.count) }
-    }
-    bytes.removeAll()
-}

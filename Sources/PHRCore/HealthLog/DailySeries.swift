@@ -71,35 +71,7 @@ public struct HabitSeries: Sendable {
     }
 }
 
-/// A measurement's readings per day (weight, blood pressure, glucose), for a range of days.
-public struct MeasurementSeries: Sendable {
-    public struct Day: Codable, Sendable, Equatable {
-        public var day: CalendarDate
-        public var readings: Int
-        public var mean: Double
-        public var min: Double
-        public var max: Double
-        /// Blood pressure: the diastolic mean, min and max.
-        public var diastolicMean: Double?
-        public var diastolicMin: Double?
-        public var diastolicMax: Double?
-        public var pulseMean: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case day, readings, mean, min, max
-            case diastolicMean = "diastolic_mean"
-            case diastolicMin = "diastolic_min"
-            case diastolicMax = "diastolic_max"
-            case pulseMean = "pulse_mean"
-        }
-    }
-
-    public let metric: LogMetric
-    /// Days with readings, oldest first.
-    public let days: [Day]
-    /// The newest reading up to the end of the range.
-    public let latest: LogEntry?
-
+extension MeasurementSeries {
     static func load(_ db: Database, metric: LogMetric, profileID: Int64, from: CalendarDate, to: CalendarDate) throws -> MeasurementSeries {
         let days = try Row.fetchAll(db, sql: """
             SELECT day, count(*) AS readings, avg(value) AS mean, min(value) AS lo, max(value) AS hi,

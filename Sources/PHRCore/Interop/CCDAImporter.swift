@@ -80,7 +80,6 @@ struct CCDAImporter {
         return kept
     }
 
-
     private var now: String { Timestamp.string(time.now) }
 
     // MARK: Identity

@@ -88,27 +88,9 @@ extension StrictJSON {
     /// 100,000 `[` must be refused before any of them runs.
     static let maximumDepth = 64
 
-    /// The first byte offset where `bytes` nest deeper than `maximumDepth`, or nil. One pass,
-    /// no recursion; brackets inside strings do not count.
+    /// The first byte offset where `bytes` nest deeper than `maximumDepth`, or nil (JSONNesting).
     static func tooDeep(_ bytes: some Collection<UInt8>, maximumDepth: Int = maximumDepth) -> Int? {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for (offset, byte) in bytes.enumerated() {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > maximumDepth { return offset }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return nil
+        JSONNesting.firstOffsetDeeper(than: maximumDepth, in: bytes)
     }
 
     /// Compact JSON with sorted keys: equal values give equal text (for content hashes).
@@ -138,14 +120,5 @@ extension StrictJSON {
             }
         }
         return out + "\""
-    }
-}
-
-/// JSON nesting, for the workers that parse untrusted JSON with Foundation's parser, which
-/// recurses once per level: check the depth first.
-public enum JSONNesting {
-    /// The first byte offset where `bytes` nest deeper than `maximum` arrays and objects, or nil.
-    public static func firstOffsetDeeper(than maximum: Int, in bytes: [UInt8]) -> Int? {
-        StrictJSON.tooDeep(bytes, maximumDepth: maximum)
     }
 }

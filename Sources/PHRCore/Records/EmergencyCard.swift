@@ -1,55 +1,7 @@
 import Foundation
 import GRDB
 
-/// What `phr emergency` shows: who this is and what a first responder must know, from the
-/// medical ID, active allergies (most dangerous first), current conditions, medications taken
-/// now, and emergency contacts.
-public struct EmergencyCard: Codable, Sendable, Equatable {
-    public struct AllergyLine: Codable, Sendable, Equatable {
-        public var substance: String
-        public var severity: String?
-        public var criticality: String?
-        public var reaction: String?
-    }
-
-    public struct MedicationLine: Codable, Sendable, Equatable {
-        public var name: String
-        public var dose: String?
-        public var schedule: String
-    }
-
-    public struct ContactLine: Codable, Sendable, Equatable {
-        public var name: String
-        public var relation: String?
-        public var phone: String
-    }
-
-    public var profile: String
-    public var name: String?
-    public var dateOfBirth: String?
-    public var age: Int?
-    public var sex: String?
-    public var bloodType: String?
-    public var organDonor: Bool?
-    public var heightCm: Double?
-    public var weightKg: Double?
-    public var notes: String?
-    public var allergies: [AllergyLine]
-    public var conditions: [String]
-    public var medications: [MedicationLine]
-    public var contacts: [ContactLine]
-
-    enum CodingKeys: String, CodingKey {
-        case profile, name
-        case dateOfBirth = "date_of_birth"
-        case age, sex
-        case bloodType = "blood_type"
-        case organDonor = "organ_donor"
-        case heightCm = "height_cm"
-        case weightKg = "weight_kg"
-        case notes, allergies, conditions, medications, contacts
-    }
-
+extension EmergencyCard {
     public static func build(vault: Vault, profile: Profile, time: TimeContext) throws -> EmergencyCard {
         let today = time.today()
         return try vault.database.read { db in

@@ -1,48 +1,11 @@
 import Foundation
 import GRDB
 
-/// A vaccine given: which, when, which dose of the series, and the lot.
-public struct Immunization: Codable, Sendable, Equatable {
-    public var id: String
-    public var uid: String
-    public var vaccine: String
-    public var date: PartialDate
-    /// The dose's number in its series (FHIR protocolApplied.doseNumber).
-    public var doseNumber: Int?
-    public var lot: String?
-    public var notes: String?
-    public var codes: [Coding]
-    public var source: RecordSource?
-    public var createdAt: String
-    public var updatedAt: String
-
-    enum CodingKeys: String, CodingKey {
-        case id, uid, vaccine, date
-        case doseNumber = "dose_number"
-        case lot, notes, codes, source
-        case createdAt = "created_at"
-        case updatedAt = "updated_at"
-    }
-
+extension Immunization {
     /// The columns by their Codable keys; the source from its own columns.
     public init(row: Row) throws {
         self = try FetchableRecordDecoder().decode(Self.self, from: row)
         source = RecordSourceColumns.read(row)
-    }
-
-    public init(id: String, uid: String, vaccine: String, date: PartialDate, doseNumber: Int?, lot: String?, notes: String?,
-                codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
-        self.id = id
-        self.uid = uid
-        self.vaccine = vaccine
-        self.date = date
-        self.doseNumber = doseNumber
-        self.lot = lot
-        self.notes = notes
-        self.codes = codes
-        self.source = source
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
     }
 
     public static let databaseTableName = "immunization"

@@ -1,30 +1,10 @@
 import Foundation
 import GRDB
 
-/// A person whose records the vault keeps. Every record belongs to one profile.
-public struct Profile: Codable, Sendable, Equatable {
-    public enum Relation: String, Codable, Sendable, CaseIterable {
-        case `self`, child, parent, partner, other
-    }
-
-    public var id: Int64
-    public var name: String
-    public var relation: Relation
-    public var createdAt: String
-    /// The profile commands use when neither --profile nor PHR_PROFILE names one.
-    public var isDefault: Bool
-
-    enum CodingKeys: String, CodingKey {
-        case id, name, relation
-        case createdAt = "created_at"
-        case isDefault = "default"
-    }
-}
-
 /// Creating, listing and choosing profiles.
 public enum Profiles {
     /// The name `phr init` gives the first profile.
-    public static let initialName = "me"
+    public static let initialName = Profile.initialName
 
     static func defaultID(_ db: Database) throws -> Int64? {
         try String.fetchOne(db, sql: "SELECT value FROM vault_info WHERE key = 'default_profile'").flatMap { Int64($0) }

@@ -1,26 +1,12 @@
 import Foundation
 import GRDB
 
-/// A field whose values are a fixed set: the schema's `CHECK (column IN (...))`, as a Swift enum.
-///
-/// It is stored, exported and typed as its raw text, so the database and the JSON keep the
-/// strings they always had; a value outside the set is refused when read, with the same words
-/// the commands use ("'bogus' is not one of active, inactive, resolved").
-public protocol RecordChoice: RawRepresentable<String>, CaseIterable, Codable, Sendable, DatabaseValueConvertible {}
-
-extension RecordChoice {
-    /// Every value, in the order the schema lists them.
-    public static var names: [String] { allCases.map(\.rawValue) }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        let text = try container.decode(String.self)
-        guard let value = Self(rawValue: text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not one of \(Self.names.joined(separator: ", "))")
-        }
-        self = value
-    }
-}
+/// Stored as their raw text (the schema's CHECK lists them).
+extension Allergy.Criticality: DatabaseValueConvertible {}
+extension Allergy.Category: DatabaseValueConvertible {}
+extension Allergy.Status: DatabaseValueConvertible {}
+extension Condition.Status: DatabaseValueConvertible {}
+extension Observation.Status: DatabaseValueConvertible {}
 
 extension RecordFields {
     /// One of `T`'s values, typed in any case, or the error naming `field` and the choices.

@@ -139,7 +139,7 @@ public enum RecordFields {
     /// The reason a date or time given as `value` was refused: its year, when that is outside
     /// `CalendarDate.supportedYears` (the same words for every way in), else `otherwise`.
     public static func dateReason(_ value: String, otherwise: String) -> String {
-        CalendarDate.yearProblem(value).map { "'\(value)': \($0)" } ?? otherwise
+        CalendarDate.dateReason(value, otherwise: otherwise)
     }
 
     public static func time(_ value: String, field: String) throws -> LocalTime {

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Reads a C-CDA document (R2.1, and R1.1 where it differs) into a `CCDADocument`: the header
 /// (document type, id, patient) and the entries of the sections phr keeps. Sections are told

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Reads one entry of a section into plain `CCDAEntry` values: which clinical statement holds
 /// what (C-CDA R2.1 entry templates 2.16.840.1.113883.10.20.22.4.*, and R1.1's status

@@ -1,7 +1,7 @@
 import CPHRSystem
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 
 /// The process that reads C-CDA documents: `phr-render ccda`, started by `CCDAReaderProcess`
 /// for `phr import`. The XML is untrusted, so it is parsed here, apart from the keys, with the

@@ -1,5 +1,5 @@
 import CPHRXML
-import PHRCore
+import PHRModel
 
 /// An element of the XML, kept only where the C-CDA reader needs one: the header's parts and
 /// each section's entries. Names are local names in the CDA namespace; an element or attribute

@@ -1,7 +1,7 @@
 import CPHRPoppler
 import CPHRSystem
 import Glibc
-import PHRCore
+import PHRModel
 
 /// The worker process behind `TextExtractor`: `phr-render extract`, started by the parent with
 /// posix_spawn, reads PDFs with poppler and reports in `WorkerProtocol` frames on descriptor 3.

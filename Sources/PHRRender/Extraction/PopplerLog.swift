@@ -1,5 +1,5 @@
 import CPHRPoppler
-import PHRCore
+import PHRModel
 
 /// Receives poppler's diagnostics inside a worker: counts them and notices the few that explain
 /// why a document cannot be read.

@@ -1,6 +1,6 @@
 import CPHRPoppler
 import Glibc
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// Opens and reads a PDF with poppler-glib, inside a worker process only.

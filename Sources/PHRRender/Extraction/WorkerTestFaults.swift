@@ -1,7 +1,7 @@
 #if DEBUG
 import CPHRPoppler
 import Glibc
-import PHRCore
+import PHRModel
 
 /// Test-only misbehaviour of a worker, so tests can show that a crash, hang, runaway loop or
 /// memory exhaustion on one document is reported for that document alone.

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 
 /// A CSV file as RFC 4180 describes it (https://www.rfc-editor.org/rfc/rfc4180): comma-separated
 /// fields, double quotes around a field that holds a comma, quote or line break, a quote

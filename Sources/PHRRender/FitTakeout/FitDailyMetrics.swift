@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Google Fit's `Daily activity metrics.csv`: one row a day (the `Date` column, YYYY-MM-DD, the
 /// day in the account's zone), one column a measure, a cell empty when the day has none. The

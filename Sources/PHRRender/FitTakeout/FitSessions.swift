@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Google Fit's session files (`All Sessions/2026-03-15T07_30_00+01_00_RUNNING.json`, one a
 /// session; the folder's name follows the account's language, the file names do not): a JSON

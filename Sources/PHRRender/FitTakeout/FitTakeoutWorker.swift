@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// The process that reads Google Fit's Takeout: `phr-render fit-takeout`, started by phr's
 /// `HealthExportImport` for `phr import takeout.zip` (or the extracted folder, or its

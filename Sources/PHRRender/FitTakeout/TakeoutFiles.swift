@@ -1,5 +1,5 @@
 import Glibc
-import PHRCore
+import PHRModel
 
 /// The files of a Google Takeout as the Fit reader sees them: the members of the Takeout .zip,
 /// the regular files under the folder it extracts to, or one CSV given alone.

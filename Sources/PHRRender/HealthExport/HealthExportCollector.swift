@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Turns the records of an Apple Health export into health-log entries: converts units, drops
 /// what several sources recorded twice, and sums sleep stages into nights.

@@ -1,5 +1,5 @@
 import CPHRXML
-import PHRCore
+import PHRModel
 
 /// Reads an Apple Health `export.xml` with libxml2's streaming reader (xmlTextReader): one node
 /// at a time, in constant memory, however many years the file holds.

@@ -1,7 +1,7 @@
 import CPHRSystem
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 
 /// The process that reads Apple Health exports: `phr-render health-export`, started by phr's
 /// `HealthExportImport` for `phr import export.zip` (or `export.xml`).

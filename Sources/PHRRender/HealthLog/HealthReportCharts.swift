@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The charts of a health report: a bar per day (per week, beyond two months) for habits with

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// Lays out a health report in the share bundle's style (BundleStyle): a title block, the

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// `phr report`, drawn in the worker with the share bundle's typography.

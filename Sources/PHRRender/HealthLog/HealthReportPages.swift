@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The running header and footer of every page of a health report, drawn as the share

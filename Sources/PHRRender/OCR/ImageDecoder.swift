@@ -1,6 +1,6 @@
 import CPHRTesseract
 import Glibc
-import PHRCore
+import PHRModel
 
 /// Decodes scans and photos (PNG, JPEG, TIFF with any number of pages, WebP, HEIC/HEIF) into
 /// upright grey page images, inside the worker only.

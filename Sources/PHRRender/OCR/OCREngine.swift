@@ -1,6 +1,6 @@
 import CPHRTesseract
 import Glibc
-import PHRCore
+import PHRModel
 
 /// Tesseract 5 through its C API, inside an extraction worker: one engine per language set,
 /// loaded the first time a page needs it and kept for the worker's life (loading a model costs

@@ -1,7 +1,7 @@
 #if DEBUG
 import CPHRSandbox
 import Glibc
-import PHRCore
+import PHRModel
 
 /// Test-only: what a compromised worker would try, run from inside the confined worker, so the
 /// tests can show that each attempt is refused (SECURITY.md, "The workers' sandbox").

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// A chosen document ready to be drawn into a bundle, inside the drawing worker: a PDF opened by

@@ -1,6 +1,6 @@
 import CPHRQPDF
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Encrypts a PDF held in memory with AES-256 under the PDF 2.0 security handler (revision 6),
 /// through libqpdf's C API, returning the encrypted file in memory: the plaintext never reaches

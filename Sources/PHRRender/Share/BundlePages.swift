@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The footer on every page of a bundle: who the information is about, whom it is for, that it

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The look of share bundles and emergency cards: one accent colour, Noto Sans throughout (with

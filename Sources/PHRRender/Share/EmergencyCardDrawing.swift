@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// `phr emergency --pdf`, drawn in the worker: the wallet card's front and back at their real

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The two sides of the wallet card (ISO/IEC 7810 ID-1, 85.6 x 54 mm): who, blood type,

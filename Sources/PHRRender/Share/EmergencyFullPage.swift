@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The footer of the full page: where the facts come from, and the page number.

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 
 /// The plaintext of an encrypted bundle while it is drawn and encrypted: in memory only, and
 /// overwritten when done (best effort: the array may have been moved as it grew).
@@ -10,6 +10,6 @@ final class PlaintextBuffer {
     }
 
     func wipe() {
-        PHRCore.wipe(&bytes)
+        PHRModel.wipe(&bytes)
     }
 }

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The cover: who the patient is, whom the bundle is for, when it was made, the alerts that

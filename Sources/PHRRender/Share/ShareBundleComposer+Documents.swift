@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The manifest of included documents, and their pages embedded one per bundle page.

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The record sections as tables: allergies, medications, conditions, immunizations, results,

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The patient summary section: the medical ID as a grid of facts, its notes, and the next

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// Lays out a share bundle: the cover, the summary sections, the manifest, then every page of

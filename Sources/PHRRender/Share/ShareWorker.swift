@@ -1,7 +1,7 @@
 import CPHRSystem
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 import PHRTypesetting
 
 /// The process that draws PDFs: `phr-render draw`, started by `ShareRenderer` for share

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PHRCore
+@testable import PHRModel
 
 /// Every PDF of the third-party corpus (`CorpusData`, pdfs/SOURCES.md) through the real worker
 /// process: the outcome each category must give, page counts against the manifest (pdfinfo's),

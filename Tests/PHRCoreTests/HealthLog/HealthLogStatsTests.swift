@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PHRCore
+@testable import PHRModel
 
 /// Totals, daily averages, goal-met days, streaks, trends and achievements, with exact
 /// expected values, over entries logged through the store: across midnight, across the DST

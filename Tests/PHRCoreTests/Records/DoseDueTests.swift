@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PHRCore
+@testable import PHRModel
 
 /// `med due`: which doses are due and overdue, across midnight, DST changes and time zones.
 @Suite struct DoseDueTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PHRCore
+@testable import PHRModel
 
 /// Timestamps are written and read without Foundation's calendar on the common path; they must
 /// agree with Foundation's ISO 8601 formatter exactly, both ways.

@@ -10,12 +10,12 @@ import Foundation
 /// Foundation's trim (by way of NSString) was a twentieth of its time.
 extension String {
     /// `trimmingCharacters(in: .whitespaces)`.
-    func trimmingWhitespace() -> String {
+    package func trimmingWhitespace() -> String {
         isTrimmedAtBothEnds ? self : trimmingCharacters(in: .whitespaces)
     }
 
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`.
-    func trimmingWhitespaceAndNewlines() -> String {
+    package func trimmingWhitespaceAndNewlines() -> String {
         isTrimmedAtBothEnds ? self : trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

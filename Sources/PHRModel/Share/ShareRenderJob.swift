@@ -13,6 +13,20 @@ package struct ShareRenderJob: Codable {
     package var zone: String
 
     package var time: TimeContext { TimeContext(isoNow: now, zone: zone) }
+
+    package init(
+        content: ShareContent,
+        options: ShareLayoutOptions,
+        password: String? = nil,
+        now: String,
+        zone: String
+    ) {
+        self.content = content
+        self.options = options
+        self.password = password
+        self.now = now
+        self.zone = zone
+    }
 }
 
 /// The choices that shape the PDF, apart from the records themselves.
@@ -23,6 +37,20 @@ package struct ShareLayoutOptions: Codable, Equatable {
     /// No --doc, --doc-type or --since was given: the manifest explains the default window.
     package var defaultDocumentWindow: Bool
     package var generator: String
+
+    package init(
+        recipient: String,
+        sections: [ShareSection],
+        paper: Paper,
+        defaultDocumentWindow: Bool,
+        generator: String
+    ) {
+        self.recipient = recipient
+        self.sections = sections
+        self.paper = paper
+        self.defaultDocumentWindow = defaultDocumentWindow
+        self.generator = generator
+    }
 }
 
 /// The worker's answer, on its descriptor 3 once the PDF has been written to its standard output.

@@ -23,10 +23,16 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
 
     /// A day computed from an accepted one (a day number, an instant in a zone): never checked
     /// against `supportedYears`, so arithmetic near the ends of the range cannot trap.
-    init(computedYear year: Int, month: Int, day: Int) {
+    package init(computedYear year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
+    }
+
+    /// The reason a date or time given as `value` was refused: its year, when that is outside
+    /// `supportedYears` (the same words for every way in), else `otherwise`.
+    public static func dateReason(_ value: String, otherwise: String) -> String {
+        yearProblem(value).map { "'\(value)': \($0)" } ?? otherwise
     }
 
     /// Why `text`, a date in any of the shapes phr reads (YYYY-MM-DD, YYYYMMDD, YYYY...), is not
@@ -99,7 +105,7 @@ public struct CalendarDate: Hashable, Comparable, Codable, Sendable, CustomStrin
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = CalendarDate(text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: RecordFields.dateReason(
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: CalendarDate.dateReason(
                 String(text.prefix(40)), otherwise: "not a YYYY-MM-DD date")))
         }
         self = date

@@ -28,6 +28,14 @@ package struct EmergencyRenderJob: Codable {
     package var generator: String
 
     package var time: TimeContext { TimeContext(isoNow: now, zone: zone) }
+
+    package init(card: EmergencyCard, paper: Paper, now: String, zone: String, generator: String) {
+        self.card = card
+        self.paper = paper
+        self.now = now
+        self.zone = zone
+        self.generator = generator
+    }
 }
 
 /// A health report's figures and how to print them.
@@ -39,6 +47,14 @@ package struct ReportRenderJob: Codable {
     package var generator: String
 
     package var time: TimeContext { TimeContext(isoNow: now, zone: zone) }
+
+    package init(report: HealthReport, paper: Paper, now: String, zone: String, generator: String) {
+        self.report = report
+        self.paper = paper
+        self.now = now
+        self.zone = zone
+        self.generator = generator
+    }
 }
 
 extension TimeContext {

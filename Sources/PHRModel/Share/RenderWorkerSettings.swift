@@ -26,7 +26,7 @@ public struct RenderWorkerSettings: Equatable, Sendable {
     public static let maximumJobBytes = 256 << 20
 
     /// The worker's argv after the executable; phr-render's `draw` command declares these options.
-    var arguments: [String] {
+    package var arguments: [String] {
         [Self.subcommand, "--documents", String(documents), "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds)]
     }
 }

@@ -16,7 +16,7 @@ public struct ExtractionWorkerSettings: Equatable, Sendable {
         self.maximumPageTextBytes = maximumPageTextBytes
     }
 
-    init(_ limits: ExtractionLimits) {
+    package init(_ limits: ExtractionLimits) {
         self.init(memoryBytes: limits.memoryBytes, cpuSecondsPerStep: limits.cpuSecondsPerStep,
                   cpuLifetimeSeconds: limits.workerLifetimeCPUSeconds,
                   documentsPerWorker: limits.documentsPerWorker,
@@ -24,7 +24,7 @@ public struct ExtractionWorkerSettings: Equatable, Sendable {
     }
 
     /// The worker's argv after the executable; phr-render's `extract` command declares these options.
-    var arguments: [String] {
+    package var arguments: [String] {
         [WorkerProtocol.subcommand,
          "--memory-bytes", String(memoryBytes),
          "--cpu-seconds-per-step", String(cpuSecondsPerStep),

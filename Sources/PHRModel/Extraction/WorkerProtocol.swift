@@ -384,7 +384,7 @@ package struct ByteWriter {
         buffer.append(contentsOf: utf8)
     }
 
-    package mutating func wipe() { PHRCore.wipe(&buffer) }
+    package mutating func wipe() { PHRModel.wipe(&buffer) }
 }
 
 /// Little-endian deserialisation that throws instead of reading past the end.

@@ -22,7 +22,7 @@ public struct CCDAWorkerSettings: Equatable, Sendable {
     public static let resultDescriptor: Int32 = 1
 
     /// The worker's argv after the executable; phr-render's `ccda` command declares these options.
-    var arguments: [String] {
+    package var arguments: [String] {
         [Self.subcommand, "--memory-bytes", String(memoryBytes), "--cpu-seconds", String(cpuSeconds),
          "--maximum-bytes", String(maximumBytes)]
     }

@@ -91,6 +91,10 @@ public enum Sandbox {
     /// posix_spawn(3) failed with `code`.
     public struct SpawnError: Error, Equatable {
         public let code: Int32
+
+        package init(code: Int32) {
+            self.code = code
+        }
     }
 
     /// The limits a worker puts on itself before it reads anything.

@@ -46,7 +46,7 @@ public enum MedicationSchedule: Hashable, Sendable {
     }
 
     /// Rebuilds a schedule from its columns.
-    static func from(kind: String, times: String?, everyMinutes: Int?) -> MedicationSchedule {
+    package static func from(kind: String, times: String?, everyMinutes: Int?) -> MedicationSchedule {
         switch kind {
         case "times":
             let parsed = (times ?? "").split(separator: ",").compactMap { LocalTime(String($0)) }
@@ -58,12 +58,12 @@ public enum MedicationSchedule: Hashable, Sendable {
     }
 
     /// The `times` column: "08:00,20:00".
-    var timesColumn: String? {
+    package var timesColumn: String? {
         if case .times(let times) = self { return times.map(\.description).joined(separator: ",") }
         return nil
     }
 
-    var everyMinutesColumn: Int? {
+    package var everyMinutesColumn: Int? {
         if case .interval(let minutes) = self { return minutes }
         return nil
     }

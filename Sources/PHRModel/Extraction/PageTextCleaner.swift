@@ -17,8 +17,8 @@ import Foundation
 /// - the few private-use, replacement and control characters of a page that is otherwise good
 ///   text (a bullet from an icon font, an unmappable glyph) carry nothing searchable.
 /// Line structure is kept; trailing spaces and runs of more than two blank lines are not.
-enum PageTextCleaner {
-    static func clean(_ text: String) -> String {
+package enum PageTextCleaner {
+    package static func clean(_ text: String) -> String {
         var output = String.UnicodeScalarView()
         var pendingForms = String.UnicodeScalarView()
 

@@ -57,7 +57,7 @@ public struct PartialDate: Hashable, Comparable, Codable, Sendable, CustomString
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let date = PartialDate(text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: RecordFields.dateReason(
+                                                    debugDescription: CalendarDate.dateReason(
                 String(text.prefix(40)), otherwise: "'\(text.prefix(40))' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD")))
         }
         self = date

@@ -58,7 +58,7 @@ public enum ExtractionError: PHRError, Equatable {
         }
     }
 
-    static func describe(_ code: Int32) -> String {
+    package static func describe(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }
 }
