@@ -8,7 +8,8 @@ import Glibc
 /// of (to recognise an out-of-memory abort), so poppler's or the runtime's noise is never printed.
 /// The environment is exactly the one given (see `TextExtractor.workerEnvironment`).
 final class WorkerProcess {
-    let pid: pid_t
+    private let child: WorkerChild
+    var pid: pid_t { child.pid }
     let socket: Int32
     let diagnostics: Int32
     private(set) var isReady = false
@@ -16,22 +17,18 @@ final class WorkerProcess {
     private(set) var extractor: String?
     private var decoder: FrameDecoder
     private var diagnosticTail: [UInt8] = []
-    private var reaped: Int32?
 
     private static let diagnosticTailLimit = 4096
 
     private init(pid: pid_t, socket: Int32, diagnostics: Int32, maximumPayload: Int) {
-        self.pid = pid
+        child = WorkerChild(pid: pid)
         self.socket = socket
         self.diagnostics = diagnostics
         decoder = FrameDecoder(maximumPayload: maximumPayload)
     }
 
+    /// The child is killed and reaped when dropped (WorkerChild).
     deinit {
-        if reaped == nil {
-            Glibc.kill(pid, SIGKILL)
-            _ = waitForExit()
-        }
         close(socket)
         close(diagnostics)
     }
@@ -150,35 +147,13 @@ final class WorkerProcess {
 
     /// Sends SIGKILL (for a hung worker, or one whose document was abandoned).
     func kill() {
-        if reaped == nil { Glibc.kill(pid, SIGKILL) }
+        child.kill()
     }
 
     /// Waits for the worker to exit and returns its wait status. After its socket closed, a
     /// worker that has not exited within a second is killed.
     func reap(graceSeconds: Double = 1) -> Int32 {
-        if let reaped { return reaped }
-        let deadline = Monotonic.now() + graceSeconds
-        var status: Int32 = 0
-        while Monotonic.now() < deadline {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                reaped = status
-                return status
-            }
-            if result < 0 && errno != EINTR { break }
-            usleep(1000)
-        }
-        Glibc.kill(pid, SIGKILL)
-        return waitForExit()
-    }
-
-    private func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { break }
-        }
-        reaped = status
-        return status
+        child.reap(by: Monotonic.now() + graceSeconds)
     }
 
     /// Closes the parent's end: an idle worker takes it as "no more jobs" and exits 0.

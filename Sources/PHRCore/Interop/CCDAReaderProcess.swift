@@ -1,5 +1,4 @@
 import Foundation
-import CPHRSystem
 import Glibc
 
 /// Runs the C-CDA reader (`phr-render ccda`, PHRRender's `CCDAWorker`) on one document: the
@@ -30,30 +29,27 @@ struct CCDAReaderProcess {
         defer { try? document.close() }
         try bytes.withUnsafeBytes { try document.write($0) }
         guard lseek(document.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: document.path, code: errno) }
-        var ends: [Int32] = [-1, -1]
-        guard phr_pipe_cloexec(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
-        defer { close(ends[0]) }
         let settings = CCDAWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, maximumBytes: RecordImport.maximumBytes)
-        let pid: pid_t
-        do {
-            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments, environment: Sandbox.workerEnvironment(),
-                                    descriptors: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd),
-                                                  CCDAWorkerSettings.resultDescriptor: .descriptor(ends[1]),
-                                                  2: .devNull(flags: O_WRONLY)])
-        } catch let error as Sandbox.SpawnError {
-            close(ends[1])
-            throw InteropError.readerUnavailable(path: workerExecutable, code: error.code)
-        }
-        close(ends[1])
+        let worker = WorkerClient(executable: workerExecutable, arguments: settings.arguments, environment: WorkerClient.environment(),
+                                  timeout: timeout)
         var answer = Answer()
+        var collected = 0
+        let status: Int32
         do {
-            try collect(ends[0], into: &answer, deadline: Monotonic.now() + timeout, path: path)
-        } catch {
-            Glibc.kill(pid, SIGKILL)
-            _ = Self.wait(pid)
-            throw error
+            status = try worker.run(
+                inputs: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd), 2: .devNull(flags: O_WRONLY)],
+                outputs: [.init(descriptor: CCDAWorkerSettings.resultDescriptor) { chunk in
+                    collected += chunk.count
+                    guard collected <= Self.maximumResultBytes else {
+                        throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it sent an oversized answer")
+                    }
+                    answer.take(chunk)
+                }])
+        } catch WorkerClient.Failure.unavailable(let code) {
+            throw InteropError.readerUnavailable(path: workerExecutable, code: code)
+        } catch WorkerClient.Failure.timedOut(let seconds) {
+            throw InteropError.malformed(path: path, location: "XML", reason: "reading it \(WorkerClient.Failure.tookLonger(seconds))")
         }
-        let status = Self.wait(pid)
         if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
             throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it \(how)")
         }
@@ -111,41 +107,5 @@ struct CCDAReaderProcess {
             document.entries = entries + document.entries
             return .document(document)
         }
-    }
-
-    /// Reads the answer pipe until the worker closes it, within the deadline.
-    private func collect(_ descriptor: Int32, into answer: inout Answer, deadline: Double, path: String) throws {
-        var collected = 0
-        var buffer = [UInt8](repeating: 0, count: 256 << 10)
-        while true {
-            let remaining = deadline - Monotonic.now()
-            guard remaining > 0 else {
-                throw InteropError.malformed(path: path, location: "XML", reason: "reading it took longer than \(Int(timeout)) seconds")
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(remaining, 1) * 1000))
-            if ready < 0 {
-                if errno == EINTR { continue }
-                throw POSIXIOError(operation: "poll", path: "the XML reader", code: errno)
-            }
-            guard ready > 0 else { continue }
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                throw POSIXIOError(operation: "read", path: "the XML reader", code: errno)
-            }
-            if count == 0 { return }
-            collected += count
-            guard collected <= Self.maximumResultBytes else {
-                throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it sent an oversized answer")
-            }
-            answer.take(buffer[0..<count])
-        }
-    }
-
-    private static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return status
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import CPHRSystem
 import Glibc
 
 /// The phone exports `phr import` reads into the health log, and what differs between them.
@@ -96,6 +95,9 @@ public struct HealthExportImport {
     public var workerExecutable: String = RenderHelper.path
     public var memoryBytes = 1 << 30
     public var cpuSeconds = 1800
+    /// Wall-clock seconds before the worker is killed: twice its CPU time, since the parent's
+    /// writing (about 0.4 ms a kept entry) holds the worker back while it waits on the pipe.
+    public var timeout = 3600.0
 
     public init(format: HealthExportFormat) {
         self.format = format
@@ -154,37 +156,27 @@ public struct HealthExportImport {
     func read(file: FileDescriptor, path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?,
               entry: (HealthExportEntry) throws -> Void) throws -> Reading {
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
-        var ends: [Int32] = [-1, -1]
-        guard phr_pipe_cloexec(&ends) == 0 else { throw POSIXIOError(operation: "create", path: "a pipe", code: errno) }
         let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
-        let pid: pid_t
-        do {
-            pid = try Sandbox.spawn(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand), environment: Sandbox.workerEnvironment(),
-                                    descriptors: [
-                                        0: .devNull(flags: O_RDONLY),
-                                        HealthExportWorkerSettings.outputDescriptor: .descriptor(ends[1]),
-                                        2: .devNull(flags: O_WRONLY),
-                                        HealthExportWorkerSettings.inputDescriptor: .descriptor(file.fd),
-                                    ])
-        } catch let error as Sandbox.SpawnError {
-            close(ends[0])
-            close(ends[1])
-            throw HealthExportError.workerUnavailable(path: workerExecutable, code: error.code)
-        }
-        close(ends[1])
-        let messages = FileDescriptor(fd: ends[0], path: "the \(format.name) reader")
+        let worker = WorkerClient(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand),
+                                  environment: WorkerClient.environment(), timeout: timeout)
         var reading = Reading()
-        var outcome: Result<Bool, Error> = .success(false)
+        var messages = MessageReader(format: format, path: path)
+        let status: Int32
         do {
-            outcome = .success(try collect(from: messages, into: &reading, path: path, progress: progress, entry: entry))
-        } catch {
-            outcome = .failure(error)
-            Glibc.kill(pid, SIGKILL)
+            status = try withoutActuallyEscaping(entry) { entry in
+                try worker.run(
+                    inputs: [0: .devNull(flags: O_RDONLY), 2: .devNull(flags: O_WRONLY),
+                             HealthExportWorkerSettings.inputDescriptor: .descriptor(file.fd)],
+                    outputs: [.init(descriptor: HealthExportWorkerSettings.outputDescriptor) { chunk in
+                        try messages.take(chunk, into: &reading, progress: progress, entry: entry)
+                    }])
+            }
+        } catch WorkerClient.Failure.unavailable(let code) {
+            throw HealthExportError.workerUnavailable(path: workerExecutable, code: code)
+        } catch WorkerClient.Failure.timedOut(let seconds) {
+            throw HealthExportError.workerFailed(format: format, path: path, reason: "reading it \(WorkerClient.Failure.tookLonger(seconds))")
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let finished = try outcome.get()
-        guard finished, status == 0 else {
+        guard messages.finished, messages.pendingBytes == 0, status == 0 else {
             let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds, failed: "stopped before the end")
                 ?? "stopped before the end (exit status 0)"
             throw HealthExportError.workerFailed(format: format, path: path, reason: "the process reading it \(how)")
@@ -192,26 +184,27 @@ public struct HealthExportImport {
         return reading
     }
 
-    /// Reads the worker's messages until it closes the pipe. True when it said `finished`.
-    private func collect(from pipe: FileDescriptor, into reading: inout Reading, path: String,
-                         progress: ((Int64, Int64) -> Void)?, entry: (HealthExportEntry) throws -> Void) throws -> Bool {
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 256 << 10)
-        var finished = false
-        // Nothing the worker sends is kept without a bound: it may be the one that was subverted.
-        var clinicalBytes = 0
-        let decoder = JSONDecoder()
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { raw -> Int in
-                while true {
-                    let got = Glibc.read(pipe.fd, raw.baseAddress, raw.count)
-                    if got < 0 && errno == EINTR { continue }
-                    guard got >= 0 else { throw POSIXIOError(operation: "read", path: pipe.path, code: errno) }
-                    return got
-                }
-            }
-            if count == 0 { break }
-            pending.append(contentsOf: chunk[0..<count])
+    /// The worker's messages, a JSON line each, as its pipe delivers them. Nothing the worker
+    /// sends is kept without a bound: it may be the one that was subverted.
+    struct MessageReader {
+        let format: HealthExportFormat
+        let path: String
+        private(set) var finished = false
+        private var pending: [UInt8] = []
+        private var clinicalBytes = 0
+        private let decoder = JSONDecoder()
+
+        init(format: HealthExportFormat, path: String) {
+            self.format = format
+            self.path = path
+        }
+
+        /// Bytes of an unfinished line.
+        var pendingBytes: Int { pending.count }
+
+        mutating func take(_ chunk: ArraySlice<UInt8>, into reading: inout Reading, progress: ((Int64, Int64) -> Void)?,
+                           entry: (HealthExportEntry) throws -> Void) throws {
+            pending.append(contentsOf: chunk)
             var start = 0
             while let newline = pending[start...].firstIndex(of: 0x0A) {
                 guard !finished else { throw HealthExportError.protocolViolation(format: format, detail: "a message after finished") }
@@ -222,43 +215,47 @@ public struct HealthExportImport {
                     throw HealthExportError.protocolViolation(format: format, detail: "an unreadable message")
                 }
                 start = newline + 1
-                switch message {
-                case .progress(let read, let total):
-                    progress?(read, total)
-                case .entry(let incoming):
-                    guard reading.entries < HealthExportWorkerSettings.maximumEntries else {
-                        throw HealthExportError.protocolViolation(format: format, detail: "more than \(HealthExportWorkerSettings.maximumEntries) entries")
-                    }
-                    reading.entries += 1
-                    try entry(incoming)
-                case .clinicalRecord(let name, let json, let version):
-                    guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
-                        throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
-                    }
-                    clinicalBytes += json.utf8.count
-                    guard clinicalBytes <= HealthExportWorkerSettings.maximumClinicalTotalBytes,
-                          reading.clinical.count < HealthExportWorkerSettings.maximumClinicalFiles else {
-                        throw HealthExportError.protocolViolation(format: format, detail: "more Health Records than phr reads")
-                    }
-                    reading.clinical.append((name, json, version))
-                case .tally(let tally):
-                    guard reading.tallies.count < 100_000 else {
-                        throw HealthExportError.protocolViolation(format: format, detail: "more than 100000 record types")
-                    }
-                    reading.tallies.append(tally)
-                case .finished(let exportDate):
-                    reading.exportDate = exportDate
-                    finished = true
-                case .refused(let reason):
-                    throw HealthExportError.refused(format: format, path: path, reason: reason)
-                }
+                try handle(message, into: &reading, progress: progress, entry: entry)
             }
             pending.removeFirst(start)
             guard pending.count <= HealthExportWorkerSettings.maximumLineBytes else {
                 throw HealthExportError.protocolViolation(format: format, detail: "a message longer than \(HealthExportWorkerSettings.maximumLineBytes >> 20) MB")
             }
         }
-        return finished
+
+        private mutating func handle(_ message: HealthExportMessage, into reading: inout Reading, progress: ((Int64, Int64) -> Void)?,
+                                     entry: (HealthExportEntry) throws -> Void) throws {
+            switch message {
+            case .progress(let read, let total):
+                progress?(read, total)
+            case .entry(let incoming):
+                guard reading.entries < HealthExportWorkerSettings.maximumEntries else {
+                    throw HealthExportError.protocolViolation(format: format, detail: "more than \(HealthExportWorkerSettings.maximumEntries) entries")
+                }
+                reading.entries += 1
+                try entry(incoming)
+            case .clinicalRecord(let name, let json, let version):
+                guard json.utf8.count <= HealthExportWorkerSettings.maximumClinicalRecordBytes else {
+                    throw HealthExportError.protocolViolation(format: format, detail: "an oversized Health Records file")
+                }
+                clinicalBytes += json.utf8.count
+                guard clinicalBytes <= HealthExportWorkerSettings.maximumClinicalTotalBytes,
+                      reading.clinical.count < HealthExportWorkerSettings.maximumClinicalFiles else {
+                    throw HealthExportError.protocolViolation(format: format, detail: "more Health Records than phr reads")
+                }
+                reading.clinical.append((name, json, version))
+            case .tally(let tally):
+                guard reading.tallies.count < 100_000 else {
+                    throw HealthExportError.protocolViolation(format: format, detail: "more than 100000 record types")
+                }
+                reading.tallies.append(tally)
+            case .finished(let exportDate):
+                reading.exportDate = exportDate
+                finished = true
+            case .refused(let reason):
+                throw HealthExportError.refused(format: format, path: path, reason: reason)
+            }
+        }
     }
 
     // MARK: Writing

@@ -1,6 +1,6 @@
 import CPHRSandbox
 import Glibc
-import PHRCore
+import PHRModel
 
 /// The confinement every `phr-render` worker puts itself in after its resource limits and before
 /// it reads a byte of input (SECURITY.md, "The workers' sandbox"):
@@ -58,6 +58,10 @@ public enum WorkerSandbox {
         }
         #if DEBUG
         SandboxProbe.runIfRequested()
+        // The tests of the parent's wall-clock deadline: a worker that neither reads nor writes.
+        if let hang = ProcessEnvironment["PHR_TEST_WORKER_HANG"], CommandLine.arguments.dropFirst().first == hang {
+            while true { sleep(60) }
+        }
         #endif
         return confinement
     }
