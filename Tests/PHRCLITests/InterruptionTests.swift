@@ -166,14 +166,21 @@ import Testing
         // Hold blobs/ as a running backup does.
         let lock = open("\(cli.vault)/blobs", O_RDONLY)
         #expect(flock(lock, LOCK_SH) == 0)
-        let remove = try Running(cli, ["doc", "rm", first, "--yes"], Self.env)
-        Thread.sleep(forTimeInterval: 0.3)
+        // The removal has committed and not yet touched blobs/ when the same file is added
+        // again; it goes on only once that add has registered the blob.
+        let go = "\(cli.directory)/go"
+        let remove = try Running(cli, ["doc", "rm", first, "--yes"],
+                                 Self.env.merging(["PHR_TEST_PAUSE": "removal-committed", "PHR_TEST_PAUSE_UNTIL": go]) { $1 })
+        let paused = remove.waitForPause()
+        #expect(paused.contains("paused at removal-committed"), "\(paused)")
         let add = try cli.run(["doc", "add", file, "--json"], Self.env)
         #expect(add.status == 0, "\(add.stderr)")
-        close(lock)
+        #expect(FileManager.default.createFile(atPath: go, contents: nil))
+        // The backup still holds blobs/ when the removal goes on to remove the blob file.
         remove.process.waitUntilExit()
+        close(lock)
         #expect(remove.process.terminationStatus == 0)
-        let said = String(decoding: remove.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let said = paused + String(decoding: remove.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(said.contains("its encrypted original stays in blobs/"), "doc rm says the original was left for later: \(said)")
         let second = try #require(((try JSONSerialization.jsonObject(with: Data(add.stdout.utf8)) as? [[String: Any]])?.first?["document"] as? [String: Any])?["id"] as? String)
         #expect(second != first)
@@ -252,7 +259,10 @@ import Testing
     }
 
     /// The crash-safety rounds for `doc rm`, `backup` and `restore`: killed at random moments,
-    /// each leaves a vault that passes `phr check` with the command either done or not done.
+    /// and in every other round at a named point in the middle of their work (the removal
+    /// committed but its blob not removed, the backup's first bytes written, the restore staged
+    /// but not renamed), each leaves a vault that passes `phr check` with the command either done
+    /// or not done.
     @Test func killedRemovalsBackupsAndRestoresLeaveAWholeVault() throws {
         let cli = try CLI(label: "killed")
         defer { cli.cleanUp() }
@@ -264,17 +274,29 @@ import Testing
         }
         #expect(try cli.run(["backup", "--out", "\(cli.directory)/base.phrbak"], Self.env).status == 0)
         var generator = SystemRandomNumberGenerator()
+        var pausedKills = 0
+        var randomKills = 0
         for round in 0..<6 {
-            let delay = Double.random(in: 0.005...0.25, using: &generator)
-            let commands: [[String]] = [
-                ["doc", "rm", documents[round], "--yes"],
-                ["backup", "--out", "\(cli.directory)/round\(round).phrbak"],
-                ["restore", "\(cli.directory)/base.phrbak", "--vault", "\(cli.directory)/restored\(round)"],
+            let delay = Double.random(in: 0.005...0.1, using: &generator)
+            let commands: [(arguments: [String], point: String)] = [
+                (["doc", "rm", documents[round], "--yes"], "removal-committed"),
+                (["backup", "--out", "\(cli.directory)/round\(round).phrbak"], "output"),
+                (["restore", "\(cli.directory)/base.phrbak", "--vault", "\(cli.directory)/restored\(round)"], "staged"),
             ]
-            for arguments in commands {
-                let running = try Running(cli, arguments, Self.env)
-                Thread.sleep(forTimeInterval: delay)
+            let atPoint = round % 2 == 0
+            for (arguments, point) in commands {
+                let running = try Running(cli, arguments, atPoint ? Self.env.merging(["PHR_TEST_PAUSE": point]) { $1 } : Self.env)
+                if atPoint {
+                    let said = running.waitForPause()
+                    #expect(said.contains("paused at \(point)"), "round \(round) \(arguments[0]): \(said)")
+                } else {
+                    // The random moment is the point of these rounds, not a wait for something.
+                    Thread.sleep(forTimeInterval: delay)
+                }
                 running.stop(with: SIGKILL)
+                if running.process.terminationReason == .uncaughtSignal {
+                    if atPoint { pausedKills += 1 } else { randomKills += 1 }
+                }
                 let check = try cli.run(["check"], Self.env)
                 #expect(check.status == 0, "round \(round) \(arguments[0]): \(check.stderr)")
             }
@@ -297,6 +319,10 @@ import Testing
             }
             #expect(Self.entries(cli.directory).filter { $0.hasPrefix(".") && $0.contains("phrbak") }.isEmpty)
         }
+        // Every paused command was killed in the middle of its work; the random kills say how
+        // many landed before their command finished.
+        #expect(pausedKills == 9, "\(pausedKills) of 9 paused commands were killed mid-work")
+        print("killed rounds: 9 at named points, \(randomKills) of 9 random kills before the command finished")
         let repair = try cli.run(["check", "--repair"], Self.env)
         #expect(repair.status == 0, "\(repair.stderr)")
         #expect(Self.entries(cli.directory).filter { $0.hasPrefix(".phr-") }.isEmpty)

@@ -195,8 +195,6 @@ import Testing
             }
         }
         #expect(inspected > 0)
-        // OMP_THREAD_LIMIT=1: Tesseract's threads would fight the other worker for two cores.
-        #expect(extractor.workerEnvironment.filter { !$0.hasPrefix("TESSDATA_PREFIX=") && !$0.hasPrefix("PHR_OCR_STEPS=") } == ["SWIFT_BACKTRACE=enable=no", "OMP_THREAD_LIMIT=1"])
         #expect(!ExtractionWorkerSettings(extractor.limits).arguments.joined().contains(password))
     }
 

@@ -156,12 +156,6 @@ import Testing
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
-    @Test func theWorkerGetsNothingOfPhrsEnvironment() {
-        // PHR_PASSPHRASE, PHR_PASSPHRASE_FILE and the rest never reach the process that parses documents.
-        let environment = ShareRenderer(workerExecutable: "/bin/false").workerEnvironment
-        #expect(environment.allSatisfy { $0 == "SWIFT_BACKTRACE=enable=no" || $0.hasPrefix("PHR_TEST_SHARE_WORKER_FAULT=") })
-    }
-
     @Test func aWorkerThatCannotStartIsReported() throws {
         let fixture = try ShareFixture(label: "share-noworker", documents: [], records: false)
         defer { fixture.remove() }

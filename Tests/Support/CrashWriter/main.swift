@@ -3,7 +3,8 @@
 // writes transactions in a loop, printing "committed N" after each commit, so the crash tests can
 // SIGKILL it at random moments and then verify that every reported commit survived; or
 //   phr-crash-writer VAULT --list
-// prints the sequence numbers present in the vault, one per line.
+// prints the sequence numbers present in the vault, one per line. With PHR_CRASH_WRITER_HOLD=N it
+// stops inside transaction N (before its commit) and prints "holding N".
 // The passphrase comes from PHR_PASSPHRASE like any phr command.
 import Foundation
 import GRDB
@@ -48,6 +49,12 @@ do {
             // Rewrite old rows too, so committed pages get journaled and overwritten.
             try db.execute(sql: "UPDATE crash_log SET body = substr(body, 1, 600) || '.' WHERE seq % 7 = ?",
                            arguments: [sequence % 7])
+            // PHR_CRASH_WRITER_HOLD=N: stop inside transaction N, its pages journaled and not
+            // committed, and say so, for a kill that certainly lands mid-transaction.
+            if ProcessInfo.processInfo.environment["PHR_CRASH_WRITER_HOLD"] == String(sequence) {
+                FileHandle.standardOutput.write(Data("holding \(sequence)\n".utf8))
+                while true { sleep(60) }
+            }
         }
         FileHandle.standardOutput.write(Data("committed \(sequence)\n".utf8))
         sequence += 1
