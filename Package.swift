@@ -90,6 +90,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The one module a front end needs (issue 25): the session (open, unlock, profile, clock)
+        // and, as it grows, one typed function per use case. The CLI is its first front end.
+        .target(name: "PHRService", dependencies: ["PHRCore"], swiftSettings: strict),
         // What reads and draws PDFs (poppler, cairo, pango, qpdf), for the phr-render program
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
@@ -101,6 +104,7 @@ let package = Package(
             name: "phr",
             dependencies: [
                 "PHRCore",
+                "PHRService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

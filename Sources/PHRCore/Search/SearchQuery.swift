@@ -83,9 +83,9 @@ public struct SearchQuery: Equatable, Sendable {
                 } else {
                     clauses.append([term])
                 }
-            case .filter(let field, let value):
-                guard !pendingOr else { throw SearchError.syntax("OR cannot be followed by \(field):") }
-                try addFilter(field, value)
+            case .filter(let filter, let value):
+                guard !pendingOr else { throw SearchError.syntax("OR cannot be followed by \(filter.rawValue):") }
+                try addFilter(filter, value)
             }
         }
         if pendingOr { throw SearchError.syntax("OR needs a word on each side, like 'metformin OR insulin'") }
@@ -116,26 +116,26 @@ public struct SearchQuery: Equatable, Sendable {
         excluded = excluded.filter { seenExcluded.insert(key($0)).inserted }
     }
 
-    /// Adds a filter as if `field:value` had been typed (for --kind, --type, --tag, --since, --until).
-    public mutating func addFilter(_ field: String, _ value: String) throws {
+    /// Adds a filter as if `filter:value` had been typed (the CLI's --kind, --type, --tag,
+    /// --since, --until; a web UI's fields). The filter is a closed set, so no key can be unknown.
+    public mutating func addFilter(_ filter: SearchFilter, _ value: String) throws {
         let lowered = value.lowercased()
-        switch field {
-        case "kind":
+        let field = filter.rawValue
+        switch filter {
+        case .kind:
             let kind = lowered == "document" || lowered == "docs" ? "doc" : lowered == "medication" ? "med" : lowered == "appointment" ? "appt" : lowered
             guard Self.kindNames.contains(kind) else {
                 throw SearchError.syntax("kind:\(value) is not a record kind; use one of \(Self.kindNames.joined(separator: ", "))")
             }
             kinds.append(kind)
-        case "type": types.append(lowered)
-        case "tag": tags.append(lowered)
-        case "after", "since":
+        case .type: types.append(lowered)
+        case .tag: tags.append(lowered)
+        case .after, .since:
             since = try Self.date(value, field: field)
-        case "before":
+        case .before:
             before = try Self.date(value, field: field)
-        case "until":
+        case .until:
             until = try Self.date(value, field: field)
-        default:
-            preconditionFailure("unknown filter \(field)")
         }
     }
 
@@ -152,10 +152,8 @@ public struct SearchQuery: Equatable, Sendable {
     enum Token: Equatable {
         case term(Term, negated: Bool)
         case or
-        case filter(field: String, value: String)
+        case filter(SearchFilter, value: String)
     }
-
-    static let filterFields: Set<String> = ["kind", "type", "tag", "after", "before", "since", "until"]
 
     static func tokenize(_ text: String) throws -> [Token] {
         var tokens: [Token] = []
@@ -200,9 +198,9 @@ public struct SearchQuery: Equatable, Sendable {
             if let colon = word.firstIndex(of: ":"), !negated {
                 let field = word[..<colon].lowercased()
                 let value = String(word[word.index(after: colon)...])
-                if filterFields.contains(field) {
-                    guard !value.isEmpty else { throw SearchError.syntax("\(field): needs a value, like \(field == "kind" ? "kind:doc" : field == "type" ? "type:lab" : field == "tag" ? "tag:insurance" : "\(field):2025-01-31")") }
-                    tokens.append(.filter(field: field, value: value))
+                if let filter = SearchFilter(rawValue: field) {
+                    guard !value.isEmpty else { throw SearchError.syntax("\(field): needs a value, like \(filter.example)") }
+                    tokens.append(.filter(filter, value: value))
                     continue
                 }
             }
@@ -259,6 +257,22 @@ public enum SearchError: PHRError, Equatable {
         case .nothingToSearch: return "to list records by type or date, use 'phr doc list --type lab --since 2025-01-01'"
         case .tooManyTerms, .tooLong:
             return "search for the few most telling words or a short \"phrase\"; every word must match, so more words rarely find more"
+        }
+    }
+}
+
+/// The filters a search query takes (`kind:doc`, `since:2025-01-31`), as typed in a query or
+/// given by a front end's own fields.
+public enum SearchFilter: String, CaseIterable, Sendable {
+    case kind, type, tag, after, before, since, until
+
+    /// How the filter is written with a value, for messages.
+    var example: String {
+        switch self {
+        case .kind: return "kind:doc"
+        case .type: return "type:lab"
+        case .tag: return "tag:insurance"
+        default: return "\(rawValue):2025-01-31"
         }
     }
 }

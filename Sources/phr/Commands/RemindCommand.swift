@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import PHRCore
+import PHRService
 
 struct RemindCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -327,18 +328,8 @@ extension VaultAccess {
     /// Opens the vault with keys from `phr unlock` or a passphrase source in the environment,
     /// never from a prompt; nil when neither is there (the vault stays locked).
     static func openWithoutPrompt(_ location: VaultLocation, profile: ProfileOptions) throws -> (Vault, Profile)? {
-        let keyFile = try Vault.readKeyFile(at: location)
-        let keys: VaultKeys
-        if let cached = UnlockCache.load(vaultID: keyFile.vaultID), cached.keys.matches(keyFile) {
-            keys = cached.keys
-        } else if let secret = try PassphraseSource.current(environment: environment) {
-            keys = try Vault.unlock(keyFile: keyFile, secret: secret)
-        } else {
-            return nil
-        }
-        let vault = try Vault.open(at: location, keyFile: keyFile, keys: keys)
-        let chosen = try vault.database.read { db in try Profiles.resolve(db, name: profile.requested) }
-        return (vault, chosen)
+        let unlocking = Unlocking(environment: environment, prompt: nil)
+        return try Session.openIfUnlockable(location, profileName: profile.requested, unlocking: unlocking).map { ($0.vault, $0.profile) }
     }
 }
 

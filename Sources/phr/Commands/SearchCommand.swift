@@ -53,11 +53,11 @@ struct SearchCommand: ParsableCommand {
         let text = query.joined(separator: " ")
         let engine = SearchEngine(vault: opened, profile: chosen)
         let results = try engine.search(text, refine: { query in
-            if let kind { try query.addFilter("kind", kind) }
-            if let type { try query.addFilter("type", type) }
-            if let tag { try query.addFilter("tag", tag) }
-            if let since { try query.addFilter("since", since) }
-            if let until { try query.addFilter("until", until) }
+            if let kind { try query.addFilter(.kind, kind) }
+            if let type { try query.addFilter(.type, type) }
+            if let tag { try query.addFilter(.tag, tag) }
+            if let since { try query.addFilter(.since, since) }
+            if let until { try query.addFilter(.until, until) }
         }, options: SearchEngine.Options(limit: limit))
         if output.json {
             try Console.json(results)

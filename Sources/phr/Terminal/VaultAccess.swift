@@ -1,35 +1,36 @@
 import Foundation
 import PHRCore
+import PHRService
 
-/// Opens the vault for a command: from the unlock cache, else a passphrase from the environment,
-/// else a prompt on the terminal, else "locked" (exit 77).
+/// Opens the vault for a command through PHRService's `Session`: from the unlock cache, else a
+/// passphrase from the environment, else a prompt on the terminal, else "locked" (exit 77).
 enum VaultAccess {
     static var environment: [String: String] { ProcessEnvironment.variables }
 
+    /// The environment's passphrase sources, then the terminal.
+    static var unlocking: Unlocking { Unlocking(environment: environment, prompt: PassphrasePrompt.ask) }
+
     /// A passphrase (or recovery key) for `location`, from the environment or the terminal.
-    static func secret(for location: VaultLocation, prompt: String = "Passphrase for the phr vault: ") throws -> SecretBytes {
-        if let secret = try PassphraseSource.current(environment: environment) { return secret }
-        if let secret = try PassphrasePrompt.ask(prompt) { return secret }
-        throw VaultError.locked(path: location.root)
+    static func secret(for location: VaultLocation, prompt: String = Unlocking.vaultPrompt) throws -> SecretBytes {
+        guard let secret = try unlocking.secret(prompt: prompt) else { throw VaultError.locked(path: location.root) }
+        return secret
     }
 
     /// The working keys, from the cache or a passphrase, checked against the key file.
     static func keys(for location: VaultLocation, keyFile: KeyFile) throws -> VaultKeys {
-        if let cached = UnlockCache.load(vaultID: keyFile.vaultID), cached.keys.matches(keyFile) {
-            return cached.keys
+        guard let keys = try Session.keys(for: location, keyFile: keyFile, unlocking: unlocking) else {
+            throw VaultError.locked(path: location.root)
         }
-        return try Vault.unlock(keyFile: keyFile, secret: secret(for: location))
+        return keys
     }
 
     /// Opens the vault and resolves the profile the command works on.
     static func open(_ location: VaultLocation, profile: ProfileOptions) throws -> (Vault, Profile) {
-        let vault = try open(location)
-        let chosen = try vault.database.read { db in try Profiles.resolve(db, name: profile.requested) }
-        return (vault, chosen)
+        let session = try Session.open(location, profileName: profile.requested, unlocking: unlocking)
+        return (session.vault, session.profile)
     }
 
     static func open(_ location: VaultLocation) throws -> Vault {
-        let keyFile = try Vault.readKeyFile(at: location)
-        return try Vault.open(at: location, keyFile: keyFile, keys: keys(for: location, keyFile: keyFile))
+        try Session.openVault(location, unlocking: unlocking)
     }
 }

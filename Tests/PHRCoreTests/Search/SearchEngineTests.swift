@@ -85,8 +85,8 @@ import Testing
         #expect(Self.ids(try engine.search("ferritin after:2024-05-02")) == ["tags01", "body01"])
         #expect(Self.ids(try engine.search("ferritin before:2024-05-02")) == ["title1"])
         let refined = try engine.search("ferritin") { query in
-            try query.addFilter("since", "2024-05-02")
-            try query.addFilter("until", "2024-05-02")
+            try query.addFilter(.since, "2024-05-02")
+            try query.addFilter(.until, "2024-05-02")
         }
         #expect(Self.ids(refined) == ["tags01"])
     }
