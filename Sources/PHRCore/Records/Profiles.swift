@@ -29,7 +29,7 @@ public enum Profiles {
             throw RecordError.profileExists(trimmed)
         }
         let now = Timestamp.string(Date())
-        try db.execute(sql: "INSERT INTO profile (name, relation, created_at) VALUES (?, ?, ?)",
+        try db.execute(sql: "INSERT INTO profile (name, relation, created_at, uid) VALUES (?, ?, ?, lower(hex(randomblob(16))))",
                        arguments: [trimmed, relation.rawValue, now])
         let id = db.lastInsertedRowID
         if try defaultID(db) == nil { try setDefault(db, id: id) }

@@ -30,6 +30,7 @@ enum Schema {
         Migration(identifier: "v3-document-ocr", sql: documentOCRSQL),
         Migration(identifier: "v3-lab-results", sql: labResultsSQL),
         Migration(identifier: "v3-reminder-channels", sql: reminderChannelsSQL),
+        Migration(identifier: "v4-change-journal", sql: changeJournalSQL),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -30,6 +30,8 @@ public enum TestPause {
         case documentRead = "document-read"
         /// `lab extract` has read a report's results and has not saved the accepted ones.
         case resultsRead = "results-read"
+        /// A phone-export import has written its 100th new entry in its open transaction.
+        case entriesWritten = "entries-written"
     }
 
     #if DEBUG
