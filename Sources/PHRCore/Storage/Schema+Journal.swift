@@ -51,8 +51,10 @@ extension Schema {
 
             INSERT INTO vault_info (key, value) VALUES ('device', lower(hex(randomblob(16))));
 
+            -- seq is the rowid: rows are never deleted, so it only grows (no AUTOINCREMENT
+            -- bookkeeping on every change).
             CREATE TABLE change_journal (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                seq INTEGER PRIMARY KEY,
                 kind TEXT NOT NULL,
                 record TEXT NOT NULL,
                 uid TEXT,
@@ -61,7 +63,6 @@ extension Schema {
                 at TEXT NOT NULL,
                 device TEXT NOT NULL
             ) STRICT;
-            CREATE INDEX change_journal_record ON change_journal (kind, record);
 
             """
         // What the vault already holds goes in first, as inserts, so every record has its row.

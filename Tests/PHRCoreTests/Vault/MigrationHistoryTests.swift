@@ -25,7 +25,7 @@ import Testing
         ("v3-document-ocr", "2767c21849dbab78d07c1c81beb9e9965348cf6daa30adffa9d36d55be6743ab"),
         ("v3-lab-results", "9fd8a1b704b962818f5234843e330553493a4403467759954541df2f9d65ef12"),
         ("v3-reminder-channels", "1a46267a8797abe6a58852a3a57b65fee6a49c1d5d32da8e11e6f40823be3b7e"),
-        ("v4-change-journal", "b9dfde7525723d7ad9e934328002ee162c73ab060fa0b7656c93865366faf29f"),
+        ("v4-change-journal", "547d9155e31f3d70bf9a25c42329eeae2af7d6dc6a168f539e846b49cc1605d1"),
     ]
 
     static func sha256(_ text: String) throws -> String {
