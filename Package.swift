@@ -152,15 +152,19 @@ let package = Package(
         .target(name: "ScanCorpusCER", path: "Tools/ScanCorpusCER", swiftSettings: strict),
         // The zip writer the sample generators share.
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
+        // What both test targets share: the third-party corpus's one helper.
+        .target(name: "PHRTestSupport", path: "Tests/Support/PHRTestSupport", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
-            dependencies: ["PHRCore", "PHRModel", "PHRRender", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples", "SampleZip"],
+            dependencies: ["PHRCore", "PHRModel", "PHRRender", "PHRTestSupport", "CPHRVFS", "CPHROpenSSL", "CPHRPoppler", "PHRTypesetting", "phr-render", "CCDASamples", "SampleZip"],
             exclude: ["Vectors/make_vectors.py"],
             swiftSettings: strict
         ),
+        // PHRRender's parsers on their own (zip, CSV, Takeout sessions), with inputs made by the tests.
+        .testTarget(name: "PHRRenderTests", dependencies: ["PHRRender", "PHRModel"], swiftSettings: strict),
         .testTarget(
             name: "PHRCLITests",
-            dependencies: ["PHRCore", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER",
+            dependencies: ["PHRCore", "PHRTestSupport", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER",
                            "SampleZip"],
             swiftSettings: strict
         ),

@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// A fresh clone without the third-party corpus must pass `make test`: only `CorpusData` (one
-/// identical copy per test target) may name where the corpus lives, so every other test reaches
+/// A fresh clone without the third-party corpus must pass `make test`: only `CorpusData` (in the
+/// PHRTestSupport target both test targets share) may name where the corpus lives, so every other test reaches
 /// it through `CorpusData.path` and the `.corpus` trait that skips it when it is absent.
 @Suite struct CorpusIsolationTests {
     static let tests = "\(TestSupport.packageRoot)/Tests"
-    static let helpers = ["PHRCoreTests/CorpusData.swift", "PHRCLITests/CorpusData.swift"]
+    static let helpers = ["Support/PHRTestSupport/CorpusData.swift"]
 
     /// Swift sources under Tests/ and Benchmarks/, relative to Tests/ (or "../Benchmarks/...").
     static func sources() -> [String] {
@@ -36,11 +36,6 @@ import Testing
             these lines name the corpus location; use CorpusData.path(...) and mark the test .corpus:
             \(offenders.joined(separator: "\n"))
             """)
-    }
-
-    @Test func bothTargetsHaveTheSameHelper() throws {
-        let copies = try Self.helpers.map { try String(contentsOfFile: "\(Self.tests)/\($0)", encoding: .utf8) }
-        #expect(copies[0] == copies[1], "Tests/PHRCoreTests/CorpusData.swift and Tests/PHRCLITests/CorpusData.swift must stay identical")
     }
 
     @Test func theHelperLooksWhereTheREADMESays() {

@@ -1,32 +1,32 @@
 import Foundation
 import Testing
 
-// The one way tests reach the third-party corpus. The same file is in both test targets
-// (Tests/PHRCoreTests and Tests/PHRCLITests), which cannot share code; CorpusIsolationTests
-// checks that the two copies stay identical and that no other test file names the corpus path.
+// The one way tests reach the third-party corpus, shared by both test targets through the
+// PHRTestSupport target; CorpusIsolationTests checks that no other test file names the corpus path.
 
 /// The third-party test corpus (PDFs, RxNav and openFDA answers, FHIR bundles) that is never
 /// copied into the repository: `$PHR_TEST_DATA`, else `../shared/data` beside the package root.
 /// Tests that read it carry the `.corpus` trait: they are skipped, with a reason, when it is
 /// absent, unless `PHR_REQUIRE_TEST_DATA=1` (CI) makes them run and fail instead.
-enum CorpusData {
-    static let packageRoot: String = {
+public enum CorpusData {
+    public static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
+        // Tests/Support/PHRTestSupport/CorpusData.swift
+        for _ in 0..<4 { url.deleteLastPathComponent() }
         return url.path
     }()
 
     /// Where the corpus is looked for.
-    static let root: String = {
+    public static let root: String = {
         if let path = ProcessInfo.processInfo.environment["PHR_TEST_DATA"], !path.isEmpty { return path }
         return ((packageRoot as NSString).deletingLastPathComponent as NSString).appendingPathComponent("shared/data")
     }()
 
     /// True when `PHR_REQUIRE_TEST_DATA=1`: a missing corpus is a failure, not a skip.
-    static let isRequired = ProcessInfo.processInfo.environment["PHR_REQUIRE_TEST_DATA"] == "1"
+    public static let isRequired = ProcessInfo.processInfo.environment["PHR_REQUIRE_TEST_DATA"] == "1"
 
     /// The corpus is there: the PDF manifest and the API and FHIR folders.
-    static let isPresent: Bool = {
+    public static let isPresent: Bool = {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: "\(root)/pdfs/manifest.json")
             && FileManager.default.fileExists(atPath: "\(root)/api", isDirectory: &isDirectory) && isDirectory.boolValue
@@ -34,13 +34,13 @@ enum CorpusData {
     }()
 
     /// The reason printed for each skipped test; `make test` counts the lines that carry it.
-    static let skipReason: Comment = "needs the third-party corpus: set PHR_TEST_DATA=DIR, or put it in shared/data beside this package"
+    public static let skipReason: Comment = "needs the third-party corpus: set PHR_TEST_DATA=DIR, or put it in shared/data beside this package"
 
     /// A file or folder of the corpus, such as "pdfs/broken/qpdf__bad7.pdf".
-    static func path(_ relative: String) -> String { "\(root)/\(relative)" }
+    public static func path(_ relative: String) -> String { "\(root)/\(relative)" }
 
     /// The FHIR bundles of the corpus (fhir/*.json), sorted.
-    static var fhirBundles: [String] {
+    public static var fhirBundles: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path("fhir"))) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().map { path("fhir/\($0)") }
     }
@@ -48,15 +48,7 @@ enum CorpusData {
 
 extension Trait where Self == ConditionTrait {
     /// For a test that reads the third-party corpus: runs when it is present or required.
-    static var corpus: Self {
+    public static var corpus: Self {
         .enabled(if: CorpusData.isPresent || CorpusData.isRequired, CorpusData.skipReason)
-    }
-}
-
-/// Fails when the corpus is required (CI) but missing, so its tests cannot vanish unnoticed.
-@Suite struct CorpusPresenceTests {
-    @Test func theCorpusIsThereWhenRequired() {
-        #expect(CorpusData.isPresent || !CorpusData.isRequired,
-                "PHR_REQUIRE_TEST_DATA=1 but there is no corpus at \(CorpusData.root) (set PHR_TEST_DATA)")
     }
 }
