@@ -2,9 +2,8 @@ import Foundation
 import GRDB
 
 extension Document {
-    init(row: Row, tags: [String]) {
-        // The CHECK constraint allows only known outcomes.
-        self.init(
+    init(row: Row, tags: [String]) throws {
+        try self.init(
             id: row["id"],
             profile: row["profile"],
             title: row["title"],
@@ -17,7 +16,7 @@ extension Document {
             tags: tags,
             fileName: row["file_name"],
             mediaType: row["media_type"],
-            outcome: ExtractionOutcome(rawValue: row["outcome"]) ?? .unreadable,
+            outcome: StoredValue.decode(row["outcome"], as: ExtractionOutcome.self, table: "document", column: "outcome"),
             outcomeDetail: row["outcome_detail"],
             pageCount: row["page_count"],
             textPages: row["text_pages"],
@@ -26,7 +25,7 @@ extension Document {
             extractor: row["extractor"],
             addedAt: row["added_at"],
             updatedAt: row["updated_at"],
-            ocr: DocumentOCRState(rawValue: row["ocr"] ?? "") ?? .notNeeded,
+            ocr: StoredValue.decode(row["ocr"], as: DocumentOCRState.self, table: "document", column: "ocr"),
             blobName: row["blob_name"]
         )
     }

@@ -25,7 +25,7 @@ public struct DocumentStore {
 
     static func fetch(_ db: Database, id: String) throws -> Document? {
         guard let row = try Row.fetchOne(db, sql: selectSQL + " WHERE d.id = ?", arguments: [id]) else { return nil }
-        return Document(row: row, tags: try tags(db, documentID: id))
+        return try Document(row: row, tags: tags(db, documentID: id))
     }
 
     /// The document whose ID starts with `prefix`, in this profile.
@@ -76,7 +76,7 @@ public struct DocumentStore {
             }
             sql += " ORDER BY d.date IS NULL, d.date DESC, d.added_at DESC, d.id"
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            return try rows.map { row in Document(row: row, tags: try Self.tags(db, documentID: row["id"])) }
+            return try rows.map { row in try Document(row: row, tags: Self.tags(db, documentID: row["id"])) }
         }
     }
 

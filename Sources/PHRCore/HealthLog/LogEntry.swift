@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 
 extension LogEntry {
-    public init(row: Row) {
-        let metric = LogMetric(rawValue: row["metric"]) ?? .water
-        self.init(
+    public init(row: Row) throws {
+        let metric = try StoredValue.decode(row["metric"], as: LogMetric.self, table: "log_entry", column: "metric")
+        try self.init(
             id: row["id"],
             uid: row["uid"],
             metric: metric,
@@ -15,7 +15,7 @@ extension LogEntry {
             value: row["value"],
             diastolic: row["diastolic"],
             pulse: row["pulse"],
-            unit: HealthUnit(rawValue: row["unit"]) ?? HealthUnit(rawValue: metric.canonicalUnit)!,
+            unit: StoredValue.decode(row["unit"], as: HealthUnit.self, table: "log_entry", column: "unit"),
             kind: row["kind"],
             factor: row["factor"],
             note: row["note"],

@@ -113,10 +113,10 @@ public struct Reminder: Codable, Sendable, Equatable {
         try c.encode(updatedAt, forKey: .updatedAt)
     }
 
-    public init(row: Row) {
+    public init(row: Row) throws {
         id = row["id"]
         uid = row["uid"]
-        kind = Kind(rawValue: row["kind"]) ?? .water
+        kind = try StoredValue.decode(row["kind"], as: Kind.self, table: "reminder", column: "kind")
         mode = (row["mode"] as String?).flatMap(WaterMode.init(rawValue:))
         windowStart = (row["window_start"] as String?).flatMap(LocalTime.init)
         windowEnd = (row["window_end"] as String?).flatMap(LocalTime.init)

@@ -4,8 +4,8 @@ import GRDB
 extension Appointment {
     /// The CHECK constraint keeps the shape; a value no calendar has reads as the epoch rather
     /// than stopping every listing.
-    public init(row: Row) {
-        self.init(
+    public init(row: Row) throws {
+        try self.init(
             id: row["id"],
             uid: row["uid"],
             with: row["with_name"],
@@ -18,7 +18,7 @@ extension Appointment {
             reason: row["reason"],
             notes: row["notes"],
             documentID: row["document_id"],
-            status: Status(rawValue: row["status"]) ?? .confirmed,
+            status: StoredValue.decode(row["status"], as: Status.self, table: "appointment", column: "status"),
             remindMinutes: row["remind_minutes"],
             sequence: row["sequence"],
             source: RecordSourceColumns.read(row),

@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 
 extension Dose {
-    public init(row: Row) {
-        self.init(
+    public init(row: Row) throws {
+        try self.init(
             id: row["id"],
             uid: row["uid"],
-            status: Status(rawValue: row["status"]) ?? .taken,
+            status: StoredValue.decode(row["status"], as: Status.self, table: "dose", column: "status"),
             at: row["at"],
             timeZone: row["time_zone"],
             scheduledFor: (row["scheduled_for"] as String?).flatMap(LocalDateTime.init),

@@ -103,7 +103,7 @@ public struct DoseLog {
             } else {
                 throw RecordError.ambiguous(kind: "dose", prefix: dosePrefix, matches: rows.map { $0["id"] })
             }
-            let dose = Dose(row: row)
+            let dose = try Dose(row: row)
             let medication = try Medication.find(db, key: row["medication"] as String)
             try db.execute(sql: "DELETE FROM dose WHERE id = ?", arguments: [dose.id])
             return (medication, dose)

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 extension Medication {
-    public init(row: Row) {
-        self.init(
+    public init(row: Row) throws {
+        try self.init(
             id: row["id"],
             uid: row["uid"],
             name: row["name"],
@@ -15,7 +15,7 @@ extension Medication {
             maxPerDay: row["max_per_day"],
             start: (row["start_date"] as String?).flatMap(PartialDate.init),
             end: (row["end_date"] as String?).flatMap(PartialDate.init),
-            status: Status(rawValue: row["status"]) ?? .active,
+            status: StoredValue.decode(row["status"], as: Status.self, table: "medication", column: "status"),
             stoppedOn: (row["stopped_on"] as String?).flatMap(CalendarDate.init),
             prescriber: row["prescriber"],
             pharmacy: row["pharmacy"],

@@ -41,7 +41,7 @@ enum ShareDocumentSelection {
             let from = request.since ?? (request.documentTypes.isEmpty ? monthsBefore(today, defaultMonths) : nil)
             let rows = try Row.fetchAll(db, sql: DocumentStore.selectSQL + " WHERE d.profile_id = ?", arguments: [store.profile.id])
             for row in rows {
-                let document = Document(row: row, tags: try DocumentStore.tags(db, documentID: row["id"]))
+                let document = try Document(row: row, tags: DocumentStore.tags(db, documentID: row["id"]))
                 guard chosen[document.id] == nil, types.contains(document.type) else { continue }
                 if let from, day(of: document) < from { continue }
                 if let reason = unembeddableReason(document) {
