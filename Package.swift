@@ -152,7 +152,8 @@ let package = Package(
         .target(name: "ScanCorpusCER", path: "Tools/ScanCorpusCER", swiftSettings: strict),
         // The zip writer the sample generators share.
         .target(name: "SampleZip", dependencies: ["CPHRZlib"], path: "Tools/SampleZip", swiftSettings: strict),
-        // What both test targets share: the third-party corpus's one helper.
+        // What the test targets share: the third-party corpus's one helper, the package root, the
+        // loopback HTTP and TLS servers (and free ports), CRC-32. Foundation and Testing only.
         .target(name: "PHRTestSupport", path: "Tests/Support/PHRTestSupport", swiftSettings: strict),
         .testTarget(
             name: "PHRCoreTests",
@@ -160,8 +161,10 @@ let package = Package(
             exclude: ["Vectors/make_vectors.py"],
             swiftSettings: strict
         ),
-        // PHRRender's parsers on their own (zip, CSV, Takeout sessions), with inputs made by the tests.
-        .testTarget(name: "PHRRenderTests", dependencies: ["PHRRender", "PHRModel"], swiftSettings: strict),
+        // PHRRender's parsers on their own (zip, CSV, Takeout sessions, the XML subtree reader, the
+        // stamp remover, the Health export's prologue), with inputs made by the tests.
+        .testTarget(name: "PHRRenderTests", dependencies: ["PHRRender", "PHRModel", "PHRTestSupport", "CPHRTesseract", "SampleZip"],
+                    swiftSettings: strict),
         .testTarget(
             name: "PHRCLITests",
             dependencies: ["PHRCore", "PHRTestSupport", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER",

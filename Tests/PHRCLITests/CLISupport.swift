@@ -4,11 +4,7 @@ import Testing
 /// Runs the built `phr` binary the way a user or script would, without a controlling terminal
 /// (through setsid), and captures its exit status, stdout and stderr.
 struct CLI {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    static let packageRoot = PackageRoot.path
 
     static let binDirectory: String = {
         if let path = ProcessInfo.processInfo.environment["PHR_BIN"], !path.isEmpty {

@@ -3,8 +3,9 @@ import Glibc
 import Testing
 
 /// Reminders to the user's own channels through the real binary, against real servers on
-/// loopback: an HTTP server in the test taking ntfy, Gotify and webhook requests, a `sendmail`
-/// stand-in, a command, and `openssl s_server` for TLS. The clock (PHR_TEST_NOW) and zone are fixed.
+/// loopback: PHRTestSupport's LoopbackHTTPServer taking ntfy, Gotify and webhook requests, a
+/// `sendmail` stand-in, a command, and its TLSTestServer (`openssl s_server`) for TLS. The clock
+/// (PHR_TEST_NOW) and zone are fixed.
 @Suite struct ReminderChannelCommandTests {
     static let passphrase = "correct horse battery staple"
 
@@ -213,7 +214,7 @@ import Testing
         #expect(try cli.run(["med", "add", "Metformin", "--schedule", "08:00"], setUp).status == 0)
         #expect(try cli.run(["remind", "add", "med"], setUp).status == 0)
         let n = try Self.id(try cli.run(["remind", "channel", "add", "ntfy", "http://127.0.0.1:\(server.port)/retry-topic"], setUp))
-        let dead = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "http://127.0.0.1:\(LoopbackHTTPServer.closedPort())/hook"], setUp))
+        let dead = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "http://127.0.0.1:\(Loopback.freePort())/hook"], setUp))
         let c = try Self.id(try cli.run(["remind", "channel", "add", "command", "record-command"], setUp))
 
         let first = try cli.run(["remind", "due", "--notify"], Self.env("2026-03-10T07:05:00Z", path))
@@ -362,12 +363,9 @@ import Testing
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
         let site = cli.directory
-        let made = try Self.runQuietly("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                                                            "-days", "2", "-subj", "/CN=phr test", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
-                                                            "-keyout", "\(site)/key.pem", "-out", "\(site)/cert.pem"], in: site)
-        try #require(made == 0)
+        try TLSTestServer.makeCertificate(names: "DNS:localhost,IP:127.0.0.1", in: site)
         let env = Self.env("2026-03-10T06:00:00Z")
-        let server = try TLSServer(directory: site)
+        let server = try TLSTestServer(directory: site, mode: .oneRequest)
         defer { server.stop() }
         let w = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "https://localhost:\(server.port)/hook"], env))
         // Trusted through SSL_CERT_FILE, as OpenSSL lets any program be told of a private CA.
@@ -377,7 +375,7 @@ import Testing
         #expect(request.hasPrefix("POST /hook HTTP/1.1\r\n"))
         #expect(request.contains("\"message\":\"Reminders from phr reach this channel.\""))
         // The system's trust store does not know the test certificate: refused, and said so.
-        let second = try TLSServer(directory: site)
+        let second = try TLSTestServer(directory: site, mode: .oneRequest)
         defer { second.stop() }
         #expect(try cli.run(["remind", "channel", "rm", w], env).status == 0)
         let u = try Self.id(try cli.run(["remind", "channel", "add", "webhook", "https://localhost:\(second.port)/hook"], env))
@@ -386,22 +384,8 @@ import Testing
         #expect(untrusted.stdout.hasPrefix("\(u)  webhook  failed: the certificate of localhost is not trusted"))
         #expect(untrusted.stderr == "phr: error: 1 channel did not take the test notification\nphr: hint: 'phr remind status' shows why; fix the channel or remove it\n")
     }
-
-    static func runQuietly(_ executable: String, _ arguments: [String], in directory: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
 }
 
-/// A small HTTP/1.1 server on 127.0.0.1 for one test: it records each request and answers
-/// with the next of `statuses` (then 200), one request per connection.
 /// A loopback server that answers badly: `.drip` sends its answer a byte a second, for ever;
 /// `.endlessChunk` sends a chunked answer's head and then a chunk-size line that never ends,
 /// as fast as the client reads. Each connection is served on its own thread until the client
@@ -418,20 +402,7 @@ final class TrickleServer: @unchecked Sendable {
 
     init(_ mode: Mode) throws {
         self.mode = mode
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        try #require(bound == 0 && listen(fd, 16) == 0)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try Loopback.listen(backlog: 16)
         Thread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
@@ -483,210 +454,5 @@ final class TrickleServer: @unchecked Sendable {
                 lock.unlock()
             }
         }
-    }
-}
-
-final class LoopbackHTTPServer: @unchecked Sendable {
-    struct Request {
-        let method: String
-        let target: String
-        /// Names lowercased.
-        let headers: [String: String]
-        let head: Data
-        let body: Data
-    }
-
-    let port: Int
-    private let listener: Int32
-    private let lock = NSLock()
-    private var recorded: [Request] = []
-    private var statuses: [Int]
-
-    init(statuses: [Int] = []) throws {
-        self.statuses = statuses
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        try #require(bound == 0 && listen(fd, 16) == 0)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in serve() }
-        thread.start()
-    }
-
-    var requests: [Request] {
-        lock.lock()
-        defer { lock.unlock() }
-        return recorded
-    }
-
-    /// Stops accepting and returns once the listening socket is closed. Only the accept thread
-    /// closes it, after its last accept(): closed here, its descriptor number could go to
-    /// another test's server while the old thread still accepted on it (PHRCoreTests'
-    /// LoopbackHTTPServer does the same).
-    func stop() {
-        lock.lock()
-        let wasStopped = stopped
-        stopped = true
-        lock.unlock()
-        guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        acceptDone.wait()
-    }
-    private var stopped = false
-    private let acceptDone = DispatchSemaphore(value: 0)
-
-    /// A port nothing listens on.
-    static func closedPort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private func serve() {
-        defer {
-            close(listener)
-            acceptDone.signal()
-        }
-        while true {
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { return }
-            handle(connection)
-            close(connection)
-        }
-    }
-
-    private func handle(_ connection: Int32) {
-        var buffer = [UInt8]()
-        let size = 65536
-        var chunk = [UInt8](repeating: 0, count: size)
-        func fill() -> Bool {
-            let count = recv(connection, &chunk, size, 0)
-            guard count > 0 else { return false }
-            buffer += chunk[0..<count]
-            return true
-        }
-        var headEnd: Int?
-        while headEnd == nil {
-            if let range = Data(buffer).range(of: Data("\r\n\r\n".utf8)) { headEnd = range.lowerBound } else if !fill() { return }
-        }
-        let head = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
-        var lines = head.components(separatedBy: "\r\n")
-        let requestLine = lines.removeFirst().split(separator: " ")
-        var headers: [String: String] = [:]
-        for line in lines {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let length = Int(headers["content-length"] ?? "0") ?? 0
-        while buffer.count < headEnd! + 4 + length { if !fill() { break } }
-        let body = Data(buffer[(headEnd! + 4)..<min(buffer.count, headEnd! + 4 + length)])
-        lock.lock()
-        recorded.append(Request(method: String(requestLine.first ?? ""), target: String(requestLine.dropFirst().first ?? ""),
-                                headers: headers, head: Data(head.utf8), body: body))
-        let status = statuses.isEmpty ? 200 : statuses.removeFirst()
-        lock.unlock()
-        let answer = Array("HTTP/1.1 \(status) \(status == 200 ? "OK" : "Error")\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
-        _ = send(connection, answer, answer.count, Int32(MSG_NOSIGNAL))
-    }
-}
-
-/// `openssl s_server` on loopback for one connection: what the client sent is read from its
-/// stdout, and once the request is complete an HTTP answer is written to its stdin.
-final class TLSServer: @unchecked Sendable {
-    let port: Int
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
-    private let lock = NSLock()
-    private var text = ""
-    private let done = DispatchSemaphore(value: 0)
-
-    init(directory: String) throws {
-        port = LoopbackHTTPServer.closedPort()
-        // Under setpriv --pdeathsig KILL, so it dies with the test process even when a test
-        // crashes before stop() (see MedAPITLSTests' TLSTestServer).
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/openssl", "s_server", "-accept", "127.0.0.1:\(port)",
-                             "-cert", "cert.pem", "-key", "key.pem", "-quiet"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        Thread { [self] in
-            let reader = output.fileHandleForReading
-            let writer = input.fileHandleForWriting
-            var received = Data()
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                received += data
-                let request = String(decoding: received, as: UTF8.self)
-                if let end = request.range(of: "\r\n\r\n"),
-                   let lengthLine = request[..<end.lowerBound].split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-length:") }),
-                   let length = Int(lengthLine.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
-                   request[end.upperBound...].utf8.count >= length {
-                    writer.write(Data("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8))
-                    try? writer.close()
-                    break
-                }
-            }
-            lock.lock()
-            text = String(decoding: received, as: UTF8.self)
-            lock.unlock()
-            done.signal()
-        }.start()
-        // Wait until it accepts connections.
-        for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { return }
-            // It exited (its port taken, a bad certificate): say so now, not as a later timeout.
-            guard process.isRunning else { break }
-            usleep(50_000)
-        }
-        stop()
-        struct NotListening: Error, CustomStringConvertible { let description: String }
-        throw NotListening(description: "openssl s_server did not start listening on port \(port)")
-    }
-
-    /// What the client sent (waits up to 10 seconds for the request to be complete).
-    func received() -> String {
-        _ = done.wait(timeout: .now() + 10)
-        lock.lock()
-        defer { lock.unlock() }
-        return text
-    }
-
-    /// SIGKILL: s_server waiting on its stdin does not end on SIGTERM.
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
     }
 }

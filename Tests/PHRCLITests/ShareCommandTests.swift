@@ -28,16 +28,8 @@ import Testing
     }
 
     static func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(name)")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, stdout) = try Subprocess.output("/usr/bin/\(name)", arguments)
+        return (status, String(decoding: stdout, as: UTF8.self))
     }
 
     static func pages(_ path: String, password: String? = nil) throws -> Int? {

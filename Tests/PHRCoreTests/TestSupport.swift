@@ -5,12 +5,8 @@ import Testing
 /// Shared fixtures: temporary directories, cheap test vaults, and the paths of the built `phr`
 /// binary. The third-party corpus is reached only through `CorpusData`.
 enum TestSupport {
-    /// The package root (…/main), from this file's path.
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The package root (…/main).
+    static let packageRoot = PackageRoot.path
 
     /// The built `phr` executable: $PHR_BIN, else .build/debug/phr.
     static let phrBinary: String = {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 @testable import PHRCore
 @testable import PHRRender
-import CPHRTesseract
 
 /// OCR in the extraction workers: what gets read, what a hostile or hanging image costs, and
 /// the words' boxes. Accuracy per degradation class is measured in PHRCLITests' OCRAccuracyTests.
@@ -162,71 +161,6 @@ import CPHRTesseract
         #expect(OCREngine.turned(word, quarters: 1, width: 100, height: 200).text == "Ferritin")
     }
 
-    /// A drawn 4 x 4 inch page at 300 DPI: black text bars across it, a grey bar beside them
-    /// (a lab's printed flag in colour), and a frame 700 x 220 px with grey "letters" inside it,
-    /// turned `tilt` degrees, drawn in `frameGrey`, over a black bar.
-    static func stampedPage(tilt: Double, frameGrey: UInt32, halfWidth: Double = 350, halfHeight: Double = 110,
-                            divided: Bool = false) throws -> GreyImage {
-        let pix = try #require(pixCreate(1200, 1200, 8))
-        _ = pixSetAllArbitrary(pix, 255)
-        func fill(_ x: Int, _ y: Int, _ width: Int, _ height: Int, _ grey: UInt32) {
-            for yy in y..<(y + height) { for xx in x..<(x + width) { _ = pixSetPixel(pix, Int32(xx), Int32(yy), grey) } }
-        }
-        for row in 0..<8 { for column in 0..<20 { fill(100 + column * 50, 100 + row * 130, 12, 36, 20) } }
-        fill(1120, 100, 12, 36, 120)
-        let (cosine, sine) = (cos(tilt * .pi / 180), sin(tilt * .pi / 180))
-        for y in 300..<900 {
-            for x in 100..<1100 {
-                let (dx, dy) = (Double(x - 600), Double(y - 600))
-                let (u, v) = (dx * cosine + dy * sine, -dx * sine + dy * cosine)
-                guard abs(u) <= halfWidth, abs(v) <= halfHeight else { continue }
-                // `divided`: a rule down the middle makes it two cells of a grid.
-                let onFrame = abs(u) >= halfWidth - 6 || abs(v) >= halfHeight - 6 || divided && abs(u - 100) < 3
-                let letter = abs(v) < 40 && Int(u + 400) % 40 < 14
-                var under: UInt32 = 0
-                _ = pixGetPixel(pix, Int32(x), Int32(y), &under)
-                // Ink over ink: the darker shows.
-                if onFrame || letter { _ = pixSetPixel(pix, Int32(x), Int32(y), min(under, frameGrey)) }
-            }
-        }
-        return try GreyImage(taking: pix, resolution: 300)
-    }
-
-    static func grey(_ image: GreyImage, _ x: Int, _ y: Int) -> UInt32 {
-        var value: UInt32 = 0
-        _ = pixGetPixel(image.pix, Int32(x), Int32(y), &value)
-        return value
-    }
-
-    /// A rubber stamp (a tilted frame in lighter ink) is whitened before reading, the text
-    /// under it and a coloured flag beside it are not; a straight frame (a printed box) and
-    /// a frame in the text's own black ink are left alone.
-    @Test func aTiltedStampInLighterInkIsTakenOffThePage() throws {
-        TestSupport.remove(directory)
-        let page = try Self.stampedPage(tilt: 12, frameGrey: 130)
-        #expect(Self.grey(page, 600, 600) == 130, "a letter of the stamp is drawn at the centre")
-        let (cleaned, stamps) = try StampRemover.removing(from: page)
-        #expect(stamps.count == 1)
-        let stamp = try #require(stamps.first)
-        #expect(abs(stamp.tilt - 12) < 1, "\(stamp)")
-        #expect(Self.grey(cleaned, 600, 600) == 255, "the stamp's letters are whitened")
-        #expect(Self.grey(cleaned, 606, 620) == 20, "the text under the stamp stays")
-        #expect(Self.grey(cleaned, 1125, 110) == 120, "the grey flag outside the stamp stays")
-        #expect(Self.grey(page, 600, 600) == 130, "the original image is left as it was")
-
-        for (tilt, grey) in [(0.0, UInt32(130)), (12, 20)] {
-            let (same, none) = try StampRemover.removing(from: try Self.stampedPage(tilt: tilt, frameGrey: grey))
-            #expect(none.isEmpty, "tilt \(tilt), ink \(grey): \(none)")
-            #expect(Self.grey(same, 600, 600) == grey)
-        }
-        // Tilted and light, but a grid of two cells, or a square (whose tilt cannot be told):
-        // not stamps either.
-        let grid = try StampRemover.removing(from: try Self.stampedPage(tilt: 12, frameGrey: 130, divided: true))
-        #expect(grid.1.isEmpty, "\(grid.1)")
-        let square = try StampRemover.removing(from: try Self.stampedPage(tilt: 20, frameGrey: 130, halfWidth: 200, halfHeight: 200))
-        #expect(square.1.isEmpty, "\(square.1)")
-    }
-
     /// A page OCR read with low confidence is still found, but after every other hit, however
     /// well its words match.
     @Test func lowConfidenceOCRPagesRankAfterEveryOtherHit() throws {
@@ -288,18 +222,8 @@ enum PNGHeader {
     static func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let length = UInt32(data.count)
         let body = Array(type.utf8) + data
-        let crc = crc32(body)
+        let crc = CRC32.checksum(body)
         return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)] + body
             + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
-    }
-
-    /// CRC-32 of PNG chunks (ISO 3309, as in RFC 2083 section 15).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 }

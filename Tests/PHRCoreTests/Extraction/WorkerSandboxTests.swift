@@ -102,18 +102,8 @@ import Testing
 
     /// A listener on loopback that the worker is told to reach: no socket, no connection.
     @Test func theNetworkIsOutOfReach() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
+        let (listener, port) = try Loopback.listen(backlog: 4)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-        }
-        try #require(bound && listen(listener, 4) == 0)
-        let port = UInt16(bigEndian: address.sin_port)
         let (_, text) = try probe("connect", String(port))
         #expect(text.hasPrefix("sandbox probe connect: refused ("), "\(text)")
         var waiting = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)

@@ -50,17 +50,9 @@ import Testing
     }
 
     static func run(_ executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(executable) \(arguments)")
-        return data
+        let (status, stdout) = try Subprocess.output(executable, arguments)
+        #expect(status == 0, "\(executable) \(arguments)")
+        return stdout
     }
 
     /// Text with every run of whitespace made one space, so wrapped lines compare as one.

@@ -11,41 +11,8 @@ import Testing
     static func makeSite(names: String) throws -> String {
         let directory = try TestSupport.temporaryDirectory("tls")
         try #"{"idGroup":{"rxnormId":["2556"]}}"#.write(toFile: "\(directory)/answer.json", atomically: true, encoding: .utf8)
-        let result = try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                                                  "-nodes", "-days", "2", "-subj", "/CN=phr test", "-addext", "subjectAltName=\(names)",
-                                                  "-keyout", "\(directory)/key.pem", "-out", "\(directory)/cert.pem"], in: directory)
-        try #require(result == 0, "openssl req")
+        try TLSTestServer.makeCertificate(names: names, in: directory)
         return directory
-    }
-
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String], in directory: String) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    /// A free TCP port on 127.0.0.1 (bound and released; the server takes it right after).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     static func request(_ url: String) -> HTTPRequest {
@@ -125,69 +92,5 @@ import Testing
         #expect(SocketHTTPTransport.mayFollow(URL(string: "http://127.0.0.1:8080/x")!))
         #expect(!SocketHTTPTransport.mayFollow(URL(string: "http://rxnav.nlm.nih.gov/REST")!))
         #expect(!SocketHTTPTransport.mayFollow(URL(string: "ftp://example.org/x")!))
-    }
-}
-
-/// `openssl s_server -WWW` serving a directory on loopback, for one test.
-///
-/// Started the plain way, s_server outlived the suite: about twenty piled up on a shared machine.
-/// It inherits the signal mask of the thread that starts it, and under the test runner that
-/// mask blocks SIGTERM, so `Process.terminate()` did nothing; and a test that crashed never
-/// reached its `defer`. So the server is started under `setpriv --pdeathsig KILL` (util-linux),
-/// which has the kernel kill it when the thread that started it ends, the whole test process
-/// included; and `stop()` (also run by `deinit`) sends SIGTERM, gives it a short grace, then
-/// SIGKILL, and reaps it, so none is left when a test returns or throws.
-final class TLSTestServer {
-    let port: Int
-    private let process = Process()
-    private var stopped = false
-
-    /// How long s_server gets to end on SIGTERM before SIGKILL.
-    static let grace: TimeInterval = 0.3
-
-    init(directory: String) throws {
-        port = MedAPITLSTests.freePort()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/openssl", "s_server", "-accept", "127.0.0.1:\(port)",
-                             "-cert", "cert.pem", "-key", "key.pem", "-WWW", "-quiet"]
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { return }
-            if !process.isRunning { break }
-            usleep(50_000)
-        }
-        stop()
-        throw TransportFailure(.unreachable, "the test TLS server did not start")
-    }
-
-    deinit { stop() }
-
-    /// The process id while it runs (for the test that checks `stop`).
-    var processIdentifier: pid_t { process.processIdentifier }
-
-    /// Ends the server for good: SIGTERM, then SIGKILL after `grace`, and waits for it.
-    func stop() {
-        guard !stopped else { return }
-        stopped = true
-        let pid = process.processIdentifier
-        guard pid > 0 else { return }
-        kill(pid, SIGTERM)
-        let deadline = Date().addingTimeInterval(Self.grace)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(pid, SIGKILL) }
-        process.waitUntilExit()
     }
 }

@@ -284,20 +284,11 @@ enum Gzip {
             out.append(contentsOf: bytes[offset..<(offset + count)])
             offset += count
         } while offset < bytes.count
-        let crc = crc32(bytes)
+        let crc = CRC32.checksum(bytes)
         let size = UInt32(truncatingIfNeeded: bytes.count)
         for value in [crc, size] {
             out.append(contentsOf: [UInt8(value & 0xff), UInt8((value >> 8) & 0xff), UInt8((value >> 16) & 0xff), UInt8(value >> 24)])
         }
         return out
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xffff_ffff
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xedb8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
     }
 }

@@ -2,13 +2,13 @@ import Foundation
 import Testing
 
 /// The targets' allowed imports (docs/development.md, "Targets"): the code that parses hostile
-/// files (PHRRender, phr-render) and what it shares with the key-holding process (PHRModel)
-/// never reach the vault, SQLite or OpenSSL. A forbidden import fails here, naming the file,
+/// files (PHRRender, phr-render, and PHRRenderTests, which tests it alone) and what it shares
+/// with the key-holding process (PHRModel) never reach the vault, SQLite or OpenSSL. A forbidden import fails here, naming the file,
 /// before it could ever link a library into phr-render.
 @Suite struct ModuleBoundaryTests {
-    /// Every `import` of each Swift file under Sources/`target`, by file.
-    static func imports(of target: String) throws -> [String: Set<String>] {
-        let root = "\(TestSupport.packageRoot)/Sources/\(target)"
+    /// Every `import` of each Swift file under `folder`/`target` (Sources/ unless told), by file.
+    static func imports(of target: String, in folder: String = "Sources") throws -> [String: Set<String>] {
+        let root = "\(TestSupport.packageRoot)/\(folder)/\(target)"
         guard let walker = FileManager.default.enumerator(atPath: root) else { return [:] }
         var result: [String: Set<String>] = [:]
         for case let path as String in walker where path.hasSuffix(".swift") {
@@ -36,12 +36,22 @@ import Testing
 
     @Test func theParsersNeverImportTheVault() throws {
         let forbidden: Set<String> = ["PHRCore", "GRDB", "GRDBSQLite", "SQLite3", "CPHRVFS", "CPHROpenSSL"]
-        for target in ["PHRRender", "phr-render", "PHRTypesetting"] {
-            let files = try Self.imports(of: target)
+        for (folder, target) in [("Sources", "PHRRender"), ("Sources", "phr-render"), ("Sources", "PHRTypesetting"), ("Tests", "PHRRenderTests")] {
+            let files = try Self.imports(of: target, in: folder)
             #expect(!files.isEmpty, "\(target)'s sources were not found")
             for (file, modules) in files.sorted(by: { $0.key < $1.key }) {
                 #expect(modules.isDisjoint(with: forbidden), "\(file) imports \(modules.intersection(forbidden).sorted())")
             }
+        }
+    }
+
+    /// The helpers every test target shares (Tests/Support/PHRTestSupport) need nothing of phr,
+    /// so PHRRenderTests can use them without linking the vault.
+    @Test func theSharedTestHelpersImportOnlyTheSystemAndTesting() throws {
+        let files = try Self.imports(of: "PHRTestSupport", in: "Tests/Support")
+        #expect(files.keys.contains("PHRTestSupport/CorpusData.swift") && files.keys.contains("PHRTestSupport/LoopbackHTTPServer.swift"))
+        for (file, modules) in files.sorted(by: { $0.key < $1.key }) {
+            #expect(modules.isSubset(of: ["Foundation", "Glibc", "Testing"]), "\(file) imports \(modules.sorted())")
         }
     }
 

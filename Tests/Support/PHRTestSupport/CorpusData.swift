@@ -9,17 +9,10 @@ import Testing
 /// Tests that read it carry the `.corpus` trait: they are skipped, with a reason, when it is
 /// absent, unless `PHR_REQUIRE_TEST_DATA=1` (CI) makes them run and fail instead.
 public enum CorpusData {
-    public static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        // Tests/Support/PHRTestSupport/CorpusData.swift
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
     /// Where the corpus is looked for.
     public static let root: String = {
         if let path = ProcessInfo.processInfo.environment["PHR_TEST_DATA"], !path.isEmpty { return path }
-        return ((packageRoot as NSString).deletingLastPathComponent as NSString).appendingPathComponent("shared/data")
+        return ((PackageRoot.path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("shared/data")
     }()
 
     /// True when `PHR_REQUIRE_TEST_DATA=1`: a missing corpus is a failure, not a skip.

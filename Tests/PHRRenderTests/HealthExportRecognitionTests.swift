@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PHRCore
+import PHRModel
 import SampleZip
 import Testing
 @testable import PHRRender
