@@ -68,7 +68,7 @@ struct PHR: ParsableCommand {
             // Output that could not be written is a failure (74), even after the work was saved.
             Foundation.exit(Console.exitStatusAfterRun())
         } catch let error as PHRError {
-            Console.error(error.localizedDescription, hint: error.hint)
+            Console.error(error.message.cli, hint: error.hint?.cli)
             Foundation.exit(error.exitStatus.rawValue)
         } catch let error as POSIXIOError {
             Console.error(error.localizedDescription)
@@ -112,7 +112,7 @@ struct VaultOptions: ParsableArguments {
     /// directory (exit 64). Every command that writes a file calls this for each such option.
     func refuseOutput(_ path: String?, option: String) throws {
         guard let path else { return }
-        try location.refuseOutputInside(path, option: option)
+        try location.refuseOutputInside(path, option: Field(String(option.dropFirst(2))))
     }
 }
 
@@ -141,6 +141,6 @@ func asUsageError(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let error as PHRError {
-        throw ValidationError(error.localizedDescription)
+        throw ValidationError(error.message.cli)
     }
 }

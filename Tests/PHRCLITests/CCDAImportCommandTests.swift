@@ -8,6 +8,32 @@ import Testing
 @Suite struct CCDAImportCommandTests {
     static let env = ["PHR_PASSPHRASE": "correct horse battery staple", "TZ": "America/New_York", "PHR_TEST_NOW": "2026-11-21T12:00:00Z"]
 
+    /// A large document never sits in phr's memory (issue 37, item 6: a 195 MB C-CDA took phr
+    /// to 950 MB): the reader gets the file's descriptor and each entry is stored as it arrives,
+    /// so phr's peak does not grow with the document.
+    @Test func phrsMemoryDoesNotGrowWithTheDocument() throws {
+        let cli = try CLI(label: "ccda-memory")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        var peaks: [Int] = []
+        var sizes: [Int] = []
+        for megabytes in [8, 24] {
+            let path = "\(cli.directory)/ccd-\(megabytes).xml"
+            try CCDASampleDocument.large(bytes: megabytes << 20).write(toFile: path, atomically: true, encoding: .utf8)
+            sizes.append((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0) >> 10)
+            peaks.append(try DocumentAddHardeningTests.peakKilobytes(cli, ["import", path]))
+        }
+        // Read whole, 16 MB more document grew phr by over twice that: the bytes, a memory file
+        // of them, and the decoded entries. Streamed, what grows is SQLite's page cache (at
+        // most 32 MiB) and the search index's pending terms, which level off: a 100 MB document
+        // peaks at about 85 MB, as a 24 MB one does (by hand, debug build).
+        #expect(peaks[1] < 110_000)
+        #expect(Double(peaks[1] - peaks[0]) < 1.5 * Double(sizes[1] - sizes[0]), "peak \(peaks[0]) kB for \(sizes[0]) kB, \(peaks[1]) kB for \(sizes[1]) kB")
+        print("C-CDA import, phr's peak: \(peaks[0]) kB for a \(sizes[0]) kB document, \(peaks[1]) kB for \(sizes[1]) kB")
+        let search = try cli.run(["lab", "trend", "hemoglobin", "--json"], Self.env)
+        #expect(search.status == 0, "the results were stored: \(search.stderr)")
+    }
+
     @Test func aCCDIsImportedOnceAndReported() throws {
         let cli = try CLI(label: "ccda-import")
         defer { cli.cleanUp() }

@@ -16,7 +16,8 @@ public struct CCDASampleDocument: Sendable {
 
     public var kind: Kind
     public var release: Release
-    /// Extra result panels (six results each, a day apart), to make large documents.
+    /// Extra result panels (six results each, a day apart going back from 2016-01-01, so even a
+    /// 256 MB document stays after 1900 and before today), to make large documents.
     public var extraPanels: Int
 
     public init(kind: Kind = .ccd, release: Release = .r21, extraPanels: Int = 0) {
@@ -482,7 +483,7 @@ public struct CCDASampleDocument: Sendable {
                                          ("Potassium", "4.1 mmol/L", "3.5-5.1 mmol/L"), ("Hemoglobin A1c", "7.1 % (H)", "")] {
                 rows.append("<tr ID=\"res-X\(index)-\(test.prefix(3))\"><td>\(test)</td><td>\(value)</td><td>\(range)</td><td>\(date)</td><td>Final</td></tr>")
             }
-            day = day.addingTimeInterval(86_400)
+            day = day.addingTimeInterval(-86_400)
         }
         var results = section("2.16.840.1.113883.10.20.22.2.3.1", "30954-2", "Relevant diagnostic tests/laboratory data", "Results", entries)
         if !rows.isEmpty, let end = results.range(of: "</tbody></table></text>") {

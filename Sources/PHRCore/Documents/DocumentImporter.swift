@@ -768,7 +768,7 @@ public enum DocumentImportError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .missing(let path): return "\(path): no such file or directory"
         case .stopped(let results, let cause, _):
@@ -777,10 +777,10 @@ public enum DocumentImportError: PHRError, Equatable {
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .missing: return nil
-        case .stopped: return "free some space (or fix the vault's disk), then run the same 'phr doc add' again: files already added are recognised"
+        case .stopped: return "free some space (or fix the vault's disk), then run the same '\(Action.addDocuments)' again: files already added are recognised"
         }
     }
 }

@@ -25,12 +25,14 @@ public enum DocumentSettings {
 }
 
 extension ExtractionLimits {
-    /// The default limits with `PHR_OCR_WORKERS` (1 to 16) workers when it is set.
+    /// The default limits with `PHR_OCR_WORKERS` (1 to 16) workers when it is set, and each
+    /// worker's memory from `PHR_READER_MEMORY` (ReaderMemory).
     public static func fromEnvironment(_ environment: [String: String]) throws -> ExtractionLimits {
         var limits = ExtractionLimits.default
+        limits.memoryBytes = try ReaderMemory.limit(default: limits.memoryBytes, environment: environment)
         if let raw = environment["PHR_OCR_WORKERS"] {
             guard let count = Int(raw), (1...16).contains(count) else {
-                throw RecordError.invalidOption(option: "PHR_OCR_WORKERS", reason: "'\(TerminalText.neutralized(raw))' is not a number of workers from 1 to 16",
+                throw RecordError.invalidOption(option: Field.environment("PHR_OCR_WORKERS"), reason: "'\(TerminalText.neutralized(raw))' is not a number of workers from 1 to 16",
                                                 hint: "unset it for two workers, or set a number such as 2")
             }
             limits.parallelWorkers = count

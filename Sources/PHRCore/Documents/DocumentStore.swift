@@ -297,20 +297,20 @@ extension DocumentError {
 public enum DocumentFields {
     /// One line (line breaks become spaces) of at most 300 characters, like every label phr keeps.
     public static func title(_ text: String) throws -> String {
-        try RecordFields.text(text, field: "--title")
+        try RecordFields.text(text, field: Field.title)
     }
 
     public static func type(_ text: String) throws -> String {
         let lowered = text.lowercased().trimmingCharacters(in: .whitespaces)
         guard let type = DocumentType(rawValue: lowered) else {
             let names = DocumentType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw RecordError.invalidField(field: "--type", reason: "'\(text)' is not a document type; use one of \(names)")
+            throw RecordError.invalidField(field: Field.type, reason: "'\(text)' is not a document type; use one of \(names)")
         }
         return type.rawValue
     }
 
     /// A calendar date as YYYY-MM-DD; accepts YYYY-MM-DD only, to avoid day/month ambiguity.
-    public static func date(_ text: String, field: String = "--date") throws -> String {
+    public static func date(_ text: String, field: Field = Field.date) throws -> String {
         guard let date = CalendarDate(text.trimmingCharacters(in: .whitespaces)) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is not a date; use YYYY-MM-DD, e.g. 2025-03-14")
         }
@@ -320,18 +320,18 @@ public enum DocumentFields {
     public static func tag(_ text: String) throws -> String {
         let tag = text.lowercased().trimmingCharacters(in: .whitespaces)
         guard !tag.isEmpty, tag.count <= 64, !tag.contains(where: { $0.isWhitespace || $0 == "," }) else {
-            throw RecordError.invalidField(field: "--tag", reason: "'\(text)' is not a tag; use one word without spaces or commas")
+            throw RecordError.invalidField(field: Field.tag, reason: "'\(text)' is not a tag; use one word without spaces or commas")
         }
-        try RecordFields.refuseControlCharacters(tag, field: "--tag")
+        try RecordFields.refuseControlCharacters(tag, field: Field.tag)
         return tag
     }
 
     /// --provider and --note: free text under the one control-character rule ("" clears).
     public static func provider(_ text: String?) throws -> String? {
-        try RecordFields.optionalText(text, field: "--provider")
+        try RecordFields.optionalText(text, field: Field.provider)
     }
 
     public static func note(_ text: String?) throws -> String? {
-        try RecordFields.optionalText(text, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
+        try RecordFields.optionalText(text, field: Field.note, limit: RecordFields.maximumTextLength, multiline: true)
     }
 }

@@ -142,7 +142,7 @@ final class WorkerProcess {
     /// True if the recent diagnostics show an allocation failure (glib, C++ or the Swift runtime).
     var diagnosticsShowMemoryExhaustion: Bool {
         let text = String(decoding: diagnosticTail, as: UTF8.self)
-        return ["failed to allocate", "bad_alloc", "out of memory", "Cannot allocate memory"].contains { text.contains($0) }
+        return WorkerClient.namesAllocationFailure(text)
     }
 
     /// Sends SIGKILL (for a hung worker, or one whose document was abandoned).
@@ -195,7 +195,14 @@ struct WorkerTermination {
     static let sandboxStop = "was stopped by its sandbox (SIGSYS: it tried a system call phr's workers may never make; the file may be hostile)"
 
     /// How a worker that could not confine itself ended (it read nothing).
-    static let unconfined = "could not confine itself, so it read nothing (its sandbox is not available on this system; phr status says why)"
+    static let unconfined = "could not confine itself, so it read nothing (its sandbox is not available on this system; phr's status report says why)"
+
+    /// How a one-shot worker ended, after "the process ...": as `how(status:)`, and "ran out of
+    /// memory" when it did.
+    static func how(_ ending: WorkerClient.Ending, cpuSeconds: Int, memoryBytes: Int, failed: String = "failed") -> String? {
+        if ending.memoryExhausted { return "ran out of memory (a reader may use \(ReaderMemory.describe(memoryBytes)))" }
+        return how(status: ending.status, cpuSeconds: cpuSeconds, failed: failed)
+    }
 
     /// How a one-shot worker (drawing, C-CDA, phone exports) ended, after "the process ...":
     /// nil when it exited 0; `failed` is the verb for another exit status.

@@ -25,27 +25,21 @@ extension DesktopServices {
         /// `phr med take` alone.
         public var passphraseFile: String
         public var passphraseCommand: String
+        /// The shell that shows the notification and logs the answer, written by the front end
+        /// that runs phr (it spells phr's command line): $1 notify-send, $2 phr, $3 the
+        /// medication, $4 the scheduled time, $5 title, $6 body, $7 and $8 the passphrase file
+        /// and command for phr alone (never exported), then `arguments`.
+        public var script: String
 
-        public init(executable: String, arguments: [String], environment: [String: String] = ProcessEnvironment.variables) {
+        public init(executable: String, arguments: [String], script: String,
+                    environment: [String: String] = ProcessEnvironment.variables) {
             self.executable = executable
             self.arguments = arguments
+            self.script = script
             passphraseFile = environment["PHR_PASSPHRASE_FILE"] ?? ""
             passphraseCommand = environment["PHR_PASSPHRASE_COMMAND"] ?? ""
         }
     }
-
-    /// The shell the action runs in: $1 notify-send, $2 phr, $3 the medication, $4 the
-    /// scheduled time, $5 title, $6 body, $7 and $8 the passphrase file and command for phr
-    /// alone (never exported), then phr's vault options.
-    static let doseActionScript = """
-        n=$1 p=$2 m=$3 s=$4 t=$5 b=$6 f=$7 c=$8; shift 8
-        a=$("$n" --app-name=phr --urgency=normal --action=take=Taken --action=skip=Skip --wait -- "$t" "$b") || exit 0
-        case "$a" in
-          take) PHR_PASSPHRASE_FILE=$f PHR_PASSPHRASE_COMMAND=$c "$p" med take "$m" "$@" ;;
-          skip) PHR_PASSPHRASE_FILE=$f PHR_PASSPHRASE_COMMAND=$c "$p" med take "$m" --skip --at "$s" "$@" ;;
-          *) exit 0 ;;
-        esac >/dev/null 2>&1 || "$n" --app-name=phr -- "phr: dose not logged" "Log it with 'phr med take $m'."
-        """
 
     /// Whether notify-send takes `--action` and the session's notification daemon shows actions.
     static func notificationsOfferActions(notifySend: String) -> Bool {
@@ -59,7 +53,7 @@ extension DesktopServices {
     /// Shows a dose reminder through the detached action shell; false when it could not start.
     static func notifyWithActions(_ reminder: DueReminder, title: String, body: String, notifySend: String, actions: DoseActions) -> Bool {
         guard let medication = reminder.recordID else { return false }
-        let arguments = ["-c", doseActionScript, "phr-dose-actions", notifySend, actions.executable, medication, reminder.at, title, body,
+        let arguments = ["-c", actions.script, "phr-dose-actions", notifySend, actions.executable, medication, reminder.at, title, body,
                          actions.passphraseFile, actions.passphraseCommand] + actions.arguments
         // Its own process group: a terminal's Ctrl-C on the reminder run does not reach it. It
         // runs phr again (med take) from the unlock cache, never from a passphrase variable.

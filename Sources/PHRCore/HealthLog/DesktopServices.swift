@@ -40,12 +40,14 @@ public enum DesktopServices {
     /// One desktop notification per reminder, with the text the privacy rule allows
     /// (`DueReminder.notification(details:)`); with `doseActions`, dose reminders offer
     /// "Taken" and "Skip" where the desktop can (DesktopServices+DoseActions.swift).
-    public static func notify(_ reminders: [DueReminder], details: Bool, doseActions: DoseActions? = nil) -> NotificationOutcome {
+    public static func notify(_ reminders: [DueReminder], details: Bool, spelling: any MessageSpelling,
+                              doseActions: DoseActions? = nil) -> NotificationOutcome {
         guard !reminders.isEmpty else { return .nothingDue }
         guard let notifySend = find("notify-send") else { return .missing }
         var offersActions: Bool?
         for reminder in reminders {
-            let (title, body) = reminder.notification(details: details)
+            let (title, message) = reminder.notification(details: details)
+            let body = message.rendered(spelling)
             if reminder.kind == .med, let doseActions {
                 if offersActions == nil { offersActions = notificationsOfferActions(notifySend: notifySend) }
                 if offersActions == true,
@@ -76,17 +78,17 @@ extension DueReminder {
     /// The privacy rule: without `details` the text names no medication, person or amount.
     /// notify-send takes it on its command line, which other local users can read in /proc, and
     /// notification daemons show it on lock screens and keep it in their history.
-    public func notification(details: Bool) -> (title: String, body: String) {
+    public func notification(details: Bool) -> (title: String, body: Message) {
         let tipLine = tip.map { "\n\($0.text)" } ?? ""
         if details {
-            // Whoever reads it away from the computer gets the commands to type.
-            let skip = kind == .med ? recordID.map { "; skip it with 'phr med take \($0) --skip'" } ?? "" : ""
-            return ("phr: \(title)", message + skip + tipLine)
+            // Whoever reads it away from the computer gets the next steps.
+            let skip: Message = kind == .med ? recordID.map { "; skip it with '\(Action.takeDose($0, skip: true))'" } ?? "" : ""
+            return ("phr: \(title)", Message(message) + skip + Message(tipLine))
         }
         switch kind {
-        case .water: return ("phr: water", "Time for a glass of water." + tipLine)
-        case .med: return ("phr: medication", "A dose is due. 'phr med due' shows it.")
-        case .appt: return ("phr: appointment", "An appointment is coming up. 'phr appt list --upcoming' shows it.")
+        case .water: return ("phr: water", Message("Time for a glass of water." + tipLine))
+        case .med: return ("phr: medication", "A dose is due. '\(Action.dosesDue)' shows it.")
+        case .appt: return ("phr: appointment", "An appointment is coming up. '\(Action.upcomingAppointments)' shows it.")
         }
     }
 }

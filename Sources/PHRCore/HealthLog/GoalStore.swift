@@ -24,12 +24,12 @@ public struct GoalStore {
     /// ("2l", "8h", "150min", "2200kcal"; a bare number is kilocalories for meals).
     @discardableResult
     public func set(_ metricText: String, _ valueText: String, per periodText: String? = nil, since sinceText: String? = nil) throws -> Goal {
-        let metric = try LogMetric.parseHabit(metricText, field: "METRIC")
+        let metric = try LogMetric.parseHabit(metricText, field: Field.argument("metric"))
         let period = try periodText.map { text -> GoalPeriod in
-            GoalPeriod(rawValue: try RecordFields.choice(text, field: "--per", allowed: GoalPeriod.allCases.map(\.rawValue)))!
+            GoalPeriod(rawValue: try RecordFields.choice(text, field: Field.per, allowed: GoalPeriod.allCases.map(\.rawValue)))!
         } ?? .day
-        let value = try Self.value(valueText, metric: metric, period: period, field: "VALUE")
-        let since = try sinceText.map { try RecordFields.date($0, field: "--since") } ?? time.today()
+        let value = try Self.value(valueText, metric: metric, period: period, field: Field.argument("value"))
+        let since = try sinceText.map { try RecordFields.date($0, field: Field.since) } ?? time.today()
         let goal = Goal(metric: metric, value: value, period: period, since: since, setAt: Timestamp.string(time.now))
         try vault.database.write { db in try goal.save(db, profileID: profile.id) }
         return goal
@@ -38,7 +38,7 @@ public struct GoalStore {
     /// Puts a metric back on its default goal from today on (earlier days keep their goals).
     @discardableResult
     public func reset(_ metricText: String) throws -> Goal {
-        let metric = try LogMetric.parseHabit(metricText, field: "METRIC")
+        let metric = try LogMetric.parseHabit(metricText, field: Field.argument("metric"))
         let fallback = GoalBook.defaults[metric]!
         let goal = Goal(metric: metric, value: fallback.value, period: fallback.period, since: time.today(), setAt: Timestamp.string(time.now))
         try vault.database.write { db in try goal.save(db, profileID: profile.id) }
@@ -58,7 +58,7 @@ public struct GoalStore {
     /// newest logged weight (else the medical ID's), height from the medical ID, and the
     /// activity level given (else the profile's setting).
     public func person(activity: String? = nil) throws -> GoalSuggester.Person {
-        let level = try activity.map { try HealthSettings.ActivityLevel.parse($0, field: "--activity") }
+        let level = try activity.map { try HealthSettings.ActivityLevel.parse($0, field: Field.activity) }
         return try vault.database.read { db in
             let id = try MedicalIDStore.fetch(db, profileID: profile.id)
             let settings = try HealthSettingsStore.fetch(db, profileID: profile.id)
@@ -87,7 +87,7 @@ public struct GoalStore {
     }
 
     /// A goal value as typed, in canonical units, within sensible bounds for its period.
-    public static func value(_ text: String, metric: LogMetric, period: GoalPeriod, field: String) throws -> Double {
+    public static func value(_ text: String, metric: LogMetric, period: GoalPeriod, field: Field) throws -> Double {
         let days = Double(period.days)
         let quantity: HealthQuantity
         let bounds: ClosedRange<Double>

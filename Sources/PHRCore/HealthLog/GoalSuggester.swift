@@ -13,7 +13,7 @@ public struct GoalSuggestion: Codable, Sendable, Equatable {
     public var formula: String
     public var source: String
     /// What was assumed or is missing, and caveats.
-    public var notes: [String]
+    public var notes: [Message]
 }
 
 /// Suggests goals from a profile (age, sex, height, weight, activity level), each with its
@@ -81,9 +81,9 @@ public enum GoalSuggester {
     // MARK: Water
 
     public static func water(_ person: Person) -> GoalSuggestion {
-        var notes: [String] = []
+        var notes: [Message] = []
         let months = person.ageMonths ?? {
-            notes.append("no date of birth: an adult is assumed; set it with 'phr id set --dob YYYY-MM-DD'")
+            notes.append("no date of birth: an adult is assumed; set it with '\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))'")
             return 30 * 12
         }()
         guard months >= 24 else {
@@ -115,9 +115,9 @@ public enum GoalSuggester {
     ]
 
     public static func sleep(_ person: Person) -> GoalSuggestion {
-        var notes: [String] = []
+        var notes: [Message] = []
         let months = person.ageMonths ?? {
-            notes.append("no date of birth: an adult (26–64 years) is assumed; set it with 'phr id set --dob YYYY-MM-DD'")
+            notes.append("no date of birth: an adult (26–64 years) is assumed; set it with '\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))'")
             return 30 * 12
         }()
         let range = sleepRanges.first { months < $0.below }!
@@ -132,15 +132,15 @@ public enum GoalSuggester {
     // MARK: Meals
 
     public static func meals(_ person: Person) -> GoalSuggestion {
-        var notes: [String] = []
-        var missing: [String] = []
-        if person.weightKg == nil { missing.append("weight ('phr log weight 72kg' or 'phr id set --weight 72kg')") }
-        if person.heightCm == nil { missing.append("height ('phr id set --height 178cm')") }
-        if person.ageMonths == nil { missing.append("date of birth ('phr id set --dob YYYY-MM-DD')") }
+        var notes: [Message] = []
+        var missing: [Message] = []
+        if person.weightKg == nil { missing.append("weight ('\(Action.logWeight(example: "72kg"))' or '\(Action.setMedicalID(.weight, example: "72kg"))')") }
+        if person.heightCm == nil { missing.append("height ('\(Action.setMedicalID(.height, example: "178cm"))')") }
+        if person.ageMonths == nil { missing.append("date of birth ('\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))')") }
         guard missing.isEmpty, let weight = person.weightKg, let height = person.heightCm, let years = person.ageYears else {
             return GoalSuggestion(metric: .meal, value: nil, period: .day, low: nil, high: nil,
                                   formula: "Mifflin-St Jeor needs weight, height and age", source: mifflin,
-                                  notes: ["missing: " + missing.joined(separator: "; ")])
+                                  notes: ["missing: " + Message.joined(missing, separator: "; ")])
         }
         guard years >= 18 else {
             return GoalSuggestion(metric: .meal, value: nil, period: .day, low: nil, high: nil,
@@ -154,11 +154,11 @@ public enum GoalSuggester {
         case .female?: (constant, who) = (-161, "women")
         case .other?, nil:
             (constant, who) = (-78, "the mean of the constants for men (+5) and women (−161)")
-            notes.append(person.sex == nil ? "no sex in the medical ID: the mean of the male and female equations is used; set it with 'phr id set --sex'"
+            notes.append(person.sex == nil ? "no sex in the medical ID: the mean of the male and female equations is used; set it with '\(Action.setMedicalID(.sex, example: nil))'"
                                            : "the mean of the male and female equations is used")
         }
         let level = person.activity ?? {
-            notes.append("no activity level set: sedentary is assumed; set it with 'phr log settings --activity sedentary|moderate|vigorous'")
+            notes.append("no activity level set: sedentary is assumed; set it with '\(Action.setHealthSetting(.activity, example: "sedentary|moderate|vigorous"))'")
             return .sedentary
         }()
         let resting = 10 * weight + 6.25 * height - 5 * Double(years) + constant
@@ -176,9 +176,9 @@ public enum GoalSuggester {
     // MARK: Workouts
 
     public static func workouts(_ person: Person) -> GoalSuggestion {
-        var notes: [String] = []
+        var notes: [Message] = []
         let months = person.ageMonths ?? {
-            notes.append("no date of birth: an adult is assumed; set it with 'phr id set --dob YYYY-MM-DD'")
+            notes.append("no date of birth: an adult is assumed; set it with '\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))'")
             return 30 * 12
         }()
         let years = months / 12
@@ -205,13 +205,13 @@ public enum GoalSuggester {
 
     /// The male or female value, or their mean (with a note) when sex is other or unknown.
     static func bySex(_ sex: MedicalID.Sex?, male: Double, female: Double, maleName: String, femaleName: String,
-                      notes: inout [String]) -> (Double, String) {
+                      notes: inout [Message]) -> (Double, String) {
         switch sex {
         case .male?: return (male, maleName)
         case .female?: return (female, femaleName)
         case .other?, nil:
             if male != female {
-                notes.append(sex == nil ? "no sex in the medical ID: the mean of the values for \(maleName) and \(femaleName) is used; set it with 'phr id set --sex'"
+                notes.append(sex == nil ? "no sex in the medical ID: the mean of the values for \(maleName) and \(femaleName) is used; set it with '\(Action.setMedicalID(.sex, example: nil))'"
                                         : "the mean of the values for \(maleName) and \(femaleName) is used")
             }
             return ((male + female) / 2, male == female ? "\(maleName) and \(femaleName)" : "\(maleName) and \(femaleName) (mean)")

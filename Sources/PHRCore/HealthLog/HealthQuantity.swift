@@ -31,7 +31,7 @@ public enum HealthQuantityParser {
 
     /// Water: a volume, servings ("2 servings", "1 glass"), or "+" / "+N" for one or N servings
     /// of `servingML` millilitres. Servings are stored in millilitres.
-    public static func water(_ text: String, servingML: Double, field: String) throws -> HealthQuantity {
+    public static func water(_ text: String, servingML: Double, field: Field) throws -> HealthQuantity {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let servings: Double?
         if typed.hasPrefix("+") {
@@ -52,7 +52,7 @@ public enum HealthQuantityParser {
     }
 
     /// A volume with a unit ("300ml", "10floz"), without servings: a serving size, a goal.
-    public static func volume(_ text: String, field: String, bounds: ClosedRange<Double> = 1...5000) throws -> HealthQuantity {
+    public static func volume(_ text: String, field: Field, bounds: ClosedRange<Double> = 1...5000) throws -> HealthQuantity {
         let quantity = try measure(text, metric: .water, bare: nil, field: field, example: "250ml, 0.5l or 8floz")
         guard bounds.contains(quantity.value) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is outside \(Int(bounds.lowerBound)) ml to \(Int(bounds.upperBound)) ml")
@@ -61,16 +61,16 @@ public enum HealthQuantityParser {
     }
 
     /// Sleep or workout length: "7.5h", "7h30m", "45min", "1:30" (hours and minutes).
-    public static func duration(_ text: String, metric: LogMetric, field: String) throws -> HealthQuantity {
+    public static func duration(_ text: String, metric: LogMetric, field: Field) throws -> HealthQuantity {
         try checked(try anyDuration(text, field: field), metric, text: text, field: field)
     }
 
     /// A duration of any length (a weekly goal can be many hours).
-    public static func durationAllowingLong(_ text: String, field: String) throws -> HealthQuantity {
+    public static func durationAllowingLong(_ text: String, field: Field) throws -> HealthQuantity {
         try anyDuration(text, field: field)
     }
 
-    static func anyDuration(_ text: String, field: String) throws -> HealthQuantity {
+    static func anyDuration(_ text: String, field: Field) throws -> HealthQuantity {
         let typed = text.lowercased().filter { !$0.isWhitespace }
         let example = "7.5h, 7h30m, 45min or 1:30"
         if typed.contains(":") {
@@ -102,7 +102,7 @@ public enum HealthQuantityParser {
     }
 
     /// Meal energy: "650kcal", "2700kJ", or a bare number of kilocalories.
-    public static func energy(_ text: String, field: String, bounds: ClosedRange<Double>? = nil) throws -> HealthQuantity {
+    public static func energy(_ text: String, field: Field, bounds: ClosedRange<Double>? = nil) throws -> HealthQuantity {
         let quantity = try measure(text, metric: .meal, bare: .kilocalorie, field: field, example: "650kcal or 2700kJ")
         guard let bounds else { return try checked(quantity, .meal, text: text, field: field) }
         guard bounds.contains(quantity.value) else {
@@ -112,18 +112,18 @@ public enum HealthQuantityParser {
     }
 
     /// Body weight: "72.5kg", "160lb".
-    public static func weight(_ text: String, field: String) throws -> HealthQuantity {
+    public static func weight(_ text: String, field: Field) throws -> HealthQuantity {
         try checked(try measure(text, metric: .weight, bare: nil, field: field, example: "72.5kg or 160lb"), .weight, text: text, field: field)
     }
 
     /// Blood glucose: "5.4mmol/L", "97mg/dL", or a bare number in `bareUnit`.
-    public static func glucose(_ text: String, bareUnit: HealthUnit, field: String) throws -> HealthQuantity {
+    public static func glucose(_ text: String, bareUnit: HealthUnit, field: Field) throws -> HealthQuantity {
         try checked(try measure(text, metric: .glucose, bare: bareUnit, field: field, example: "5.4mmol/L or 97mg/dL"),
                     .glucose, text: text, field: field)
     }
 
     /// Blood pressure "120/80" (mmHg, systolic over diastolic).
-    public static func bloodPressure(_ text: String, field: String) throws -> (systolic: Double, diastolic: Double) {
+    public static func bloodPressure(_ text: String, field: Field) throws -> (systolic: Double, diastolic: Double) {
         var typed = text.lowercased().filter { !$0.isWhitespace }
         if typed.hasSuffix("mmhg") { typed.removeLast(4) }
         let parts = typed.split(separator: "/", omittingEmptySubsequences: false)
@@ -143,7 +143,7 @@ public enum HealthQuantityParser {
     // MARK: Pieces
 
     /// A number followed by a unit of `metric` (or nothing, when `bare` is given).
-    static func measure(_ text: String, metric: LogMetric, bare: HealthUnit?, field: String, example: String) throws -> HealthQuantity {
+    static func measure(_ text: String, metric: LogMetric, bare: HealthUnit?, field: Field, example: String) throws -> HealthQuantity {
         let (value, name) = try split(text.lowercased(), field: field)
         let unit: HealthUnit
         if name.isEmpty, let bare {
@@ -157,7 +157,7 @@ public enum HealthQuantityParser {
     }
 
     /// "250 ml" → (250, "ml").
-    static func split(_ text: String, field: String) throws -> (Double, String) {
+    static func split(_ text: String, field: Field) throws -> (Double, String) {
         let typed = text.trimmingCharacters(in: .whitespaces)
         let digits = typed.prefix { $0.isNumber || $0 == "." || $0 == "," }
         guard let value = try number(String(digits), text: text, field: field) else {
@@ -167,7 +167,7 @@ public enum HealthQuantityParser {
     }
 
     /// A positive decimal number, with a point or a decimal comma.
-    static func number(_ digits: String, text: String, field: String) throws -> Double? {
+    static func number(_ digits: String, text: String, field: Field) throws -> Double? {
         guard !digits.isEmpty else { return nil }
         if let comma = digits.firstIndex(of: ",") {
             let after = digits[digits.index(after: comma)...]
@@ -180,7 +180,7 @@ public enum HealthQuantityParser {
         return value
     }
 
-    static func checked(_ quantity: HealthQuantity, _ metric: LogMetric, text: String, field: String) throws -> HealthQuantity {
+    static func checked(_ quantity: HealthQuantity, _ metric: LogMetric, text: String, field: Field) throws -> HealthQuantity {
         guard let range = bounds[metric], let limits = boundsText[metric] else { return quantity }
         guard range.contains(quantity.value) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is outside \(limits) for one entry")
@@ -193,7 +193,7 @@ public enum HealthQuantityParser {
         .weight: "0.5 to 700 kg", .glucose: "0.5 to 60 mmol/L (9 to 1081 mg/dL)",
     ]
 
-    static func invalid(_ text: String, field: String, example: String) -> RecordError {
+    static func invalid(_ text: String, field: Field, example: String) -> RecordError {
         RecordError.invalidField(field: field, reason: "'\(text)' is not an amount phr understands; use e.g. \(example)")
     }
 }

@@ -41,23 +41,23 @@ public struct HealthSettingsStore {
             if text.isEmpty {
                 settings.servingML = HealthSettings.defaultServingML
             } else {
-                let quantity = try HealthQuantityParser.volume(text, field: "--serving")
+                let quantity = try HealthQuantityParser.volume(text, field: Field.serving)
                 settings.servingML = (quantity.value * 10).rounded() / 10
             }
         }
         if let text = input.activity {
-            settings.activityLevel = text.isEmpty ? nil : try HealthSettings.ActivityLevel.parse(text, field: "--activity")
+            settings.activityLevel = text.isEmpty ? nil : try HealthSettings.ActivityLevel.parse(text, field: Field.activity)
         }
         if let text = input.units {
             settings.units = text.isEmpty ? .metric : HealthSettings.Units(rawValue: try RecordFields.choice(
-                text, field: "--units", allowed: HealthSettings.Units.allCases.map(\.rawValue)))!
+                text, field: Field.units, allowed: HealthSettings.Units.allCases.map(\.rawValue)))!
         }
         if let text = input.glucoseUnit {
             if text.isEmpty {
                 settings.glucoseUnit = .millimolePerLitre
             } else {
                 guard let unit = HealthUnit.named(text), unit.metrics == [.glucose] else {
-                    throw RecordError.invalidField(field: "--glucose-unit", reason: "'\(text)' is not mmol/L or mg/dL")
+                    throw RecordError.invalidField(field: Field.glucoseUnit, reason: "'\(text)' is not mmol/L or mg/dL")
                 }
                 settings.glucoseUnit = unit
             }

@@ -42,8 +42,8 @@ extension LogStore {
                              day: time.today(), value: 1, diastolic: nil, pulse: nil, unit: HealthUnit(rawValue: metric.canonicalUnit)!,
                              kind: nil, factor: nil, note: nil, createdAt: stamp, updatedAt: stamp)
         guard input.amount != nil || (metric.isInterval && input.from != nil && input.to != nil) else {
-            throw RecordError.invalidOption(option: "AMOUNT", reason: "how much? e.g. \(Self.example(metric))",
-                                            hint: metric.isInterval ? "or give --from and --to" : nil)
+            throw RecordError.invalidOption(option: Field.amount, reason: "how much? e.g. \(Self.example(metric))",
+                                            hint: metric.isInterval ? "or give \(Field.from) and \(Field.to)" : nil)
         }
         try apply(input, to: &entry, settings: settings, isNew: true)
         return try vault.database.write { db in
@@ -83,7 +83,7 @@ extension LogStore {
     private func apply(_ input: Input, to entry: inout LogEntry, settings: HealthSettings, isNew: Bool) throws {
         let metric = entry.metric
         if let zoneText = input.timeZone {
-            entry.timeZone = zoneText.isEmpty ? time.zone.identifier : try RecordFields.timeZone(zoneText, field: "--tz").identifier
+            entry.timeZone = zoneText.isEmpty ? time.zone.identifier : try RecordFields.timeZone(zoneText, field: Field.tz).identifier
         }
         // Times are read in the zone the entry happened in.
         let local = TimeContext(now: time.now, zone: entry.zone)
@@ -92,39 +92,39 @@ extension LogStore {
         if let amount = input.amount {
             switch metric {
             case .water:
-                let quantity = try HealthQuantityParser.water(amount, servingML: settings.servingML, field: "AMOUNT")
+                let quantity = try HealthQuantityParser.water(amount, servingML: settings.servingML, field: Field.amount)
                 (entry.value, entry.unit) = (quantity.value, quantity.unit)
             case .sleep, .workout:
-                let quantity = try HealthQuantityParser.duration(amount, metric: metric, field: "AMOUNT")
+                let quantity = try HealthQuantityParser.duration(amount, metric: metric, field: Field.amount)
                 (duration, entry.unit) = (quantity.value, quantity.unit)
             case .meal:
-                let quantity = try HealthQuantityParser.energy(amount, field: "AMOUNT")
+                let quantity = try HealthQuantityParser.energy(amount, field: Field.amount)
                 (entry.value, entry.unit) = (quantity.value, quantity.unit)
             case .weight:
-                let quantity = try HealthQuantityParser.weight(amount, field: "AMOUNT")
+                let quantity = try HealthQuantityParser.weight(amount, field: Field.amount)
                 (entry.value, entry.unit) = (quantity.value, quantity.unit)
             case .bp:
-                let pressure = try HealthQuantityParser.bloodPressure(amount, field: "AMOUNT")
+                let pressure = try HealthQuantityParser.bloodPressure(amount, field: Field.amount)
                 (entry.value, entry.diastolic, entry.unit) = (pressure.systolic, pressure.diastolic, .millimetreOfMercury)
             case .glucose:
-                let quantity = try HealthQuantityParser.glucose(amount, bareUnit: settings.glucoseUnit, field: "AMOUNT")
+                let quantity = try HealthQuantityParser.glucose(amount, bareUnit: settings.glucoseUnit, field: Field.amount)
                 (entry.value, entry.unit) = (quantity.value, quantity.unit)
             }
         }
 
         if metric.isInterval {
             guard input.at == nil else {
-                throw RecordError.invalidOption(option: "--at", reason: "a \(metric.rawValue) has a start and an end",
-                                                hint: "use --from (when it started) or --to (when it ended); without them it ended now")
+                throw RecordError.invalidOption(option: Field.at, reason: "a \(metric.rawValue) has a start and an end",
+                                                hint: "use \(Field.from) (when it started) or \(Field.to) (when it ended); without them it ended now")
             }
             try applyInterval(input, duration: duration, to: &entry, local: local, isNew: isNew)
         } else {
             if input.from != nil || input.to != nil {
-                throw RecordError.invalidOption(option: input.from != nil ? "--from" : "--to",
-                                                reason: "only sleep and workouts have a start and an end", hint: "use --at")
+                throw RecordError.invalidOption(option: input.from != nil ? Field.from : Field.to,
+                                                reason: "only sleep and workouts have a start and an end", hint: "use \(Field.at)")
             }
             if let text = input.at {
-                entry.at = Timestamp.string(try Self.checkedInstant(try Self.parse(text, field: "--at", local: local), field: "--at", local: local))
+                entry.at = Timestamp.string(try Self.checkedInstant(try Self.parse(text, field: Field.at, local: local), field: Field.at, local: local))
             } else if input.timeZone != nil && isNew {
                 entry.at = Timestamp.string(local.now)
             }
@@ -133,17 +133,17 @@ extension LogStore {
 
         try applyKind(input, to: &entry)
         if let text = input.pulse {
-            guard metric == .bp else { throw RecordError.invalidOption(option: "--pulse", reason: "only blood pressure has a pulse", hint: nil) }
+            guard metric == .bp else { throw RecordError.invalidOption(option: Field.pulse, reason: "only blood pressure has a pulse", hint: nil) }
             if text.isEmpty {
                 entry.pulse = nil
             } else {
                 guard let pulse = Int(text.trimmingCharacters(in: .whitespaces)), (20...300).contains(pulse) else {
-                    throw RecordError.invalidField(field: "--pulse", reason: "'\(text)' is not a pulse; use beats per minute, 20 to 300")
+                    throw RecordError.invalidField(field: Field.pulse, reason: "'\(text)' is not a pulse; use beats per minute, 20 to 300")
                 }
                 entry.pulse = pulse
             }
         }
-        entry.note = try FieldChange.apply(input.note, to: entry.note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
+        entry.note = try FieldChange.apply(input.note, to: entry.note, field: Field.note, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Works out when a sleep or workout started and ended from a duration and/or --from/--to:
@@ -157,24 +157,24 @@ extension LogStore {
         var start: Date
         switch (input.from, input.to) {
         case (let from?, let to?):
-            end = try Self.checkedInstant(try Self.parse(to, field: "--to", local: local), field: "--to", local: local)
-            start = try Self.instant(from, before: end, local: local, field: "--from")
+            end = try Self.checkedInstant(try Self.parse(to, field: Field.to, local: local), field: Field.to, local: local)
+            start = try Self.instant(from, before: end, local: local, field: Field.from)
             if let duration, abs(end.timeIntervalSince(start) / 60 - duration) >= 1 {
-                throw RecordError.invalidOption(option: "AMOUNT", reason: "\(HealthFormat.duration(minutes: duration)) does not match --from and --to (\(HealthFormat.duration(minutes: end.timeIntervalSince(start) / 60)))",
-                                                hint: "give the duration or --from and --to")
+                throw RecordError.invalidOption(option: Field.amount, reason: "\(HealthFormat.duration(minutes: duration)) does not match \(Field.from) and \(Field.to) (\(HealthFormat.duration(minutes: end.timeIntervalSince(start) / 60)))",
+                                                hint: "give the duration or \(Field.from) and \(Field.to)")
             }
         case (let from?, nil):
             let length = duration ?? (oldStart.map { oldEnd.timeIntervalSince($0) / 60 })
             guard let length else {
-                throw RecordError.invalidOption(option: "--from", reason: "needs a duration or --to", hint: nil)
+                throw RecordError.invalidOption(option: Field.from, reason: "needs a duration or \(Field.to)", hint: nil)
             }
-            start = try Self.instant(from, before: local.now.addingTimeInterval(Self.skew), local: local, field: "--from")
+            start = try Self.instant(from, before: local.now.addingTimeInterval(Self.skew), local: local, field: Field.from)
             end = start.addingTimeInterval(length * 60)
-            _ = try Self.checkedInstant(end, field: "--from", local: local)
+            _ = try Self.checkedInstant(end, field: Field.from, local: local)
         case (nil, let to?):
             let length = duration ?? (oldStart.map { oldEnd.timeIntervalSince($0) / 60 })
-            guard let length else { throw RecordError.invalidOption(option: "--to", reason: "needs a duration or --from", hint: nil) }
-            end = try Self.checkedInstant(try Self.parse(to, field: "--to", local: local), field: "--to", local: local)
+            guard let length else { throw RecordError.invalidOption(option: Field.to, reason: "needs a duration or \(Field.from)", hint: nil) }
+            end = try Self.checkedInstant(try Self.parse(to, field: Field.to, local: local), field: Field.to, local: local)
             start = end.addingTimeInterval(-length * 60)
         case (nil, nil):
             end = oldEnd
@@ -186,10 +186,10 @@ extension LogStore {
         start = Self.minute(start)
         let minutes = end.timeIntervalSince(start) / 60
         guard minutes >= 1 else {
-            throw RecordError.invalidOption(option: input.from != nil ? "--from" : "AMOUNT", reason: "the \(entry.metric.rawValue) must last at least a minute", hint: nil)
+            throw RecordError.invalidOption(option: input.from != nil ? Field.from : Field.amount, reason: "the \(entry.metric.rawValue) must last at least a minute", hint: nil)
         }
         guard minutes <= 1440 else {
-            throw RecordError.invalidOption(option: input.from != nil ? "--from" : "AMOUNT", reason: "a single \(entry.metric.rawValue) lasts at most 24 hours",
+            throw RecordError.invalidOption(option: input.from != nil ? Field.from : Field.amount, reason: "a single \(entry.metric.rawValue) lasts at most 24 hours",
                                             hint: "log it as two entries")
         }
         entry.at = Timestamp.string(end)
@@ -200,16 +200,16 @@ extension LogStore {
 
     private func applyKind(_ input: Input, to entry: inout LogEntry) throws {
         let metric = entry.metric
-        let given: [(String, String?, LogMetric)] = [("--drink", input.drink, .water), ("--factor", input.factor, .water),
-                                                     ("--type", input.type, .workout), ("--meal", input.meal, .meal),
-                                                     ("--context", input.context, .glucose)]
+        let given: [(Field, String?, LogMetric)] = [(Field.drink, input.drink, .water), (Field.factor, input.factor, .water),
+                                                     (Field.type, input.type, .workout), (Field.meal, input.meal, .meal),
+                                                     (Field.context, input.context, .glucose)]
         for (option, value, owner) in given where value != nil && owner != metric {
             throw RecordError.invalidOption(option: option, reason: "only for \(owner.rawValue) entries", hint: nil)
         }
         switch metric {
         case .water:
             if let text = input.drink {
-                entry.kind = text.isEmpty ? HydrationFactors.defaultDrink : try HydrationFactors.normalise(text, field: "--drink")
+                entry.kind = text.isEmpty ? HydrationFactors.defaultDrink : try HydrationFactors.normalise(text, field: Field.drink)
                 if input.factor == nil { entry.factor = HydrationFactors.drink(entry.kind!).factor }
             }
             if entry.kind == nil {
@@ -221,22 +221,22 @@ extension LogStore {
                     entry.factor = HydrationFactors.drink(entry.kind!).factor
                 } else {
                     guard let factor = Double(text.trimmingCharacters(in: .whitespaces)), (0...3).contains(factor) else {
-                        throw RecordError.invalidField(field: "--factor", reason: "'\(text)' is not a hydration factor; use a number from 0 to 3, e.g. 0.9")
+                        throw RecordError.invalidField(field: Field.factor, reason: "'\(text)' is not a hydration factor; use a number from 0 to 3, e.g. 0.9")
                     }
                     entry.factor = factor
                 }
             }
         case .workout:
             if let text = input.type {
-                entry.kind = text.isEmpty ? nil : try Self.label(text, field: "--type")
+                entry.kind = text.isEmpty ? nil : try Self.label(text, field: Field.type)
             }
         case .meal:
             if let text = input.meal {
-                entry.kind = text.isEmpty ? nil : try RecordFields.choice(text, field: "--meal", allowed: Self.meals)
+                entry.kind = text.isEmpty ? nil : try RecordFields.choice(text, field: Field.meal, allowed: Self.meals)
             }
         case .glucose:
             if let text = input.context {
-                entry.kind = text.isEmpty ? nil : try RecordFields.choice(text.replacingOccurrences(of: " ", with: "-"), field: "--context",
+                entry.kind = text.isEmpty ? nil : try RecordFields.choice(text.replacingOccurrences(of: " ", with: "-"), field: Field.context,
                                                                          allowed: Self.glucoseContexts)
             }
         case .sleep, .weight, .bp:
@@ -245,7 +245,7 @@ extension LogStore {
     }
 
     /// A workout type as a short lowercase label: "Trail Run" → "trail-run".
-    static func label(_ text: String, field: String) throws -> String {
+    static func label(_ text: String, field: Field) throws -> String {
         let words = text.lowercased().split { $0.isWhitespace || $0 == "_" || $0 == "-" }
         let label = words.joined(separator: "-")
         guard !label.isEmpty, label.count <= 40, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
@@ -255,7 +255,7 @@ extension LogStore {
     }
 
     /// An instant typed for --from: "HH:MM" is the latest such time before `limit`.
-    static func instant(_ text: String, before limit: Date, local: TimeContext, field: String) throws -> Date {
+    static func instant(_ text: String, before limit: Date, local: TimeContext, field: Field) throws -> Date {
         if let clock = LocalTime(text.trimmingCharacters(in: .whitespaces)) {
             var day = CalendarDate(limit, in: local.zone)
             for _ in 0..<3 {
@@ -269,7 +269,7 @@ extension LogStore {
 
     /// "HH:MM" (the latest such time, today or yesterday), "YYYY-MM-DD HH:MM" in the entry's
     /// zone, or ISO 8601 with an offset; errors name `field`.
-    static func parse(_ text: String, field: String, local: TimeContext) throws -> Date {
+    static func parse(_ text: String, field: Field, local: TimeContext) throws -> Date {
         do {
             return try DoseLog.parseInstant(text, time: local)
         } catch {
@@ -279,7 +279,7 @@ extension LogStore {
     }
 
     /// Refuses a time ahead of the clock (beyond a few minutes of skew).
-    static func checkedInstant(_ instant: Date, field: String, local: TimeContext) throws -> Date {
+    static func checkedInstant(_ instant: Date, field: Field, local: TimeContext) throws -> Date {
         guard instant <= local.now.addingTimeInterval(skew) else {
             throw RecordError.invalidOption(option: field, reason: "\(TimeText.short(instant, local)) is in the future", hint: "log things once they happened")
         }
@@ -293,7 +293,7 @@ extension LogStore {
 
 extension LogStore {
     /// A day as typed in log options: YYYY-MM-DD, "today" or "yesterday".
-    public static func day(_ text: String, field: String, today: CalendarDate) throws -> CalendarDate {
+    public static func day(_ text: String, field: Field, today: CalendarDate) throws -> CalendarDate {
         switch text.lowercased() {
         case "today": return today
         case "yesterday": return today.adding(days: -1)

@@ -151,10 +151,10 @@ public enum ReminderChannelError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .invalidTarget(let kind, let reason): return "\(kind.rawValue) channel: \(reason)"
-        case .tokenFile(let path, let reason, _): return "--token-file \(path): \(reason)"
+        case .tokenFile(let path, let reason, _): return "\(Field.tokenFile) \(path): \(reason)"
         case .exists(let id): return "channel \(id) already sends there"
         case .noChannels: return "no reminder channels"
         case .testFailed(let count): return "\(count) channel\(count == 1 ? "" : "s") did not take the test notification"
@@ -163,20 +163,20 @@ public enum ReminderChannelError: PHRError, Equatable {
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .invalidTarget(let kind, _):
             switch kind {
             case .ntfy: return "give the topic's URL, e.g. https://ntfy.example.org/my-long-random-topic (plain http only to this machine)"
-            case .gotify: return "give the server's URL, e.g. https://gotify.example.org, and the application token with --token-file"
+            case .gotify: return "give the server's URL, e.g. https://gotify.example.org, and the application token with \(Field.tokenFile)"
             case .webhook: return "give an https URL (plain http only to this machine)"
             case .email: return "give one address, e.g. me@example.org"
             case .command: return "give a command; it reads the reminder on stdin"
             }
         case .tokenFile: return "give a file whose first line is the token (keep it mode 600)"
-        case .exists: return "'phr remind channel list' shows it; remove it first to change it"
-        case .noChannels: return "add one with 'phr remind channel add ntfy URL' (or gotify, email, webhook, command)"
-        case .testFailed: return "'phr remind status' shows why; fix the channel or remove it"
+        case .exists: return "'\(Action.listReminderChannels)' shows it; remove it first to change it"
+        case .noChannels: return "add one with '\(Action.addReminderChannel)' (or gotify, email, webhook, command)"
+        case .testFailed: return "'\(Action.reminderStatus)' shows why; fix the channel or remove it"
         case .testHeld: return "unset \(OfflineMode.variable) to test it; e-mail and command channels are tested offline too"
         }
     }

@@ -22,9 +22,9 @@ public struct ChannelMessage: Sendable, Equatable {
 
     /// The reminder as a channel shows it: by the privacy rule, without details it says only
     /// what kind of reminder is due ("A dose is due"), never a medication, person or amount.
-    public init(_ reminder: DueReminder, details: Bool) {
+    public init(_ reminder: DueReminder, details: Bool, spelling: any MessageSpelling) {
         let (title, body) = reminder.notification(details: details)
-        self.init(title: title, body: body, kind: reminder.kind, dueAt: reminder.at, recordID: details ? reminder.recordID : nil)
+        self.init(title: title, body: body.rendered(spelling), kind: reminder.kind, dueAt: reminder.at, recordID: details ? reminder.recordID : nil)
     }
 
     public static let test = ChannelMessage(title: "phr: test", body: "Reminders from phr reach this channel.", kind: nil, dueAt: nil,

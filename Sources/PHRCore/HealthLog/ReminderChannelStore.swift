@@ -35,16 +35,16 @@ public struct ReminderChannelStore {
     @discardableResult
     public func add(_ input: Input) throws -> ReminderChannel {
         guard let kind = ReminderChannel.Kind(rawValue: input.kind.lowercased().trimmingCharacters(in: .whitespaces)) else {
-            throw RecordError.invalidOption(option: "KIND", reason: "'\(input.kind)' is not a channel; use ntfy, gotify, email, webhook or command", hint: nil)
+            throw RecordError.invalidOption(option: Field.argument("kind"), reason: "'\(input.kind)' is not a channel; use ntfy, gotify, email, webhook or command", hint: nil)
         }
         let target = try Self.validTarget(kind, input.target.trimmingCharacters(in: .whitespacesAndNewlines))
         if input.tokenFile != nil && kind != .ntfy && kind != .gotify {
-            throw RecordError.invalidOption(option: "--token-file", reason: "only for ntfy and gotify channels", hint: nil)
+            throw RecordError.invalidOption(option: Field.tokenFile, reason: "only for ntfy and gotify channels", hint: nil)
         }
         let token = try input.tokenFile.map(Self.readToken)
         if kind == .gotify && token == nil {
-            throw RecordError.invalidOption(option: "--token-file", reason: "a gotify channel needs the application token",
-                                            hint: "put the token in a file only you can read and give --token-file FILE")
+            throw RecordError.invalidOption(option: Field.tokenFile, reason: "a gotify channel needs the application token",
+                                            hint: "put the token in a file only you can read and give \(Field.tokenFile) FILE")
         }
         return try vault.database.write { db in
             if let existing = try String.fetchOne(db, sql: "SELECT id FROM reminder_channel WHERE profile_id = ? AND kind = ? AND target = ?",

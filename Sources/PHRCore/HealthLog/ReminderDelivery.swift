@@ -17,6 +17,8 @@ public struct ReminderDelivery: Sendable {
     public let profile: Profile
     public let time: TimeContext
     public let sender: ReminderChannelSender
+    /// How the front end names next steps in the notifications.
+    public let spelling: any MessageSpelling
 
     /// At most this many deliveries per channel and run, so a long backlog cannot stall a timer.
     public static let perRun = 20
@@ -25,11 +27,12 @@ public struct ReminderDelivery: Sendable {
     /// held them died. Longer than a run's sends can take (perRun at the channel timeout).
     public static let lease: TimeInterval = 15 * 60
 
-    public init(vault: Vault, profile: Profile, time: TimeContext, sender: ReminderChannelSender) {
+    public init(vault: Vault, profile: Profile, time: TimeContext, sender: ReminderChannelSender, spelling: any MessageSpelling) {
         self.vault = vault
         self.profile = profile
         self.time = time
         self.sender = sender
+        self.spelling = spelling
     }
 
     /// How long after it fell due a reminder is still worth sending.
@@ -189,7 +192,7 @@ public struct ReminderDelivery: Sendable {
         }
         for pending in due.prefix(Self.perRun) {
             do {
-                try sender.send(ChannelMessage(pending.reminder, details: channel.details), via: channel)
+                try sender.send(ChannelMessage(pending.reminder, details: channel.details, spelling: spelling), via: channel)
                 try vault.database.write { db in
                     try db.execute(sql: "DELETE FROM reminder_delivery WHERE channel_id = ? AND key = ?", arguments: [channel.id, pending.key])
                     try db.execute(sql: """

@@ -18,31 +18,19 @@ public enum ReminderInstaller {
     public struct Plan: Sendable, Equatable {
         /// The absolute path of `phr`.
         public var executable: String
-        public var vault: String
-        public var profile: String?
+        /// What the timer runs after the executable, as the front end that installs it spells
+        /// its command (the CLI: `remind due --notify --if-unlocked --vault PATH ...`).
+        public var arguments: [String]
         public var everyMinutes: Int
         public var passphraseCommand: String?
         public var passphraseFile: String?
-        /// Put reminder titles (medication names, who the appointment is with) into notifications.
-        public var details: Bool
 
-        public init(executable: String, vault: String, profile: String?, everyMinutes: Int, passphraseCommand: String?,
-                    passphraseFile: String?, details: Bool) {
+        public init(executable: String, arguments: [String], everyMinutes: Int, passphraseCommand: String?, passphraseFile: String?) {
             self.executable = executable
-            self.vault = vault
-            self.profile = profile
+            self.arguments = arguments
             self.everyMinutes = everyMinutes
             self.passphraseCommand = passphraseCommand
             self.passphraseFile = passphraseFile
-            self.details = details
-        }
-
-        /// The arguments after the executable.
-        var arguments: [String] {
-            var result = ["remind", "due", "--notify", "--if-unlocked", "--vault", vault]
-            if let profile { result += ["--profile", profile] }
-            if details { result.append("--notify-details") }
-            return result
         }
     }
 
@@ -59,9 +47,9 @@ public enum ReminderInstaller {
 
     public static func serviceUnit(_ plan: Plan) -> String {
         var lines = [
-            "# Written by 'phr remind install'. It holds no passphrase: phr finds the vault's keys",
-            "# while 'phr unlock' holds them, or through the passphrase source named below, and",
-            "# otherwise does nothing (--if-unlocked).",
+            "# Written by phr's reminder installer. It holds no passphrase: phr finds the vault's",
+            "# keys while the vault is unlocked, or through the passphrase source named below,",
+            "# and otherwise does nothing.",
             "[Unit]",
             "Description=phr reminders: water, medications, appointments",
             "",
@@ -83,7 +71,7 @@ public enum ReminderInstaller {
     public static func timerUnit(_ plan: Plan) -> String {
         let calendar = plan.everyMinutes == 60 ? "hourly" : "*:0/\(plan.everyMinutes)"
         return [
-            "# Written by 'phr remind install'.",
+            "# Written by phr's reminder installer.",
             "[Unit]",
             "Description=Check phr reminders every \(plan.everyMinutes == 60 ? "hour" : "\(plan.everyMinutes) minutes")",
             "",
@@ -180,16 +168,16 @@ public enum ReminderInstallError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .exists(let path): return "\(path) already exists with other contents"
-        case .passphraseFile(let path, let reason): return "--passphrase-file \(path): \(reason)"
+        case .passphraseFile(let path, let reason): return "\(Field.passphraseFile) \(path): \(reason)"
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
-        case .exists: return "add --force to replace it"
+        case .exists: return "add \(Field.force) to replace it"
         case .passphraseFile: return "a passphrase file must be a regular file only you can read (mode 600)"
         }
     }

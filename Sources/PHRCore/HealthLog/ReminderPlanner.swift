@@ -48,10 +48,13 @@ public enum ReminderPlanner {
         /// When water was last logged.
         public var lastWater: Date?
         public var format: HealthFormat
+        /// How the front end names the next step in a reminder's message.
+        public var spelling: any MessageSpelling
 
         public init(time: TimeContext, reminders: [Reminder], medications: [(Medication, [Dose])], appointments: [Appointment],
-                    water: LogStore.DayProgress?, lastWater: Date?, format: HealthFormat) {
+                    water: LogStore.DayProgress?, lastWater: Date?, format: HealthFormat, spelling: any MessageSpelling) {
             self.time = time
+            self.spelling = spelling
             self.reminders = reminders
             self.medications = medications
             self.appointments = appointments
@@ -75,7 +78,7 @@ public enum ReminderPlanner {
             var seen = Set<String>()
             for rule in medicationRules {
                 for (medication, log) in context.medications where rule.medicationID == nil || rule.medicationID == medication.id {
-                    for due in self.medication(medication, log: log, rule: rule, time: context.time) where seen.insert(due.key).inserted {
+                    for due in self.medication(medication, log: log, rule: rule, time: context.time, spelling: context.spelling) where seen.insert(due.key).inserted {
                         show.append(due)
                     }
                 }
@@ -129,7 +132,8 @@ public enum ReminderPlanner {
 
     // MARK: Medications
 
-    static func medication(_ medication: Medication, log: [Dose], rule: Reminder, time: TimeContext) -> [DueReminder] {
+    static func medication(_ medication: Medication, log: [Dose], rule: Reminder, time: TimeContext,
+                           spelling: any MessageSpelling) -> [DueReminder] {
         DoseDue.due(medication, log: log, time: time, within: 0).filter { $0.inSeconds <= 0 }.map { dose in
             let slot = dose.scheduledFor ?? TimeText.iso(dose.instant, in: time.zone)
             let when: String
@@ -141,7 +145,8 @@ public enum ReminderPlanner {
             let late = -dose.inSeconds >= 60 ? ", due \(TimeText.sentence(dose.instant, time))" : ""
             return DueReminder(key: "med:\(medication.id):\(slot)", kind: .med, reminderID: rule.id, recordID: medication.id,
                                at: TimeText.iso(dose.instant, in: time.zone), title: medication.displayName,
-                               message: "\(when)\(late); log it with 'phr med take \(medication.id)'", tip: nil)
+                               message: Message("\(when)\(late); log it with '\(Action.takeDose(medication.id, skip: false))'").rendered(spelling),
+                               tip: nil)
         }
     }
 

@@ -8,15 +8,18 @@ public struct ReminderRunner {
     public let vault: Vault
     public let profile: Profile
     public let time: TimeContext
+    /// How the front end names the next step in a reminder's message.
+    public let spelling: any MessageSpelling
 
     /// How long shown occurrences are remembered: longer than any reminder stays current (an
     /// appointment's lead time is at most 31 days).
     public static let memoryDays = 40
 
-    public init(vault: Vault, profile: Profile, time: TimeContext) {
+    public init(vault: Vault, profile: Profile, time: TimeContext, spelling: any MessageSpelling) {
         self.vault = vault
         self.profile = profile
         self.time = time
+        self.spelling = spelling
     }
 
     /// The reminders due now that were not shown before; with `record`, they are remembered as
@@ -58,7 +61,7 @@ public struct ReminderRunner {
         let settings = try HealthSettingsStore.fetch(db, profileID: profile.id)
         let plan = ReminderPlanner.plan(ReminderPlanner.Context(time: time, reminders: reminders, medications: medications,
                                                                 appointments: appointments, water: water, lastWater: lastWater,
-                                                                format: HealthFormat(settings)))
+                                                                format: HealthFormat(settings), spelling: spelling))
         let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM reminder_sent WHERE profile_id = ?", arguments: [profile.id]))
         return (plan.show.filter { !sent.contains($0.key) }, plan.superseded.filter { !sent.contains($0.key) })
     }

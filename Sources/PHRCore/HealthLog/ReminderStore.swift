@@ -47,25 +47,25 @@ public struct ReminderStore {
         let stamp = Timestamp.string(time.now)
         var reminder = Reminder(id: "", uid: "", kind: kind, mode: nil, windowStart: nil, windowEnd: nil, medicationID: nil,
                                 medicationUID: nil, beforeMinutes: nil, paused: false, createdAt: stamp, updatedAt: stamp)
-        let misplaced: [(String, String?, Reminder.Kind)] = [("--mode", input.mode, .water), ("--window", input.window, .water),
-                                                            ("--before", input.before, .appt)]
+        let misplaced: [(Field, String?, Reminder.Kind)] = [(Field.mode, input.mode, .water), (Field.window, input.window, .water),
+                                                            (Field.before, input.before, .appt)]
         for (option, value, owner) in misplaced where value != nil && owner != kind {
             throw RecordError.invalidOption(option: option, reason: "only for \(owner.rawValue) reminders", hint: nil)
         }
         if input.medication != nil && kind != .med {
-            throw RecordError.invalidOption(option: "MED", reason: "only medication reminders name a medication", hint: nil)
+            throw RecordError.invalidOption(option: Field.argument("med"), reason: "only medication reminders name a medication", hint: nil)
         }
         switch kind {
         case .water:
             reminder.mode = try input.mode.map {
-                Reminder.WaterMode(rawValue: try RecordFields.choice($0, field: "--mode", allowed: Reminder.WaterMode.allCases.map(\.rawValue)))!
+                Reminder.WaterMode(rawValue: try RecordFields.choice($0, field: Field.mode, allowed: Reminder.WaterMode.allCases.map(\.rawValue)))!
             } ?? .default
-            (reminder.windowStart, reminder.windowEnd) = try input.window.map { try Self.window($0, field: "--window") } ?? Self.defaultWindow
+            (reminder.windowStart, reminder.windowEnd) = try input.window.map { try Self.window($0, field: Field.window) } ?? Self.defaultWindow
         case .med:
             break
         case .appt:
             reminder.beforeMinutes = try input.before.map { text in
-                text.trimmingCharacters(in: .whitespaces) == "0" ? 0 : try RecordFields.minutes(text, field: "--before", maximum: 44640)
+                text.trimmingCharacters(in: .whitespaces) == "0" ? 0 : try RecordFields.minutes(text, field: Field.before, maximum: 44640)
             } ?? Self.defaultBeforeMinutes
         }
         return try vault.database.write { db in
@@ -73,7 +73,7 @@ public struct ReminderStore {
                 let medication = try MedicationStore(vault: vault, profile: profile, time: time).resolve(db, prefix)
                 guard medication.schedule.isScheduled else {
                     throw RecordError.notApplicable(reason: "med \(medication.id) has no schedule, so nothing falls due to remind of",
-                                                    hint: "give it one with 'phr med edit \(medication.id) --schedule 08:00,20:00' or --every 8h")
+                                                    hint: "give it one with '\(Action.scheduleMedication(medication.id))' or \(Field.every) 8h")
                 }
                 reminder.medicationID = medication.id
                 reminder.medicationUID = medication.uid
@@ -149,13 +149,13 @@ public struct ReminderStore {
                                                   "appointments": .appt, "appts": .appt, "drink": .water, "hydration": .water]
         let typed = text.lowercased().trimmingCharacters(in: .whitespaces)
         guard let kind = Reminder.Kind(rawValue: typed) ?? synonyms[typed] else {
-            throw RecordError.invalidOption(option: "KIND", reason: "'\(text)' is not a reminder kind; use water, med or appt", hint: nil)
+            throw RecordError.invalidOption(option: Field.argument("kind"), reason: "'\(text)' is not a reminder kind; use water, med or appt", hint: nil)
         }
         return kind
     }
 
     /// "08:00-22:00" (also with an en dash).
-    static func window(_ text: String, field: String) throws -> (LocalTime, LocalTime) {
+    static func window(_ text: String, field: Field) throws -> (LocalTime, LocalTime) {
         let parts = text.replacingOccurrences(of: "–", with: "-").split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let start = LocalTime(String(parts[0])), let end = LocalTime(String(parts[1])) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is not a window; use HH:MM-HH:MM, e.g. 08:00-22:00")

@@ -14,13 +14,20 @@ import GRDB
 /// the medical ID's empty fields. Reference ranges and interpretation flags of results are kept
 /// in the observation's notes until observations hold them as fields.
 struct CCDAImporter {
-    let document: CCDADocument
     let path: String
     let profileID: Int64
     let time: TimeContext
+    /// Vital signs and results seen so far that can fill the medical ID (height, weight, blood type).
+    private var measured = FHIRImporter.MeasuredFacts()
+
+    init(path: String, profileID: Int64, time: TimeContext) {
+        self.path = path
+        self.profileID = profileID
+        self.time = time
+    }
 
     /// "C-CDA R2.1 Continuity of Care Document (CCD)", from the document's templates.
-    var format: String {
+    static func format(_ document: CCDADocument) -> String {
         let roots = document.templates.map { String($0.split(separator: ":").first ?? "") }
         let release = document.templates.contains { $0.hasPrefix("2.16.840.1.113883.10.20.22.1.1:") } ? "R2.1"
             : roots.contains("2.16.840.1.113883.10.20.22.1.1") ? "R1.1" : nil
@@ -33,39 +40,53 @@ struct CCDAImporter {
         return ["C-CDA", release, kind].compactMap { $0 }.joined(separator: " ")
     }
 
-    func run(_ db: Database, report: inout ImportReport) throws {
-        var measured = FHIRImporter.MeasuredFacts()
-        for skip in document.skipped { report.skip(skip.location, type: skip.type, skip.reason) }
-        for entry in document.entries {
-            do {
-                if let reason = entry.skip {
-                    report.skip(entry.location, type: entry.type, reason)
-                    continue
-                }
-                let repairs = ImportRepairs()
-                switch entry.kind {
-                case .medication:
-                    try take(try medication(entry, repairs), entry, repairs, kind: "medications", check: RecordValidation.check, db, &report)
-                case .allergy:
-                    try take(try allergy(entry, repairs), entry, repairs, kind: "allergies", check: RecordValidation.check, db, &report)
-                case .problem:
-                    try take(try problem(entry, repairs), entry, repairs, kind: "conditions", check: RecordValidation.check, db, &report)
-                case .immunization:
-                    try take(try immunization(entry, repairs), entry, repairs, kind: "immunizations", check: RecordValidation.check, db, &report)
-                case .result, .vitalSign:
-                    if let observation = try take(try observation(entry, repairs), entry, repairs, kind: "observations", check: RecordValidation.check, db, &report) {
-                        measured.note(observation)
-                    }
-                case .encounter:
-                    try take(try appointment(entry, repairs), entry, repairs, kind: "appointments", check: RecordValidation.check, db, &report)
-                }
-            } catch let error as FHIRFieldError {
-                report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
-            }
-        }
-        let facts = patient(&report)
+    /// Imports a document read whole: its entries, then what `finish` does.
+    mutating func run(_ document: CCDADocument, _ db: Database, report: inout ImportReport) throws {
+        let firstSkip = report.skipped.count
+        for entry in document.entries { try take(entry, db, &report) }
+        var rest = document
+        rest.entries = []
+        try finish(rest, db, report: &report, skipsAt: firstSkip)
+    }
+
+    /// After the last entry: the entries the result itself holds, what the reader left out
+    /// (reported before the entries, at `skipsAt`, as the document has it), and the patient.
+    mutating func finish(_ document: CCDADocument, _ db: Database, report: inout ImportReport, skipsAt firstSkip: Int) throws {
+        for entry in document.entries { try take(entry, db, &report) }
+        let skipped = document.skipped.map { ImportReport.Skip(entry: $0.location, type: $0.type, reason: Message($0.reason)) }
+        report.skipped.insert(contentsOf: skipped, at: min(firstSkip, report.skipped.count))
+        let facts = patient(document, &report)
         try ImportedRecords.fillMedicalID(db, profileID: profileID, time: time, facts: facts, measured: measured,
                                           source: "the document", report: &report)
+    }
+
+    /// Imports one entry the reader sent, or reports why it was left out or refused.
+    mutating func take(_ entry: CCDAEntry, _ db: Database, _ report: inout ImportReport) throws {
+        do {
+            if let reason = entry.skip {
+                report.skip(entry.location, type: entry.type, Message(reason))
+                return
+            }
+            let repairs = ImportRepairs()
+            switch entry.kind {
+            case .medication:
+                try take(try medication(entry, repairs), entry, repairs, kind: "medications", check: RecordValidation.check, db, &report)
+            case .allergy:
+                try take(try allergy(entry, repairs), entry, repairs, kind: "allergies", check: RecordValidation.check, db, &report)
+            case .problem:
+                try take(try problem(entry, repairs), entry, repairs, kind: "conditions", check: RecordValidation.check, db, &report)
+            case .immunization:
+                try take(try immunization(entry, repairs), entry, repairs, kind: "immunizations", check: RecordValidation.check, db, &report)
+            case .result, .vitalSign:
+                if let observation = try take(try observation(entry, repairs), entry, repairs, kind: "observations", check: RecordValidation.check, db, &report) {
+                    measured.note(observation)
+                }
+            case .encounter:
+                try take(try appointment(entry, repairs), entry, repairs, kind: "appointments", check: RecordValidation.check, db, &report)
+            }
+        } catch let error as FHIRFieldError {
+            report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
+        }
     }
 
     /// Stores a mapped entry; what was left out or mended to keep it is reported once it is kept.
@@ -73,7 +94,7 @@ struct CCDAImporter {
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, _ entry: CCDAEntry, _ repairs: ImportRepairs, kind: String,
                                        check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         let kept = try ImportedRecords.take(mapped, location: entry.location, type: entry.type, kind: kind, formerKey: nil,
-                                            check: check, profileID: profileID, db, &report)
+                                            check: check, profileID: profileID, now: time.now, db, &report)
         if kept != nil && !repairs.notes.isEmpty {
             report.repair(entry.location, type: entry.type, repairs.notes.joined(separator: "; "))
         }
@@ -366,13 +387,13 @@ struct CCDAImporter {
 
     /// The patient, for the medical ID; a name or birth time phr cannot keep is refused and
     /// reported, and the rest of the patient still used.
-    func patient(_ report: inout ImportReport) -> ImportedRecords.PatientFacts? {
+    func patient(_ document: CCDADocument, _ report: inout ImportReport) -> ImportedRecords.PatientFacts? {
         guard let patient = document.patient else { return nil }
         var name: String?
         do {
-            name = try RecordFields.optionalText(patient.name, field: "name", limit: RecordFields.maximumNameLength)
+            name = try RecordFields.optionalText(patient.name, field: Field.path("name"), limit: RecordFields.maximumNameLength)
         } catch RecordError.invalidField(let field, let reason) {
-            report.reject("recordTarget", type: "Patient", "\(field): \(reason)")
+            report.reject("recordTarget", type: "Patient", "\(field.name): \(reason)")
         } catch {
             report.reject("recordTarget", type: "Patient", "name: unreadable")
         }
@@ -510,7 +531,7 @@ struct CCDAImporter {
         let shown = String(text.prefix(40))
         // Worded only when needed: every entry's times pass through here.
         func invalid() -> FHIRFieldError {
-            FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
+            FHIRFieldError(field: field, reason: CalendarDate.dateReason(shown, otherwise: "'\(shown)' is not an HL7 time (YYYYMMDDHHMMSS±ZZZZ)"))
         }
         guard text.count <= 40, text.allSatisfy({ $0.isASCII }) else { throw invalid() }
         var digits = String(text.prefix { $0.isNumber })

@@ -19,38 +19,53 @@ struct CCDAReaderProcess {
     /// The worker's address-space limit: the Swift runtime and libxml2 with a few kept subtrees.
     var memoryBytes = 1 << 30
     var cpuSeconds = 30
-    /// Wall-clock seconds before the worker is killed.
+    /// Wall-clock seconds before the worker is killed: a minute, and two seconds more per MB of
+    /// document, since the parent storing each entry as it comes holds the worker back on the
+    /// pipe (a 100 MB document takes well over a minute to store).
     var timeout = 60.0
+    var timeoutPerMegabyte = 2.0
     /// The largest answer read: a few times the largest document's entries.
     static let maximumResultBytes = 256 << 20
 
+    /// Reads `bytes` (a document already in memory), through a memory file.
     func read(_ bytes: ArraySlice<UInt8>, path: String) throws -> CCDAReadResult {
         let document = try MemoryFile.make(label: "phr-import-xml")
         defer { try? document.close() }
         try bytes.withUnsafeBytes { try document.write($0) }
-        guard lseek(document.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: document.path, code: errno) }
+        return try read(document, path: path)
+    }
+
+    /// Reads the document `file` holds, from its start: the worker gets the descriptor, so
+    /// the document is never copied into phr. With `entry`, each entry goes to it as it is
+    /// decoded and the result holds none; without, the result holds them all.
+    func read(_ file: FileDescriptor, path: String, entry: ((CCDAEntry) throws -> Void)? = nil) throws -> CCDAReadResult {
+        guard lseek(file.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: path, code: errno) }
+        let document = file
+        let memoryBytes = try ReaderMemory.limit(default: self.memoryBytes)
         let settings = CCDAWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, maximumBytes: RecordImport.maximumBytes)
         let worker = WorkerClient(executable: workerExecutable, arguments: settings.arguments, environment: WorkerClient.environment(),
-                                  timeout: timeout)
-        var answer = Answer()
+                                  timeout: timeout + timeoutPerMegabyte * Double((try? document.size()) ?? 0) / Double(1 << 20),
+                                  memoryBytes: memoryBytes)
+        var answer = Answer(entry: entry)
         var collected = 0
-        let status: Int32
+        let ending: WorkerClient.Ending
         do {
-            status = try worker.run(
-                inputs: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd), 2: .devNull(flags: O_WRONLY)],
+            ending = try worker.run(
+                inputs: [CCDAWorkerSettings.documentDescriptor: .descriptor(document.fd)],
                 outputs: [.init(descriptor: CCDAWorkerSettings.resultDescriptor) { chunk in
                     collected += chunk.count
                     guard collected <= Self.maximumResultBytes else {
                         throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it sent an oversized answer")
                     }
-                    answer.take(chunk)
+                    try answer.take(chunk)
                 }])
         } catch WorkerClient.Failure.unavailable(let code) {
             throw InteropError.readerUnavailable(path: workerExecutable, code: code)
         } catch WorkerClient.Failure.timedOut(let seconds) {
             throw InteropError.malformed(path: path, location: "XML", reason: "reading it \(WorkerClient.Failure.tookLonger(seconds))")
         }
-        if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
+        if ending.memoryExhausted { throw InteropError.readerOutOfMemory(path: path, limit: memoryBytes) }
+        if let how = WorkerTermination.how(ending, cpuSeconds: cpuSeconds, memoryBytes: memoryBytes) {
             throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it \(how)")
         }
         guard let result = answer.finished() else {
@@ -68,16 +83,23 @@ struct CCDAReaderProcess {
         private var broken = false
         private var partial: [UInt8] = []
         private let decoder = JSONDecoder()
+        /// Where each entry goes as it is decoded; nil to keep them for the result.
+        private let entry: ((CCDAEntry) throws -> Void)?
 
-        /// Takes bytes from the pipe and decodes every line they complete.
-        mutating func take(_ bytes: ArraySlice<UInt8>) {
+        init(entry: ((CCDAEntry) throws -> Void)? = nil) {
+            self.entry = entry
+        }
+
+        /// Takes bytes from the pipe and decodes every line they complete; what the entry
+        /// handler throws stops the reading.
+        mutating func take(_ bytes: ArraySlice<UInt8>) throws {
             var start = bytes.startIndex
             while let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
                 if partial.isEmpty {
-                    decode(bytes[start..<end])
+                    try decode(bytes[start..<end])
                 } else {
                     partial += bytes[start..<end]
-                    decode(partial[...])
+                    try decode(partial[...])
                     partial.removeAll(keepingCapacity: true)
                 }
                 start = end + 1
@@ -85,15 +107,15 @@ struct CCDAReaderProcess {
             partial += bytes[start...]
         }
 
-        private mutating func decode(_ line: ArraySlice<UInt8>) {
+        private mutating func decode(_ line: ArraySlice<UInt8>) throws {
             guard !broken else { return }
             guard result == nil, let message = try? decoder.decode(CCDAReadMessage.self, from: Data(line)) else {
                 broken = true
                 return
             }
             switch message {
-            case .entry(let entry):
-                entries.append(entry)
+            case .entry(let decoded):
+                if let entry { try entry(decoded) } else { entries.append(decoded) }
             case .result(let answer):
                 result = answer
             }

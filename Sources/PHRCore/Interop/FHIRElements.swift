@@ -81,7 +81,7 @@ enum FHIRElements {
         let shown = String(text.prefix(40))
         // Worded only when needed: every date of every entry passes through here.
         func invalid() -> FHIRFieldError {
-            FHIRFieldError(field: field, reason: RecordFields.dateReason(shown, otherwise: "'\(shown)' is not a FHIR date or dateTime"))
+            FHIRFieldError(field: field, reason: CalendarDate.dateReason(shown, otherwise: "'\(shown)' is not a FHIR date or dateTime"))
         }
         let halves = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
         guard let date = PartialDate(String(halves[0])) else { throw invalid() }

@@ -38,13 +38,13 @@ struct FHIRImporter {
             mapper.identifierKey(resource).flatMap { sharedKeys.contains($0) ? nil : $0 + suffix }
         }
         for (entry, reason) in bundle.unreadable {
-            report.reject(entry, type: "entry", reason)
+            report.reject(entry, type: "entry", Message(reason))
         }
         for resource in bundle.resources {
             mapper.repairs.reset()
             do {
                 if let reason = try aboutAnotherPatient(resource, subject: subject, mapper) {
-                    report.skip("entry[\(resource.index)]", type: resource.type, reason)
+                    report.skip("entry[\(resource.index)]", type: resource.type, Message(reason))
                     continue
                 }
                 switch resource.type {
@@ -147,7 +147,7 @@ struct FHIRImporter {
     private func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
                                        formerKey: String?, check: (inout R) throws -> Void, _ db: Database, _ report: inout ImportReport) throws -> R? {
         let kept = try ImportedRecords.take(mapped, location: location, type: type, kind: kind, formerKey: formerKey, check: check,
-                                            profileID: profileID, db, &report)
+                                            profileID: profileID, now: time.now, db, &report)
         if kept != nil { repairs.report(location, type: type, into: &report) }
         return kept
     }

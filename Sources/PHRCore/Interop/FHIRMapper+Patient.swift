@@ -31,7 +31,7 @@ extension FHIRMapper {
                 contacts.append((location, .skip("has no name")))
                 continue
             }
-            guard let phone, let checked = try? RecordFields.phone(phone, field: "telecom") else {
+            guard let phone, let checked = try? RecordFields.phone(phone, field: Field.path("telecom")) else {
                 contacts.append((location, .skip("has no phone number")))
                 continue
             }
@@ -48,7 +48,7 @@ extension FHIRMapper {
             let email = (contact["telecom"]?.elements ?? []).first { $0["system"]?.string == "email" }?["value"]?.string
             contacts.append((location, .record(Contact(
                 id: "", uid: "", name: name, phone: checked, relation: relation,
-                email: email.flatMap { try? RecordFields.email($0, field: "telecom") }, emergency: emergency, notes: nil,
+                email: email.flatMap { try? RecordFields.email($0, field: Field.path("telecom")) }, emergency: emergency, notes: nil,
                 source: RecordSource(key: "\(patientKey)#contact[\(index)]"), createdAt: now, updatedAt: now))))
         }
         let identifiers = FHIRElements.identifiers(resource["identifier"])
@@ -57,9 +57,9 @@ extension FHIRMapper {
         }
         var name: String?
         do {
-            name = try RecordFields.optionalText(FHIRElements.preferredName(resource["name"]), field: "name", limit: RecordFields.maximumNameLength)
+            name = try RecordFields.optionalText(FHIRElements.preferredName(resource["name"]), field: Field.path("name"), limit: RecordFields.maximumNameLength)
         } catch RecordError.invalidField(let field, let reason) {
-            throw FHIRFieldError(field: field, reason: reason)
+            throw FHIRFieldError(field: field.name, reason: reason.description)
         }
         return PatientFacts(name: name, dateOfBirth: dateOfBirth,
                             sex: gender.flatMap(MedicalID.Sex.init(rawValue:)),

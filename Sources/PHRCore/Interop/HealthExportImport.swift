@@ -156,17 +156,17 @@ public struct HealthExportImport {
     func read(file: FileDescriptor, path: String, zone: TimeZone, progress: ((Int64, Int64) -> Void)?,
               entry: (HealthExportEntry) throws -> Void) throws -> Reading {
         // A Takeout folder is handed over as a descriptor too: the worker reads under it with openat.
+        let memoryBytes = try ReaderMemory.limit(default: self.memoryBytes)
         let settings = HealthExportWorkerSettings(memoryBytes: memoryBytes, cpuSeconds: cpuSeconds, timeZone: zone.identifier)
         let worker = WorkerClient(executable: workerExecutable, arguments: settings.arguments(subcommand: format.subcommand),
-                                  environment: WorkerClient.environment(), timeout: timeout)
+                                  environment: WorkerClient.environment(), timeout: timeout, memoryBytes: memoryBytes)
         var reading = Reading()
         var messages = MessageReader(format: format, path: path)
-        let status: Int32
+        let ending: WorkerClient.Ending
         do {
-            status = try withoutActuallyEscaping(entry) { entry in
+            ending = try withoutActuallyEscaping(entry) { entry in
                 try worker.run(
-                    inputs: [0: .devNull(flags: O_RDONLY), 2: .devNull(flags: O_WRONLY),
-                             HealthExportWorkerSettings.inputDescriptor: .descriptor(file.fd)],
+                    inputs: [0: .devNull(flags: O_RDONLY), HealthExportWorkerSettings.inputDescriptor: .descriptor(file.fd)],
                     outputs: [.init(descriptor: HealthExportWorkerSettings.outputDescriptor) { chunk in
                         try messages.take(chunk, into: &reading, progress: progress, entry: entry)
                     }])
@@ -176,8 +176,9 @@ public struct HealthExportImport {
         } catch WorkerClient.Failure.timedOut(let seconds) {
             throw HealthExportError.workerFailed(format: format, path: path, reason: "reading it \(WorkerClient.Failure.tookLonger(seconds))")
         }
-        guard messages.finished, messages.pendingBytes == 0, status == 0 else {
-            let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds, failed: "stopped before the end")
+        guard messages.finished, messages.pendingBytes == 0, ending.status == 0 else {
+            if ending.memoryExhausted { throw HealthExportError.readerOutOfMemory(format: format, path: path, limit: memoryBytes) }
+            let how = WorkerTermination.how(ending, cpuSeconds: cpuSeconds, memoryBytes: memoryBytes, failed: "stopped before the end")
                 ?? "stopped before the end (exit status 0)"
             throw HealthExportError.workerFailed(format: format, path: path, reason: "the process reading it \(how)")
         }
@@ -321,7 +322,7 @@ public struct HealthExportImport {
     func write(_ db: Database, _ reading: Reading, _ writer: EntryWriter, path: String, profileID: Int64, time: TimeContext,
                report: inout ImportReport) throws {
         let (added, updated, unchanged, rejected) = (writer.added, writer.updated, writer.unchanged, writer.rejected)
-        for refusal in writer.refused { report.reject(refusal.entry, type: refusal.type, refusal.reason) }
+        for refusal in writer.refused { report.reject(refusal.entry, type: refusal.type, Message(refusal.reason)) }
         let total = { (counts: [String: Int]) in counts.values.reduce(0, +) }
         if total(added) > 0 { report.added["log_entries"] = total(added) }
         if total(updated) > 0 { report.updated["log_entries"] = total(updated) }
@@ -335,7 +336,7 @@ public struct HealthExportImport {
                                                   duplicateNote: tally.duplicateNote))
             let unit = tally.unit ?? "record"
             if tally.skipped > 0 {
-                report.skip("\(tally.skipped) \(unit)\(tally.skipped == 1 ? "" : "s")", type: tally.type, tally.reason ?? "not kept")
+                report.skip("\(tally.skipped) \(unit)\(tally.skipped == 1 ? "" : "s")", type: tally.type, Message(tally.reason ?? "not kept"))
             }
             if tally.rejected > 0 {
                 report.reject("\(tally.rejected) \(unit)\(tally.rejected == 1 ? "" : "s")", type: tally.type,
@@ -383,14 +384,14 @@ public struct HealthExportImport {
     /// The log entry an incoming entry is, with its uid from its key.
     func logEntry(_ incoming: HealthExportEntry, zone: TimeZone, stamp: String) throws -> LogEntry {
         guard let end = Timestamp.parse(incoming.end), incoming.end.hasSuffix("Z") else {
-            throw RecordError.invalidField(field: "end", reason: "not a UTC time")
+            throw RecordError.invalidField(field: Field.path("end"), reason: "not a UTC time")
         }
         if let start = incoming.start {
-            guard Timestamp.parse(start) != nil, start.hasSuffix("Z") else { throw RecordError.invalidField(field: "start", reason: "not a UTC time") }
+            guard Timestamp.parse(start) != nil, start.hasSuffix("Z") else { throw RecordError.invalidField(field: Field.path("start"), reason: "not a UTC time") }
         }
         guard (incoming.start != nil) == incoming.metric.isInterval, (incoming.diastolic != nil) == (incoming.metric == .bp),
               incoming.unit.metrics.contains(incoming.metric) else {
-            throw RecordError.invalidField(field: "entry", reason: "fields that do not fit a \(incoming.metric.rawValue) entry")
+            throw RecordError.invalidField(field: Field.path("entry"), reason: "fields that do not fit a \(incoming.metric.rawValue) entry")
         }
         let digest = try SHA256Hasher.hash(Array((format.uidPrefix + "|" + incoming.key).utf8))
         let uid = format.uidPrefix + "-" + Array(digest.prefix(16)).hex
@@ -411,30 +412,36 @@ public enum HealthExportError: PHRError, Equatable {
     case workerFailed(format: HealthExportFormat, path: String, reason: String)
     /// The worker sent something outside the protocol.
     case protocolViolation(format: HealthExportFormat, detail: String)
+    /// The worker needed more memory than a reader may use (`limit` bytes); nothing was imported.
+    case readerOutOfMemory(format: HealthExportFormat, path: String, limit: Int)
 
     public var exitStatus: ExitStatus {
         switch self {
         case .workerUnavailable: return .unavailable
         case .refused, .workerFailed: return .dataError
         case .protocolViolation: return .failure
+        case .readerOutOfMemory: return .unavailable
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .workerUnavailable(let path, let code): return "cannot start \(path) (\(String(cString: strerror(code))))"
         case .refused(let format, let path, let reason): return "\(path): \(format.name): \(reason)"
         case .workerFailed(_, let path, let reason): return "\(path): \(reason); nothing was imported"
         case .protocolViolation(let format, let detail):
             return "the \(format == .appleHealth ? "Apple Health" : "Google Fit") reader sent \(detail); nothing was imported"
+        case .readerOutOfMemory(let format, let path, let limit):
+            return "\(path): reading the \(format.name) needed more than the \(ReaderMemory.describe(limit)) a reader may use; nothing was imported"
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
-        case .workerUnavailable: return RenderHelper.installHint
-        case .refused(let format, _, _), .workerFailed(let format, _, _): return format.hint
+        case .workerUnavailable: return Message(RenderHelper.installHint)
+        case .refused(let format, _, _), .workerFailed(let format, _, _): return Message(format.hint)
         case .protocolViolation: return "this is a bug in phr; please report it"
+        case .readerOutOfMemory(_, _, let limit): return ReaderMemory.hint(after: limit)
         }
     }
 }

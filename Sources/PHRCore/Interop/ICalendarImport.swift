@@ -44,7 +44,7 @@ struct ICalendarImport {
                 } catch let error as FHIRFieldError {
                     report.reject(location, type: "VEVENT", "\(error.field): \(error.reason)")
                 } catch RecordError.invalidField(let field, let reason) {
-                    report.reject(location, type: "VEVENT", "\(field): \(reason)")
+                    report.reject(location, type: "VEVENT", "\(field.name): \(reason)")
                 }
             case "VTIMEZONE":
                 continue
@@ -142,8 +142,8 @@ struct ICalendarImport {
             try RecordValidation.check(&appointment)
         } catch RecordError.invalidField(let field, let reason) {
             let property = ["with": "SUMMARY", "location": "LOCATION", "reason": "SUMMARY", "notes": "DESCRIPTION",
-                            "start": "DTSTART", "duration_minutes": "DTEND"][field] ?? field
-            throw FHIRFieldError(field: property, reason: reason)
+                            "start": "DTSTART", "duration_minutes": "DTEND"][field.name] ?? field.name
+            throw FHIRFieldError(field: property, reason: reason.description)
         }
 
         if let existingID = try RecordRows.existing(db, table: AppointmentStore.table, profileID: profileID, uid: uid, sourceKey: nil) {
@@ -183,13 +183,13 @@ struct ICalendarImport {
         let value = property.value.trimmingCharacters(in: .whitespaces)
         if property.parameters["VALUE"]?.uppercased() == "DATE" || (value.count == 8 && value.allSatisfy(\.isNumber)) {
             guard let day = Self.date(value) else {
-                throw FHIRFieldError(field: field, reason: RecordFields.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date (YYYYMMDD)"))
+                throw FHIRFieldError(field: field, reason: CalendarDate.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date (YYYYMMDD)"))
             }
             let local = LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!)
             return (local.instant(in: time.zone), true, time.zone)
         }
         guard let local = Self.localDateTime(value) else {
-            throw FHIRFieldError(field: field, reason: RecordFields.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date and time (YYYYMMDDTHHMMSS)"))
+            throw FHIRFieldError(field: field, reason: CalendarDate.dateReason(String(value.prefix(40)), otherwise: "'\(value.prefix(40))' is not a date and time (YYYYMMDDTHHMMSS)"))
         }
         if value.uppercased().hasSuffix("Z") {
             return (local.instant(in: TimeZone(identifier: "UTC")!), false, time.zone)

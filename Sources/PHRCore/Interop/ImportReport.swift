@@ -13,11 +13,12 @@ public struct ImportReport: Codable, Sendable, Equatable {
         public var entry: String
         /// The resource or record type: "Claim", "AllergyIntolerance", "document".
         public var type: String
-        public var reason: String
+        /// Why; the fields and next steps it names are spelled by the front end.
+        public var reason: Message
         /// True when the entry was refused as bad data, false when phr just does not keep it.
         public var rejected: Bool
 
-        public init(entry: String, type: String, reason: String, rejected: Bool = false) {
+        public init(entry: String, type: String, reason: Message, rejected: Bool = false) {
             self.entry = entry
             self.type = type
             self.reason = reason
@@ -28,7 +29,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             entry = try c.decode(String.self, forKey: .entry)
             type = try c.decode(String.self, forKey: .type)
-            reason = try c.decode(String.self, forKey: .reason)
+            reason = try c.decode(Message.self, forKey: .reason)
             rejected = try c.decodeIfPresent(Bool.self, forKey: .rejected) ?? false
         }
     }
@@ -135,18 +136,18 @@ public struct ImportReport: Codable, Sendable, Equatable {
         }
     }
 
-    mutating func skip(_ entry: String, type: String, _ reason: String) {
+    mutating func skip(_ entry: String, type: String, _ reason: Message) {
         skipped.append(Skip(entry: entry, type: type, reason: reason))
     }
 
     /// An entry refused as bad data; the rest of the file is still imported.
-    mutating func reject(_ entry: String, type: String, _ reason: String) {
+    mutating func reject(_ entry: String, type: String, _ reason: Message) {
         skipped.append(Skip(entry: entry, type: type, reason: reason, rejected: true))
     }
 
     /// An entry kept after `what` was done to an attribute it could not keep as it was.
     mutating func repair(_ entry: String, type: String, _ what: String) {
-        repaired.append(Skip(entry: entry, type: type, reason: what))
+        repaired.append(Skip(entry: entry, type: type, reason: Message(what)))
     }
 
     /// How many entries were refused as bad data: nonzero means the file was partly imported.

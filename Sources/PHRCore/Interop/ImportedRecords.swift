@@ -8,24 +8,39 @@ enum ImportedRecords {
     /// refused and reported. Returns the record stored (or found already there).
     @discardableResult
     static func take<R: StoredRecord>(_ mapped: FHIRMapper.Mapped<R>, location: String, type: String, kind: String,
-                                      formerKey: String?, check: (inout R) throws -> Void, profileID: Int64,
+                                      formerKey: String?, check: (inout R) throws -> Void, profileID: Int64, now: Date,
                                       _ db: Database, _ report: inout ImportReport) throws -> R? {
         switch mapped {
         case .skip(let reason):
-            report.skip(location, type: type, reason)
+            report.skip(location, type: type, Message(reason))
             return nil
         case .record(var record):
             do {
                 try check(&record)
+                try refuseFuture(record, now: now)
                 let (outcome, _) = try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: false, formerKey: formerKey)
                 report.count(outcome, kind)
             } catch RecordError.invalidField(let field, let reason) {
                 // The importer's limits and the record stores' checks (control characters):
                 // this entry is refused, by its place in the file, and the rest imported.
-                report.reject(location, type: type, "\(field): \(reason)")
+                report.reject(location, type: type, "\(field.name): \(reason)")
                 return nil
             }
             return record
+        }
+    }
+
+    /// A lab result, measurement or vaccination dated after today anywhere on Earth (UTC+14) is
+    /// refused: it would become the "latest" value of its trend, and no test or shot happens in
+    /// the future. (An appointment may lie ahead; the health log refuses future times itself.)
+    static func refuseFuture(_ record: Any, now: Date) throws {
+        let latestToday = CalendarDate(now, in: TimeZone(secondsFromGMT: 14 * 3600)!)
+        if let observation = record as? Observation, let effective = observation.effective,
+           let day = CalendarDate(String(effective.prefix(10))), day > latestToday {
+            throw RecordError.invalidField(field: Field.path("effective"), reason: "dated \(effective), in the future")
+        }
+        if let immunization = record as? Immunization, immunization.date.firstDay > latestToday {
+            throw RecordError.invalidField(field: Field.path("date"), reason: "dated \(immunization.date), in the future")
         }
     }
 

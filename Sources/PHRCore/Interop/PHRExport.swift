@@ -107,7 +107,7 @@ extension PHRExport {
             for (index, element) in elements.enumerated() {
                 if let error = element.error {
                     let entry = "\(key.stringValue)[\(index)]"
-                    unreadable.append(ImportReport.Skip(entry: entry, type: type, reason: PHRExport.reason(error, entry: entry), rejected: true))
+                    unreadable.append(ImportReport.Skip(entry: entry, type: type, reason: Message(PHRExport.reason(error, entry: entry)), rejected: true))
                 }
             }
             return elements.compactMap(\.value)
@@ -116,7 +116,7 @@ extension PHRExport {
             let element = try c.decode(LossyElement<MedicalID>.self, forKey: .medicalID)
             medicalID = element.value
             if let error = element.error {
-                unreadable.append(ImportReport.Skip(entry: "medical_id", type: "medical ID", reason: PHRExport.reason(error, entry: "medical_id"),
+                unreadable.append(ImportReport.Skip(entry: "medical_id", type: "medical ID", reason: Message(PHRExport.reason(error, entry: "medical_id")),
                                                     rejected: true))
             }
         } else {
@@ -125,7 +125,7 @@ extension PHRExport {
         medications = try records(.medications, "medication")
         for (index, entry) in medications.enumerated() {
             for dose in entry.unreadableDoses {
-                unreadable.append(ImportReport.Skip(entry: "medications[\(index)].doses[\(dose.index)]", type: "dose", reason: dose.reason, rejected: true))
+                unreadable.append(ImportReport.Skip(entry: "medications[\(index)].doses[\(dose.index)]", type: "dose", reason: Message(dose.reason), rejected: true))
             }
         }
         appointments = try records(.appointments, "appointment")

@@ -17,9 +17,9 @@ extension PHRImporter {
         }
         for (index, goal) in export.goals.enumerated() {
             guard Self.accept("goals[\(index)]", type: "goal", &report, {
-                try Self.timestamps([("set_at", goal.setAt)])
+                try Self.timestamps([(Field.path("set_at"), goal.setAt)])
                 guard goal.value.isFinite, goal.value > 0, goal.value <= 1_000_000 else {
-                    throw RecordError.invalidField(field: "value", reason: "use a number above 0 and at most 1000000")
+                    throw RecordError.invalidField(field: Field.path("value"), reason: "use a number above 0 and at most 1000000")
                 }
             }) else { continue }
             let existing = try Goal.all(db, profileID: profileID).first { $0.metric == goal.metric && $0.since == goal.since }
@@ -35,7 +35,7 @@ extension PHRImporter {
             guard Self.accept("reminders[\(index)]", type: "reminder", &report, {
                 try Self.identity(reminder.id, reminder.uid, [("created_at", reminder.createdAt), ("updated_at", reminder.updatedAt)])
                 if let minutes = reminder.beforeMinutes {
-                    _ = try RecordFields.count(minutes, field: "before_minutes", minimum: 0, maximum: RecordValidation.maximumAppointmentMinutes)
+                    _ = try RecordFields.count(minutes, field: Field.path("before_minutes"), minimum: 0, maximum: RecordValidation.maximumAppointmentMinutes)
                 }
             }) else { continue }
             if let uid = reminder.medicationUID {
@@ -50,9 +50,9 @@ extension PHRImporter {
         }
         if let settings = export.healthSettings, Self.accept("health_settings", type: "log settings", &report, {
             guard settings.servingML > 0, settings.servingML <= 5000 else {
-                throw RecordError.invalidField(field: "serving_ml", reason: "use 1 to 5000 ml")
+                throw RecordError.invalidField(field: Field.path("serving_ml"), reason: "use 1 to 5000 ml")
             }
-            if let stamp = settings.updatedAt { try Self.timestamps([("updated_at", stamp)]) }
+            if let stamp = settings.updatedAt { try Self.timestamps([(Field.path("updated_at"), stamp)]) }
         }) {
             let existing = try HealthSettingsStore.isSet(db, profileID: profileID) ? try HealthSettingsStore.fetch(db, profileID: profileID) : nil
             if let existing, (existing.updatedAt ?? "") >= (settings.updatedAt ?? "") {
@@ -68,29 +68,29 @@ extension PHRImporter {
     /// sleep or workout at most 24 hours, its times in the accepted years.
     static func check(_ entry: inout LogEntry) throws {
         try identity(entry.id, entry.uid, [("created_at", entry.createdAt), ("updated_at", entry.updatedAt), ("at", entry.at)])
-        if let start = entry.start { try timestamps([("start", start)]) }
-        _ = try RecordFields.timeZone(entry.timeZone, field: "time_zone")
-        if let kind = entry.kind { entry.kind = try RecordFields.text(kind, field: "kind", limit: 40) }
-        entry.note = try RecordFields.optionalText(entry.note, field: "note", limit: RecordFields.maximumTextLength, multiline: true)
+        if let start = entry.start { try timestamps([(Field.path("start"), start)]) }
+        _ = try RecordFields.timeZone(entry.timeZone, field: Field.path("time_zone"))
+        if let kind = entry.kind { entry.kind = try RecordFields.text(kind, field: Field.path("kind"), limit: 40) }
+        entry.note = try RecordFields.optionalText(entry.note, field: Field.path("note"), limit: RecordFields.maximumTextLength, multiline: true)
         guard entry.value.isFinite, entry.value > 0, entry.value <= 1_000_000 else {
-            throw RecordError.invalidField(field: "value", reason: "use a number above 0 and at most 1000000")
+            throw RecordError.invalidField(field: Field.path("value"), reason: "use a number above 0 and at most 1000000")
         }
         if let range = HealthQuantityParser.bounds[entry.metric], let limits = HealthQuantityParser.boundsText[entry.metric],
            !range.contains(entry.value) {
-            throw RecordError.invalidField(field: "value", reason: "outside \(limits) for one entry")
+            throw RecordError.invalidField(field: Field.path("value"), reason: "outside \(limits) for one entry")
         }
         if let factor = entry.factor, !(factor.isFinite && (0...3).contains(factor)) {
-            throw RecordError.invalidField(field: "factor", reason: "use 0 to 3")
+            throw RecordError.invalidField(field: Field.path("factor"), reason: "use 0 to 3")
         }
-        if let pulse = entry.pulse, !(20...300).contains(pulse) { throw RecordError.invalidField(field: "pulse", reason: "use 20 to 300") }
+        if let pulse = entry.pulse, !(20...300).contains(pulse) { throw RecordError.invalidField(field: Field.path("pulse"), reason: "use 20 to 300") }
         if entry.metric.isInterval, let start = entry.startInstant {
-            guard start <= entry.instant else { throw RecordError.invalidField(field: "start", reason: "is after the end") }
+            guard start <= entry.instant else { throw RecordError.invalidField(field: Field.path("start"), reason: "is after the end") }
             guard entry.instant.timeIntervalSince(start) <= 86400 else {
-                throw RecordError.invalidField(field: "start", reason: "a single \(entry.metric.rawValue) lasts at most 24 hours")
+                throw RecordError.invalidField(field: Field.path("start"), reason: "a single \(entry.metric.rawValue) lasts at most 24 hours")
             }
         }
         if entry.metric == .bp, let diastolic = entry.diastolic, !(diastolic.isFinite && diastolic > 0 && diastolic < entry.value) {
-            throw RecordError.invalidField(field: "diastolic", reason: "is not below the systolic value")
+            throw RecordError.invalidField(field: Field.path("diastolic"), reason: "is not below the systolic value")
         }
     }
 }

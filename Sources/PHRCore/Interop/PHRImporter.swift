@@ -64,7 +64,7 @@ struct PHRImporter {
         try importHealthLog(db, report: &report)
         for (index, _) in export.documents.enumerated() {
             report.skip("documents[\(index)]", type: "document",
-                        "an export holds document details but not their files; move documents with 'phr backup' and 'phr restore', or add the files with 'phr doc add'")
+                        "an export holds document details but not their files; move documents with '\(Action.backup)' and '\(Action.restore(partial: false))', or add the files with '\(Action.addDocuments)'")
         }
     }
 
@@ -75,6 +75,7 @@ struct PHRImporter {
             guard Self.accept("\(key)[\(index)]", type: type, &report, {
                 try Self.identity(record.id, record.uid, [("created_at", record[keyPath: created]), ("updated_at", record.updatedAt)])
                 try check(&record)
+                try ImportedRecords.refuseFuture(record, now: time.now)
             }) else { continue }
             report.count(try RecordMerge.merge(db, record, profileID: profileID, replaceIfNewer: true).0, key)
         }
@@ -86,7 +87,7 @@ struct PHRImporter {
             try body()
             return true
         } catch RecordError.invalidField(let field, let reason) {
-            report.reject(location, type: type, "\(field): \(reason)")
+            report.reject(location, type: type, "\(field.name): \(reason)")
             return false
         } catch {
             report.reject(location, type: type, "\(error.localizedDescription)")
@@ -97,14 +98,14 @@ struct PHRImporter {
     /// A record's export-only fields: a phr ID, a uid, and UTC timestamps.
     static func identity(_ id: String, _ uid: String, _ stamps: [(String, String)]) throws {
         guard (4...16).contains(id.count), id.allSatisfy({ RecordID.alphabet.contains($0) }) else {
-            throw RecordError.invalidField(field: "id", reason: "'\(id.prefix(40))' is not a phr record ID")
+            throw RecordError.invalidField(field: Field.path("id"), reason: "'\(id.prefix(40))' is not a phr record ID")
         }
-        _ = try RecordFields.text(uid, field: "uid", limit: 255)
-        try timestamps(stamps)
+        _ = try RecordFields.text(uid, field: Field.path("uid"), limit: 255)
+        try timestamps(stamps.map { (Field.path($0.0), $0.1) })
     }
 
     /// UTC timestamps in the accepted years, as phr writes them.
-    static func timestamps(_ stamps: [(String, String)]) throws {
+    static func timestamps(_ stamps: [(Field, String)]) throws {
         for (field, stamp) in stamps where Timestamp.parse(stamp) == nil || !stamp.hasSuffix("Z") {
             throw RecordError.invalidField(field: field, reason: RecordFields.dateReason(
                 String(stamp.prefix(40)), otherwise: "'\(stamp.prefix(40))' is not a UTC time (YYYY-MM-DDTHH:MM:SSZ)"))
@@ -113,17 +114,17 @@ struct PHRImporter {
 
     /// The medical ID as `phr id set` checks it.
     static func check(_ id: inout MedicalID) throws {
-        id.name = try RecordFields.optionalText(id.name, field: "name", limit: RecordFields.maximumNameLength)
-        if let blood = id.bloodType, try RecordFields.bloodType(blood, field: "blood_type") != blood {
-            throw RecordError.invalidField(field: "blood_type", reason: "'\(blood.prefix(20))' is not written as A+, A-, B+, B-, AB+, AB-, O+ or O-")
+        id.name = try RecordFields.optionalText(id.name, field: Field.path("name"), limit: RecordFields.maximumNameLength)
+        if let blood = id.bloodType, try RecordFields.bloodType(blood, field: Field.path("blood_type")) != blood {
+            throw RecordError.invalidField(field: Field.path("blood_type"), reason: "'\(blood.prefix(20))' is not written as A+, A-, B+, B-, AB+, AB-, O+ or O-")
         }
-        if let height = id.heightCm, !(height >= 20 && height < 300) { throw RecordError.invalidField(field: "height_cm", reason: "use 20 to 300") }
-        if let weight = id.weightKg, !(weight > 0.2 && weight < 1000) { throw RecordError.invalidField(field: "weight_kg", reason: "use 0.2 to 1000") }
-        id.notes = try RecordFields.optionalText(id.notes, field: "notes", limit: RecordFields.maximumTextLength, multiline: true)
+        if let height = id.heightCm, !(height >= 20 && height < 300) { throw RecordError.invalidField(field: Field.path("height_cm"), reason: "use 20 to 300") }
+        if let weight = id.weightKg, !(weight > 0.2 && weight < 1000) { throw RecordError.invalidField(field: Field.path("weight_kg"), reason: "use 0.2 to 1000") }
+        id.notes = try RecordFields.optionalText(id.notes, field: Field.path("notes"), limit: RecordFields.maximumTextLength, multiline: true)
         guard id.identifiers.count <= 100, id.identifiers.allSatisfy({ $0.value.count <= 1000 && ($0.system?.count ?? 0) <= 1000 }) else {
-            throw RecordError.invalidField(field: "identifiers", reason: "at most 100 identifiers of at most 1000 characters")
+            throw RecordError.invalidField(field: Field.path("identifiers"), reason: "at most 100 identifiers of at most 1000 characters")
         }
-        try timestamps([("updated_at", id.updatedAt)])
+        try timestamps([(Field.path("updated_at"), id.updatedAt)])
     }
 
     /// Adds the doses a medication's log lacks (by uid). A dose for a scheduled time already
@@ -132,14 +133,14 @@ struct PHRImporter {
         for (index, dose) in doses.enumerated() {
             guard Self.accept("\(location).doses[\(index)]", type: "dose", &report, {
                 try Self.identity(dose.id, dose.uid, [("created_at", dose.createdAt), ("at", dose.at)])
-                _ = try RecordFields.timeZone(dose.timeZone, field: "time_zone")
+                _ = try RecordFields.timeZone(dose.timeZone, field: Field.path("time_zone"))
                 if dose.forced != nil && dose.status != .taken {
-                    throw RecordError.invalidField(field: "forced", reason: "only a taken dose can be forced")
+                    throw RecordError.invalidField(field: Field.path("forced"), reason: "only a taken dose can be forced")
                 }
                 for rule in dose.forced ?? [] where DoseRefusal.Rule(rawValue: rule) == nil {
-                    throw RecordError.invalidField(field: "forced", reason: "'\(rule.prefix(40))' is not a dose-guard rule")
+                    throw RecordError.invalidField(field: Field.path("forced"), reason: "'\(rule.prefix(40))' is not a dose-guard rule")
                 }
-                _ = try RecordFields.optionalText(dose.note, field: "note", limit: RecordFields.maximumTextLength, multiline: true)
+                _ = try RecordFields.optionalText(dose.note, field: Field.path("note"), limit: RecordFields.maximumTextLength, multiline: true)
             }) else { continue }
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dose WHERE medication_id = ? AND uid = ?)",
                                  arguments: [medicationID, dose.uid])! {

@@ -28,8 +28,15 @@ public enum RecordImport {
             return try HealthExportImport(format: format).run(file: file, path: path, vault: vault, profileName: profileName, time: time,
                                                               dryRun: dryRun, progress: progress)
         }
-        let bytes = try read(file, path: path)
-        let source = try classify(bytes, path: path)
+        // XML (C-CDA) goes to its reader by the descriptor, never into phr's memory: a 195 MB
+        // document took phr to 950 MB when it was read here, copied and decoded whole.
+        let source: Source
+        if let head = try xmlHead(file, path: path) {
+            try checkXML(head, path: path)
+            source = .ccdaFile(file)
+        } else {
+            source = try classify(try read(file, path: path), path: path)
+        }
         struct Rollback: Error { let report: ImportReport }
         do {
             return try vault.database.write { db in
@@ -56,9 +63,27 @@ public enum RecordImport {
                     try FHIRImporter(bundle: bundle, path: path, profileID: profile.id, time: time).run(db, report: &report)
                 case .ccda(let document):
                     let profile = try Profiles.resolve(db, name: profileName)
-                    let importer = CCDAImporter(document: document, path: path, profileID: profile.id, time: time)
-                    report = ImportReport(format: importer.format, profile: profile.name)
-                    try importer.run(db, report: &report)
+                    var importer = CCDAImporter(path: path, profileID: profile.id, time: time)
+                    report = ImportReport(format: CCDAImporter.format(document), profile: profile.name)
+                    try importer.run(document, db, report: &report)
+                case .ccdaFile(let file):
+                    // Each entry is stored as the reader sends it, inside this transaction: the
+                    // document's entries are never all in memory. A refusal or a dead reader
+                    // still rolls everything back.
+                    let profile = try Profiles.resolve(db, name: profileName)
+                    var importer = CCDAImporter(path: path, profileID: profile.id, time: time)
+                    var streamed = ImportReport(format: "C-CDA", profile: profile.name)
+                    let firstSkip = streamed.skipped.count
+                    let result = try CCDAReaderProcess().read(file, path: path) { entry in
+                        try importer.take(entry, db, &streamed)
+                    }
+                    guard case .document(let document) = result else {
+                        if case .refused(let refusal) = result { throw refused(refusal, path: path) }
+                        throw InteropError.malformed(path: path, location: "XML", reason: "the process reading it failed")
+                    }
+                    streamed.format = CCDAImporter.format(document)
+                    try importer.finish(document, db, report: &streamed, skipsAt: firstSkip)
+                    report = streamed
                 case .iCalendar(let text):
                     let profile = try Profiles.resolve(db, name: profileName)
                     report = ImportReport(format: "iCalendar", profile: profile.name)
@@ -98,6 +123,8 @@ public enum RecordImport {
         case phr(PHRExport)
         case fhir(FHIRBundle)
         case ccda(CCDADocument)
+        /// A C-CDA document read from the file during the import, entry by entry.
+        case ccdaFile(FileDescriptor)
         case iCalendar(String)
     }
 
@@ -120,12 +147,27 @@ public enum RecordImport {
         }
     }
 
+    /// The first 4 KB of the file when it is XML (after a byte order mark and blank space), for
+    /// `xml`; nil when it is something else. A file over `maximumBytes` is refused here too.
+    static func xmlHead(_ file: FileDescriptor, path: String) throws -> ArraySlice<UInt8>? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let got = buffer.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, $0.count, 0) }
+        guard got > 0 else { return nil }
+        var head = buffer[0..<got]
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        guard head.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return nil }
+        if try file.size() > Int64(maximumBytes) {
+            throw InteropError.unrecognized(path: path, reason: "larger than \(maximumBytes >> 20) MB")
+        }
+        return head
+    }
+
     static func classify(_ bytes: [UInt8], path: String) throws -> Source {
         var body = bytes[...]
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
         // XML, in whatever encoding it declares: read by phr-render, never here.
         if body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") {
-            return try xml(body, path: path)
+            return try xml(body.prefix(4096), path: path) { try CCDAReaderProcess().read(body, path: path) }
         }
         guard let text = String(validating: body, as: UTF8.self) else {
             throw InteropError.unrecognized(path: path, reason: "not UTF-8 text")
@@ -173,20 +215,25 @@ public enum RecordImport {
     /// An XML file: a C-CDA document, read by phr-render's C-CDA reader, or a refusal that says
     /// what the file is and what phr reads. FHIR XML is recognised by its namespace near the
     /// start (a plain byte search, not parsing) so it gets its own advice without a worker.
-    static func xml(_ body: ArraySlice<UInt8>, path: String) throws -> Source {
-        let head = String(decoding: body.prefix(4096), as: UTF8.self)
+    static func xml(_ start: ArraySlice<UInt8>, path: String, read: () throws -> CCDAReadResult) throws -> Source {
+        try checkXML(start, path: path)
+        switch try read() {
+        case .document(let document):
+            return .ccda(document)
+        case .refused(let refusal):
+            throw refused(refusal, path: path)
+        }
+    }
+
+    /// Refuses, from its first 4 KB, XML that is FHIR or a web page, with its own advice.
+    static func checkXML(_ start: ArraySlice<UInt8>, path: String) throws {
+        let head = String(decoding: start.prefix(4096), as: UTF8.self)
         if head.contains("http://hl7.org/fhir") && !head.contains("urn:hl7-org:v3") {
             throw InteropError.unrecognized(path: path, reason: "a FHIR XML file; phr reads FHIR JSON: ask for the JSON export, or convert it (the HL7 FHIR validator can)")
         }
         let lower = head.lowercased()
         if !lower.contains("urn:hl7-org:v3") && (lower.contains("<!doctype html") || lower.contains("<html")) {
             throw InteropError.unrecognized(path: path, reason: "a web page (HTML), such as a Blue Button report or a C-CDA shown in a browser, not the C-CDA document itself; download the XML file from the portal (often CCD.xml or a .xml in the Blue Button download) and import that")
-        }
-        switch try CCDAReaderProcess().read(body, path: path) {
-        case .document(let document):
-            return .ccda(document)
-        case .refused(let refusal):
-            throw refused(refusal, path: path)
         }
     }
 
@@ -204,7 +251,7 @@ public enum RecordImport {
         case .malformed(let line, let message):
             return .malformed(path: path, location: line > 0 ? "XML line \(line)" : "XML", reason: "not well-formed (\(message.prefix(200)))")
         case .unstructured:
-            return .unrecognized(path: path, reason: "a C-CDA document without structured entries (its body is a nonXMLBody: a scan or text); add it as a document with phr doc add instead")
+            return .unrecognized(path: path, reason: "a C-CDA document without structured entries (its body is a nonXMLBody: a scan or text); add it as a document with \(Action.addDocuments) instead")
         }
     }
 
@@ -246,7 +293,7 @@ public enum RecordImportError: PHRError, Equatable {
     case noSuchFile(String)
 
     public var exitStatus: ExitStatus { .noInput }
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .noSuchFile(let path): return "\(path): no such file"
         }

@@ -106,14 +106,14 @@ extension LabStore {
     /// (removed by another phr process while its results were read or reviewed).
     public func accept(_ extraction: LabExtraction, indices: [Int]? = nil, requireDocument: Bool = false) throws -> Accepted {
         guard let collected = extraction.collected, let day = CalendarDate(collected) else {
-            throw RecordError.invalidOption(option: "--date", reason: "document \(extraction.documentID) names no collection date",
-                                            hint: "give the date the sample was taken with --date YYYY-MM-DD")
+            throw RecordError.invalidOption(option: Field.date, reason: "document \(extraction.documentID) names no collection date",
+                                            hint: "give the date the sample was taken with \(Field.date) YYYY-MM-DD")
         }
         // A date read from the page ahead of today is a misreading (2150 for 2015): it would
         // become every trend's latest value.
         if day > time.today() {
-            throw RecordError.invalidOption(option: "--date", reason: "the collection date read from document \(extraction.documentID), \(day), is in the future",
-                                            hint: "give the date the sample was taken with --date YYYY-MM-DD")
+            throw RecordError.invalidOption(option: Field.date, reason: "the collection date read from document \(extraction.documentID), \(day), is in the future",
+                                            hint: "give the date the sample was taken with \(Field.date) YYYY-MM-DD")
         }
         let chosen = indices ?? Array(extraction.rows.indices)
         let now = Timestamp.string(time.now)
@@ -137,11 +137,11 @@ extension LabStore {
                     accepted.alreadyThere.append(row.name)
                     continue
                 }
-                let name = try RecordFields.text(row.name, field: "rows[\(index)].name", limit: RecordFields.maximumNameLength)
+                let name = try RecordFields.text(row.name, field: Field.path("rows[\(index)].name"), limit: RecordFields.maximumNameLength)
                 let analyte = row.analyte.flatMap(AnalyteCatalog.entry(key:))
                 guard !row.resultUnread else {
                     let reason = row.valueText.map { "'\($0)' is not a result; correct it first" } ?? "has no value"
-                    throw RecordError.invalidField(field: "rows[\(index)]", reason: reason)
+                    throw RecordError.invalidField(field: Field.path("rows[\(index)]"), reason: Message(reason))
                 }
                 var observation = Observation(
                     id: "", uid: "", name: name, category: "laboratory", status: .final, effective: day.description,

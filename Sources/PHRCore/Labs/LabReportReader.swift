@@ -39,20 +39,20 @@ public enum LabReportReader {
         public mutating func edit(value: String? = nil, unit: String? = nil, range: String? = nil, flag: String? = nil) throws {
             if let value {
                 guard let parsed = LabGrammar.value(value) else {
-                    throw RecordError.invalidField(field: "value", reason: "'\(value.prefix(40))' is not a result")
+                    throw RecordError.invalidField(field: Field.path("value"), reason: "'\(value.prefix(40))' is not a result")
                 }
                 valueNumber = parsed.number
                 valueText = parsed.number == nil ? parsed.text : nil
                 if let glued = parsed.flag { self.flag = glued }
             }
-            if let unit { self.unit = unit.isEmpty ? nil : try RecordFields.text(unit, field: "unit", limit: 40) }
+            if let unit { self.unit = unit.isEmpty ? nil : try RecordFields.text(unit, field: Field.path("unit"), limit: 40) }
             if let range { self.range = range.isEmpty ? nil : LabGrammar.range(range) }
             if let flag {
                 if flag.isEmpty {
                     self.flag = nil
                 } else {
                     guard let parsed = LabGrammar.flag(flag) else {
-                        throw RecordError.invalidField(field: "flag", reason: "'\(flag.prefix(20))' is not a flag; use H, L, HH, LL, A or N")
+                        throw RecordError.invalidField(field: Field.path("flag"), reason: "'\(flag.prefix(20))' is not a flag; use H, L, HH, LL, A or N")
                     }
                     self.flag = parsed
                 }

@@ -36,44 +36,44 @@ public struct LabStore {
     /// Adds a typed result: reviewed, origin typed, LOINC and UCUM when the catalog knows them.
     @discardableResult
     public func add(_ input: Input) throws -> Observation {
-        let name = try RecordFields.text(input.name, field: "ANALYTE", limit: RecordFields.maximumNameLength)
+        let name = try RecordFields.text(input.name, field: Field.argument("analyte"), limit: RecordFields.maximumNameLength)
         guard let value = LabGrammar.value(input.value) else {
-            throw RecordError.invalidOption(option: "VALUE", reason: "'\(input.value.prefix(40))' is not a result",
+            throw RecordError.invalidOption(option: Field.argument("value"), reason: "'\(input.value.prefix(40))' is not a result",
                                             hint: "give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)")
         }
-        let unit = try RecordFields.optionalText(input.unit, field: "UNIT", limit: 40)
+        let unit = try RecordFields.optionalText(input.unit, field: Field.argument("unit"), limit: 40)
         var range: ReferenceRange?
         if let text = input.range, !text.isEmpty {
             range = LabGrammar.range(text)
             if range?.low == nil && range?.high == nil && range?.text.map({ LabGrammar.number(String($0.prefix(1))) != nil }) == true {
-                throw RecordError.invalidOption(option: "--range", reason: "'\(text.prefix(40))' is not a range",
+                throw RecordError.invalidOption(option: Field.range, reason: "'\(text.prefix(40))' is not a range",
                                                 hint: "write it as the report does: 30-400, <0.41, >=60 or a word (Negative)")
             }
         }
         var flag = value.flag
         if let text = input.flag, !text.isEmpty {
             guard let typed = LabGrammar.flag(text) else {
-                throw RecordError.invalidOption(option: "--flag", reason: "'\(text.prefix(20))' is not a flag", hint: "use H, L, HH, LL, A or N")
+                throw RecordError.invalidOption(option: Field.flag, reason: "'\(text.prefix(20))' is not a flag", hint: "use H, L, HH, LL, A or N")
             }
             flag = typed
         }
         // A flag is stored only as the report gives it (typed, or a value marked * or !); one
         // the range implies is worked out when read (`effectiveFlag`), as the report reader does.
         if flag == nil, value.marked, let number = value.number { flag = LabFlag.computed(number, range: range) ?? .abnormal }
-        let date = try input.date.map { try RecordFields.date($0, field: "--date") } ?? CalendarDate(time.now, in: time.zone)
+        let date = try input.date.map { try RecordFields.date($0, field: Field.date) } ?? CalendarDate(time.now, in: time.zone)
         // A result is taken once the sample was: a date ahead of today is a typo (2150 for 2015)
         // that would become every trend's latest value.
-        if date > time.today() { throw RecordError.invalidField(field: "--date", reason: "\(date) is in the future") }
+        if date > time.today() { throw RecordError.invalidField(field: Field.date, reason: "\(date) is in the future") }
         let ucum = unit.flatMap(LabUnits.ucum)
         let analyte = AnalyteCatalog.lookup(name, unit: unit)
         let now = Timestamp.string(time.now)
         var observation = Observation(
             id: "", uid: "", name: name, category: "laboratory", status: .final, effective: date.description,
             valueNumber: value.number, valueUnit: unit, valueText: value.number == nil ? value.text : nil, valueCodes: nil, components: [],
-            notes: try RecordFields.optionalText(input.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true),
+            notes: try RecordFields.optionalText(input.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true),
             codes: analyte.map { [Coding(system: Coding.System.loinc, code: $0.loinc[0], display: $0.name)] } ?? [], source: nil,
             lab: LabDetails(analyte: analyte?.key, unitUCUM: ucum, range: range, flag: flag,
-                            panel: try RecordFields.optionalText(input.panel, field: "--panel") ?? analyte?.panel, origin: .typed, reviewed: true),
+                            panel: try RecordFields.optionalText(input.panel, field: Field.panel) ?? analyte?.panel, origin: .typed, reviewed: true),
             createdAt: now, updatedAt: now)
         return try vault.database.write { db in
             (observation.id, observation.uid) = try RecordRows.newIdentity(db, table: ObservationStore.table)

@@ -38,7 +38,7 @@ public enum MedAPIError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .noSuchMedicine(let query, let suggestions):
             if suggestions.isEmpty { return "no medicine called '\(query)' in RxNorm" }
@@ -66,7 +66,7 @@ public enum MedAPIError: PHRError, Equatable {
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .noSuchMedicine:
             return "check the spelling, or use the name on the package or prescription"
@@ -77,7 +77,7 @@ public enum MedAPIError: PHRError, Equatable {
             if service == .openFDA {
                 return "\(wait); a free key in PHR_OPENFDA_API_KEY raises openFDA's limit (https://open.fda.gov/apis/authentication/)"
             }
-            return wait
+            return Message(wait)
         case .unavailable:
             return "check the network connection; answers phr has fetched once are kept in the vault and work offline"
         case .offline:
@@ -89,7 +89,7 @@ public enum MedAPIError: PHRError, Equatable {
         case .invalidAPIKey:
             return "check PHR_OPENFDA_API_KEY, or unset it to use openFDA's keyless limits"
         case .unreadableResponse:
-            return "the service may have changed; try again later, or report it with 'phr --version'"
+            return "the service may have changed; try again later, or report it with '\(Action.showVersion)'"
         case .notRecorded:
             return "record it with PHR_MEDAPI_MODE=record (needs the network), or use PHR_MEDAPI_MODE=live"
         case .invalidCassette:

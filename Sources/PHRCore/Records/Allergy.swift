@@ -56,7 +56,7 @@ public struct AllergyStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Allergy {
-        let substance = try RecordFields.text(input.substance ?? "", field: "SUBSTANCE", limit: RecordFields.maximumNameLength)
+        let substance = try RecordFields.text(input.substance ?? "", field: Field.argument("substance"), limit: RecordFields.maximumNameLength)
         var allergy = Allergy(id: "", uid: "", substance: substance, reaction: nil, severity: nil, criticality: nil, category: nil,
                               status: .active, since: nil, notes: nil, codes: [], source: nil,
                               createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
@@ -69,18 +69,18 @@ public struct AllergyStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to allergy: inout Allergy) throws {
-        if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: "--substance", limit: RecordFields.maximumNameLength) }
-        allergy.reaction = try FieldChange.apply(input.reaction, to: allergy.reaction, field: "--reaction")
+        if let substance = input.substance { allergy.substance = try RecordFields.text(substance, field: Field.substance, limit: RecordFields.maximumNameLength) }
+        allergy.reaction = try FieldChange.apply(input.reaction, to: allergy.reaction, field: Field.reaction)
         if let text = input.severity {
             allergy.severity = text.isEmpty ? nil : Allergy.Severity(rawValue: try RecordFields.choice(
-                text, field: "--severity", allowed: Allergy.Severity.allCases.map(\.rawValue)))
+                text, field: Field.severity, allowed: Allergy.Severity.allCases.map(\.rawValue)))
         }
         if let text = input.category {
-            allergy.category = text.isEmpty ? nil : try RecordFields.choice(text, field: "--category", as: Allergy.Category.self)
+            allergy.category = text.isEmpty ? nil : try RecordFields.choice(text, field: Field.category, as: Allergy.Category.self)
         }
-        if let text = input.status { allergy.status = try RecordFields.choice(text, field: "--status", as: Allergy.Status.self) }
-        if let text = input.since { allergy.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
-        allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        if let text = input.status { allergy.status = try RecordFields.choice(text, field: Field.status, as: Allergy.Status.self) }
+        if let text = input.since { allergy.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.since) }
+        allergy.notes = try FieldChange.apply(input.notes, to: allergy.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Active ones first, the most dangerous first, then by name.

@@ -75,9 +75,9 @@ public struct AppointmentStore: ProfileRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Appointment {
-        let with = try RecordFields.text(input.with ?? "", field: "--with", limit: RecordFields.maximumNameLength)
-        guard let at = input.at else { throw RecordError.invalidField(field: "--at", reason: "the date and time are needed, e.g. \"2026-12-03 09:30\"") }
-        let zone = try input.timeZone.map { try RecordFields.timeZone($0, field: "--tz") } ?? time.zone
+        let with = try RecordFields.text(input.with ?? "", field: Field.`with`, limit: RecordFields.maximumNameLength)
+        guard let at = input.at else { throw RecordError.invalidField(field: Field.at, reason: "the date and time are needed, e.g. \"2026-12-03 09:30\"") }
+        let zone = try input.timeZone.map { try RecordFields.timeZone($0, field: Field.tz) } ?? time.zone
         let (start, allDay) = try Self.parseStart(at, zone: zone)
         let now = Timestamp.string(time.now)
         var appointment = Appointment(id: "", uid: "", with: with, start: start, timeZone: zone.identifier,
@@ -96,9 +96,9 @@ public struct AppointmentStore: ProfileRecordStore {
     /// The fields `input` names; a change of time, length, place or status raises the sequence.
     private func apply(_ input: Input, to appointment: inout Appointment, _ db: Database) throws {
         let before = (appointment.start, appointment.timeZone, appointment.durationMinutes, appointment.location, appointment.status)
-        if let with = input.with { appointment.with = try RecordFields.text(with, field: "--with", limit: RecordFields.maximumNameLength) }
+        if let with = input.with { appointment.with = try RecordFields.text(with, field: Field.`with`, limit: RecordFields.maximumNameLength) }
         if let zone = input.timeZone {
-            let newZone = try RecordFields.timeZone(zone, field: "--tz")
+            let newZone = try RecordFields.timeZone(zone, field: Field.tz)
             // Same wall-clock time in the new zone (the clinic's time was entered in the wrong zone).
             appointment.timeZone = newZone.identifier
             appointment.start = LocalDateTime(appointment.start.instant(in: newZone), in: newZone)
@@ -112,23 +112,23 @@ public struct AppointmentStore: ProfileRecordStore {
             appointment.allDay = allDay
         }
         if let text = input.duration {
-            appointment.durationMinutes = try RecordFields.minutes(text, field: "--duration", maximum: 44640)
+            appointment.durationMinutes = try RecordFields.minutes(text, field: Field.duration, maximum: 44640)
         }
-        appointment.location = try FieldChange.apply(input.location, to: appointment.location, field: "--where")
-        appointment.reason = try FieldChange.apply(input.reason, to: appointment.reason, field: "--reason")
-        appointment.notes = try FieldChange.apply(input.notes, to: appointment.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        appointment.location = try FieldChange.apply(input.location, to: appointment.location, field: Field.`where`)
+        appointment.reason = try FieldChange.apply(input.reason, to: appointment.reason, field: Field.reason)
+        appointment.notes = try FieldChange.apply(input.notes, to: appointment.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
         if let prefix = input.document {
             appointment.documentID = prefix.isEmpty ? nil : try RecordRows.document(db, prefix: prefix, profileID: profile.id)
         }
         if let text = input.remind {
-            appointment.remindMinutes = text.isEmpty || text == "none" ? nil : try RecordFields.minutes(text, field: "--remind", maximum: 4 * 7 * 1440)
+            appointment.remindMinutes = text.isEmpty || text == "none" ? nil : try RecordFields.minutes(text, field: Field.remind, maximum: 4 * 7 * 1440)
         }
         if let text = input.status {
             appointment.status = Appointment.Status(rawValue: try RecordFields.choice(
-                text, field: "--status", allowed: Appointment.Status.allCases.map(\.rawValue)))!
+                text, field: Field.status, allowed: Appointment.Status.allCases.map(\.rawValue)))!
         }
-        try RecordValidation.times(appointment, startField: input.timeZone != nil && input.at == nil ? "--tz" : "--at",
-                                   endField: input.duration != nil ? "--duration" : "--at")
+        try RecordValidation.times(appointment, startField: input.timeZone != nil && input.at == nil ? Field.tz : Field.at,
+                                   endField: input.duration != nil ? Field.duration : Field.at)
         let after = (appointment.start, appointment.timeZone, appointment.durationMinutes, appointment.location, appointment.status)
         if !appointment.id.isEmpty && (before.0 != after.0 || before.1 != after.1 || before.2 != after.2 || before.3 != after.3
             || before.4 != after.4) {
@@ -161,7 +161,7 @@ public struct AppointmentStore: ProfileRecordStore {
         if let day = CalendarDate(text.trimmingCharacters(in: .whitespaces)) {
             return (LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!), true)
         }
-        throw RecordError.invalidField(field: "--at", reason: RecordFields.dateReason(
+        throw RecordError.invalidField(field: Field.at, reason: RecordFields.dateReason(
             text.trimmingCharacters(in: .whitespaces), otherwise: "'\(text)' is not a date and time; use \"YYYY-MM-DD HH:MM\", e.g. \"2026-12-03 09:30\""))
     }
 

@@ -52,7 +52,7 @@ public struct ConditionStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Condition {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
+        let name = try RecordFields.text(input.name ?? "", field: Field.argument("name"), limit: RecordFields.maximumNameLength)
         var condition = Condition(id: "", uid: "", name: name, status: .active, since: nil, resolved: nil, notes: nil, codes: [],
                                   source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
         try apply(input, to: &condition)
@@ -64,17 +64,17 @@ public struct ConditionStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to condition: inout Condition) throws {
-        if let name = input.name { condition.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
-        if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--since") }
+        if let name = input.name { condition.name = try RecordFields.text(name, field: Field.name, limit: RecordFields.maximumNameLength) }
+        if let text = input.since { condition.since = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.since) }
         if let text = input.resolved {
-            condition.resolved = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--resolved")
+            condition.resolved = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.resolved)
             condition.status = condition.resolved == nil ? .active : .resolved
         }
-        if let text = input.status { condition.status = try RecordFields.choice(text, field: "--status", as: Condition.Status.self) }
+        if let text = input.status { condition.status = try RecordFields.choice(text, field: Field.status, as: Condition.Status.self) }
         if let since = condition.since, let resolved = condition.resolved, resolved.lastDay < since.firstDay {
-            throw RecordError.invalidField(field: "--resolved", reason: "\(resolved) is before --since \(since)")
+            throw RecordError.invalidField(field: Field.resolved, reason: "\(resolved) is before \(Field.since) \(since)")
         }
-        condition.notes = try FieldChange.apply(input.notes, to: condition.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        condition.notes = try FieldChange.apply(input.notes, to: condition.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Current ones first, then by date (newest first) and name.

@@ -52,8 +52,8 @@ public struct ContactStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Contact {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
-        let phone = try RecordFields.phone(input.phone ?? "", field: "--phone")
+        let name = try RecordFields.text(input.name ?? "", field: Field.argument("name"), limit: RecordFields.maximumNameLength)
+        let phone = try RecordFields.phone(input.phone ?? "", field: Field.phone)
         var contact = Contact(id: "", uid: "", name: name, phone: phone, relation: nil, email: nil, emergency: false, notes: nil,
                               source: nil, createdAt: Timestamp.string(time.now), updatedAt: Timestamp.string(time.now))
         try apply(input, to: &contact)
@@ -65,12 +65,12 @@ public struct ContactStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to contact: inout Contact) throws {
-        if let name = input.name { contact.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
-        if let phone = input.phone { contact.phone = try RecordFields.phone(phone, field: "--phone") }
-        contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: "--relation", limit: RecordFields.maximumLabelLength)
-        if let email = input.email { contact.email = email.isEmpty ? nil : try RecordFields.email(email, field: "--email") }
+        if let name = input.name { contact.name = try RecordFields.text(name, field: Field.name, limit: RecordFields.maximumNameLength) }
+        if let phone = input.phone { contact.phone = try RecordFields.phone(phone, field: Field.phone) }
+        contact.relation = try FieldChange.apply(input.relation, to: contact.relation, field: Field.relation, limit: RecordFields.maximumLabelLength)
+        if let email = input.email { contact.email = email.isEmpty ? nil : try RecordFields.email(email, field: Field.email) }
         if let emergency = input.emergency { contact.emergency = emergency }
-        contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        contact.notes = try FieldChange.apply(input.notes, to: contact.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Emergency contacts first, then by name.

@@ -29,7 +29,7 @@ public struct DoseLog {
     /// A dose of `medication` taken at `instant` (now if nil). Refused by the guard unless `force`.
     public func take(_ medicationPrefix: String, at instant: Date? = nil, force: Bool = false, note: String? = nil) throws -> Entry {
         let at = try checkedInstant(instant)
-        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
+        let note = try RecordFields.optionalText(note, field: Field.note, limit: RecordFields.maximumTextLength, multiline: true)
         return try vault.database.write { db in
             let medication = try MedicationStore(vault: vault, profile: profile, time: time).resolve(db, medicationPrefix)
             var log = try Dose.all(db, medicationID: medication.id)
@@ -55,7 +55,7 @@ public struct DoseLog {
     /// Records that the scheduled dose nearest `instant` (now if nil) was skipped.
     public func skip(_ medicationPrefix: String, at instant: Date? = nil, note: String? = nil) throws -> Entry {
         let at = try checkedInstant(instant)
-        let note = try RecordFields.optionalText(note, field: "--note", limit: RecordFields.maximumTextLength, multiline: true)
+        let note = try RecordFields.optionalText(note, field: Field.note, limit: RecordFields.maximumTextLength, multiline: true)
         return try vault.database.write { db in
             let medication = try MedicationStore(vault: vault, profile: profile, time: time).resolve(db, medicationPrefix)
             let log = try Dose.all(db, medicationID: medication.id)
@@ -69,14 +69,14 @@ public struct DoseLog {
                 if let logged = log.first(where: { $0.scheduledFor == owner.label }) {
                     throw RecordError.notApplicable(
                         reason: "the \(owner.label.time) dose of med \(medication.id) was already \(logged.status.rawValue) \(TimeText.sentence(logged.instant, time))",
-                        hint: "'phr med undo DOSE' removes a wrong entry; 'phr med show \(medication.id)' lists them")
+                        hint: "'\(Action.undoDose)' removes a wrong entry; '\(Action.showMedication(medication.id))' lists them")
                 }
                 slot = owner
             case .interval:
                 slot = nil
             case .asNeeded, .unscheduled:
                 throw RecordError.notApplicable(reason: "med \(medication.id) has no schedule, so there is no dose to skip",
-                                                hint: "skipping applies to medications with --schedule or --every")
+                                                hint: "skipping applies to medications with \(Field.schedule) or \(Field.every)")
             }
             let dose = try newDose(db, status: .skipped, at: at, slot: slot, forced: nil, note: note)
             try dose.insert(db, medicationID: medication.id)
@@ -114,7 +114,7 @@ public struct DoseLog {
     private func checkedInstant(_ instant: Date?) throws -> Date {
         let at = instant ?? time.now
         guard at <= time.now.addingTimeInterval(300) else {
-            throw RecordError.invalidOption(option: "--at", reason: "\(TimeText.short(at, time)) is in the future", hint: "log doses when they are taken")
+            throw RecordError.invalidOption(option: Field.at, reason: "\(TimeText.short(at, time)) is in the future", hint: "log doses when they are taken")
         }
         // Minute precision, as on the schedule.
         return Date(timeIntervalSince1970: (at.timeIntervalSince1970 / 60).rounded(.down) * 60)
@@ -143,7 +143,7 @@ extension DoseLog {
         }
         if let local = LocalDateTime(trimmed) { return local.instant(in: time.zone) }
         if let instant = Timestamp.parse(trimmed) { return instant }
-        throw RecordError.invalidOption(option: "--at", reason: RecordFields.dateReason(
+        throw RecordError.invalidOption(option: Field.at, reason: RecordFields.dateReason(
             trimmed, otherwise: "'\(text)' is not a time; use HH:MM, \"YYYY-MM-DD HH:MM\" or an ISO 8601 time"),
                                         hint: nil)
     }

@@ -51,9 +51,9 @@ public struct ImmunizationStore: EditableRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Immunization {
-        let vaccine = try RecordFields.text(input.vaccine ?? "", field: "VACCINE", limit: RecordFields.maximumNameLength)
-        guard let dateText = input.date else { throw RecordError.invalidField(field: "--date", reason: "the day it was given is needed") }
-        let date = try RecordFields.partialDate(dateText, field: "--date")
+        let vaccine = try RecordFields.text(input.vaccine ?? "", field: Field.argument("vaccine"), limit: RecordFields.maximumNameLength)
+        guard let dateText = input.date else { throw RecordError.invalidField(field: Field.date, reason: "the day it was given is needed") }
+        let date = try RecordFields.partialDate(dateText, field: Field.date)
         var immunization = Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: nil, notes: nil,
                                         codes: [], source: nil, createdAt: Timestamp.string(time.now),
                                         updatedAt: Timestamp.string(time.now))
@@ -66,17 +66,17 @@ public struct ImmunizationStore: EditableRecordStore {
     }
 
     func apply(_ input: Input, to immunization: inout Immunization) throws {
-        if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: "--vaccine", limit: RecordFields.maximumNameLength) }
-        if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: "--date") }
+        if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: Field.vaccine, limit: RecordFields.maximumNameLength) }
+        if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: Field.date) }
         if immunization.date.firstDay > time.today() {
-            throw RecordError.invalidField(field: "--date", reason: "\(immunization.date) is in the future")
+            throw RecordError.invalidField(field: Field.date, reason: "\(immunization.date) is in the future")
         }
         if let text = input.dose {
             immunization.doseNumber = text.isEmpty ? nil : try RecordFields.count(
-                MedicationStore.integer(text, field: "--dose"), field: "--dose", minimum: 1, maximum: 20)
+                MedicationStore.integer(text, field: Field.dose), field: Field.dose, minimum: 1, maximum: 20)
         }
-        immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: "--lot", limit: RecordFields.maximumLabelLength)
-        immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        immunization.lot = try FieldChange.apply(input.lot, to: immunization.lot, field: Field.lot, limit: RecordFields.maximumLabelLength)
+        immunization.notes = try FieldChange.apply(input.notes, to: immunization.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
     /// Newest first.

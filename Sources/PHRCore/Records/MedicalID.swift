@@ -54,21 +54,21 @@ public struct MedicalIDStore {
     public func set(_ input: Input) throws -> MedicalID {
         try vault.database.write { db in
             var id = try Self.fetch(db, profileID: profile.id) ?? .empty(updatedAt: "")
-            id.name = try FieldChange.apply(input.name, to: id.name, field: "--name", limit: RecordFields.maximumNameLength)
+            id.name = try FieldChange.apply(input.name, to: id.name, field: Field.name, limit: RecordFields.maximumNameLength)
             if let text = input.dateOfBirth {
-                let date = text.isEmpty ? nil : try RecordFields.date(text, field: "--dob")
-                if let date, date > time.today() { throw RecordError.invalidField(field: "--dob", reason: "\(date) is in the future") }
+                let date = text.isEmpty ? nil : try RecordFields.date(text, field: Field.dob)
+                if let date, date > time.today() { throw RecordError.invalidField(field: Field.dob, reason: "\(date) is in the future") }
                 id.dateOfBirth = date
             }
             if let text = input.sex {
                 id.sex = text.isEmpty ? nil : MedicalID.Sex(rawValue: try RecordFields.choice(
-                    Self.expandSex(text), field: "--sex", allowed: MedicalID.Sex.allCases.map(\.rawValue)))
+                    Self.expandSex(text), field: Field.sex, allowed: MedicalID.Sex.allCases.map(\.rawValue)))
             }
-            if let text = input.bloodType { id.bloodType = text.isEmpty ? nil : try RecordFields.bloodType(text, field: "--blood-type") }
-            if let text = input.organDonor { id.organDonor = text.isEmpty ? nil : try RecordFields.yesNo(text, field: "--organ-donor") }
-            if let text = input.height { id.heightCm = text.isEmpty ? nil : try RecordFields.height(text, field: "--height") }
-            if let text = input.weight { id.weightKg = text.isEmpty ? nil : try RecordFields.weight(text, field: "--weight") }
-            id.notes = try FieldChange.apply(input.notes, to: id.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+            if let text = input.bloodType { id.bloodType = text.isEmpty ? nil : try RecordFields.bloodType(text, field: Field.bloodType) }
+            if let text = input.organDonor { id.organDonor = text.isEmpty ? nil : try RecordFields.yesNo(text, field: Field.organDonor) }
+            if let text = input.height { id.heightCm = text.isEmpty ? nil : try RecordFields.height(text, field: Field.height) }
+            if let text = input.weight { id.weightKg = text.isEmpty ? nil : try RecordFields.weight(text, field: Field.weight) }
+            id.notes = try FieldChange.apply(input.notes, to: id.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
             id.updatedAt = Timestamp.string(time.now)
             try Self.save(db, id, profileID: profile.id)
             return id

@@ -48,10 +48,10 @@ public struct MedicationStore: ProfileRecordStore {
         func schedule() throws -> MedicationSchedule? {
             let chosen = [times != nil, every != nil, asNeeded, noSchedule].filter { $0 }.count
             guard chosen <= 1 else {
-                throw RecordError.invalidField(field: "--schedule", reason: "choose one of --schedule, --every, --as-needed and --no-schedule")
+                throw RecordError.invalidField(field: Field.schedule, reason: "choose one of \(Field.schedule), \(Field.every), \(Field.asNeeded) and \(Field.noSchedule)")
             }
-            if let times { return .times(try RecordFields.times(times, field: "--schedule")) }
-            if let every { return .interval(minutes: try RecordFields.minutes(every, field: "--every", maximum: 31 * 24 * 60)) }
+            if let times { return .times(try RecordFields.times(times, field: Field.schedule)) }
+            if let every { return .interval(minutes: try RecordFields.minutes(every, field: Field.every, maximum: 31 * 24 * 60)) }
             if asNeeded { return .asNeeded }
             if noSchedule { return .unscheduled }
             return nil
@@ -117,7 +117,7 @@ public struct MedicationStore: ProfileRecordStore {
 
     @discardableResult
     public func add(_ input: Input) throws -> Medication {
-        let name = try RecordFields.text(input.name ?? "", field: "NAME", limit: RecordFields.maximumNameLength)
+        let name = try RecordFields.text(input.name ?? "", field: Field.argument("name"), limit: RecordFields.maximumNameLength)
         var draft = Medication(id: "", uid: "", name: name, dose: nil, form: nil, schedule: try input.schedule() ?? .unscheduled,
                                timeZone: nil, minIntervalMinutes: nil, maxPerDay: nil, start: PartialDate(time.today()), end: nil,
                                status: .active, stoppedOn: nil, prescriber: nil, pharmacy: nil, refills: nil, documentID: nil,
@@ -134,40 +134,40 @@ public struct MedicationStore: ProfileRecordStore {
 
     /// Sets the fields `input` names (everything but the name and schedule on `add`).
     private func apply(_ input: Input, to medication: inout Medication, _ db: Database) throws {
-        if let name = input.name { medication.name = try RecordFields.text(name, field: "--name", limit: RecordFields.maximumNameLength) }
-        medication.dose = try FieldChange.apply(input.dose, to: medication.dose, field: "--dose", limit: RecordFields.maximumLabelLength)
-        medication.form = try FieldChange.apply(input.form, to: medication.form, field: "--form", limit: RecordFields.maximumLabelLength)
+        if let name = input.name { medication.name = try RecordFields.text(name, field: Field.name, limit: RecordFields.maximumNameLength) }
+        medication.dose = try FieldChange.apply(input.dose, to: medication.dose, field: Field.dose, limit: RecordFields.maximumLabelLength)
+        medication.form = try FieldChange.apply(input.form, to: medication.form, field: Field.form, limit: RecordFields.maximumLabelLength)
         if let schedule = try input.schedule() { medication.schedule = schedule }
         if let zone = input.timeZone {
-            medication.timeZone = zone.isEmpty ? nil : try RecordFields.timeZone(zone, field: "--tz").identifier
+            medication.timeZone = zone.isEmpty ? nil : try RecordFields.timeZone(zone, field: Field.tz).identifier
         }
         if let text = input.minInterval {
-            medication.minIntervalMinutes = text.isEmpty ? nil : try RecordFields.minutes(text, field: "--min-interval", maximum: 7 * 24 * 60)
+            medication.minIntervalMinutes = text.isEmpty ? nil : try RecordFields.minutes(text, field: Field.minInterval, maximum: 7 * 24 * 60)
         }
         if let text = input.maxPerDay {
-            medication.maxPerDay = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: "--max-per-day"),
-                                                                               field: "--max-per-day", minimum: 1, maximum: 100)
+            medication.maxPerDay = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: Field.maxPerDay),
+                                                                               field: Field.maxPerDay, minimum: 1, maximum: 100)
         }
-        if let text = input.start { medication.start = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--start") }
-        if let text = input.end { medication.end = text.isEmpty ? nil : try RecordFields.partialDate(text, field: "--end") }
+        if let text = input.start { medication.start = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.start) }
+        if let text = input.end { medication.end = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.end) }
         if let start = medication.start, let end = medication.end, end.lastDay < start.firstDay {
-            throw RecordError.invalidField(field: "--end", reason: "\(end) is before the start, \(start)")
+            throw RecordError.invalidField(field: Field.end, reason: "\(end) is before the start, \(start)")
         }
-        medication.prescriber = try FieldChange.apply(input.prescriber, to: medication.prescriber, field: "--prescriber")
-        medication.pharmacy = try FieldChange.apply(input.pharmacy, to: medication.pharmacy, field: "--pharmacy")
+        medication.prescriber = try FieldChange.apply(input.prescriber, to: medication.prescriber, field: Field.prescriber)
+        medication.pharmacy = try FieldChange.apply(input.pharmacy, to: medication.pharmacy, field: Field.pharmacy)
         if let text = input.refills {
-            medication.refills = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: "--refills"),
-                                                                             field: "--refills", minimum: 0, maximum: 99)
+            medication.refills = text.isEmpty ? nil : try RecordFields.count(Self.integer(text, field: Field.refills),
+                                                                             field: Field.refills, minimum: 0, maximum: 99)
         }
         if let prefix = input.document {
             medication.documentID = prefix.isEmpty ? nil : try RecordRows.document(db, prefix: prefix, profileID: profile.id)
         }
-        medication.instructions = try FieldChange.apply(input.instructions, to: medication.instructions, field: "--instructions",
+        medication.instructions = try FieldChange.apply(input.instructions, to: medication.instructions, field: Field.instructions,
                                                         limit: RecordFields.maximumTextLength, multiline: true)
-        medication.notes = try FieldChange.apply(input.notes, to: medication.notes, field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        medication.notes = try FieldChange.apply(input.notes, to: medication.notes, field: Field.notes, limit: RecordFields.maximumTextLength, multiline: true)
     }
 
-    static func integer(_ text: String, field: String) throws -> Int {
+    static func integer(_ text: String, field: Field) throws -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is not a whole number")
         }
@@ -191,11 +191,11 @@ public struct MedicationStore: ProfileRecordStore {
     /// the future schedules the stop.
     @discardableResult
     public func stop(_ prefix: String, on day: String?) throws -> Medication {
-        let stopDay = try day.map { try RecordFields.date($0, field: "--on") } ?? time.today()
+        let stopDay = try day.map { try RecordFields.date($0, field: Field.on) } ?? time.today()
         return try vault.database.write { db in
             var medication = try resolve(db, prefix)
             if let start = medication.start, stopDay < start.firstDay {
-                throw RecordError.invalidField(field: "--on", reason: "\(stopDay) is before the start, \(start)")
+                throw RecordError.invalidField(field: Field.on, reason: "\(stopDay) is before the start, \(start)")
             }
             medication.status = .stopped
             medication.stoppedOn = stopDay

@@ -22,9 +22,9 @@ public enum Profiles {
     @discardableResult
     public static func create(_ db: Database, name: String, relation: Profile.Relation) throws -> Profile {
         let trimmed = RecordFields.oneLine(name).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw RecordError.invalidField(field: "name", reason: "a profile needs a name") }
-        guard trimmed.count <= 64 else { throw RecordError.invalidField(field: "name", reason: "at most 64 characters") }
-        try RecordFields.refuseControlCharacters(trimmed, field: "name")
+        guard !trimmed.isEmpty else { throw RecordError.invalidField(field: Field.path("name"), reason: "a profile needs a name") }
+        guard trimmed.count <= 64 else { throw RecordError.invalidField(field: Field.path("name"), reason: "at most 64 characters") }
+        try RecordFields.refuseControlCharacters(trimmed, field: Field.path("name"))
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM profile WHERE name = ? COLLATE NOCASE)", arguments: [trimmed])! {
             throw RecordError.profileExists(trimmed)
         }
@@ -51,7 +51,7 @@ public enum Profiles {
 
     /// Parses a relation typed on the command line (`self` is reserved for the first profile
     /// but accepted, for a vault whose first profile is someone else).
-    public static func relation(_ text: String, field: String = "--relation") throws -> Profile.Relation {
+    public static func relation(_ text: String, field: Field = Field.relation) throws -> Profile.Relation {
         guard let relation = Profile.Relation(rawValue: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
             throw RecordError.invalidField(field: field, reason: "'\(text)' is not a relation; use child, parent, partner or other")
         }

@@ -10,7 +10,7 @@ extension Observation.Status: DatabaseValueConvertible {}
 
 extension RecordFields {
     /// One of `T`'s values, typed in any case, or the error naming `field` and the choices.
-    public static func choice<T: RecordChoice>(_ value: String, field: String, as type: T.Type) throws -> T {
+    public static func choice<T: RecordChoice>(_ value: String, field: Field, as type: T.Type) throws -> T {
         // `choice` returns a spelling from `names`, so the raw value always exists.
         T(rawValue: try choice(value, field: field, allowed: T.names))!
     }

@@ -20,7 +20,7 @@ public enum RecordFields {
     /// source would otherwise break every listing it appears in). `multiline` text (notes,
     /// instructions) keeps its lines, written with LF (CRLF and a lone CR, as Windows and old
     /// Mac files and some FHIR servers send them).
-    public static func text(_ value: String, field: String, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String {
+    public static func text(_ value: String, field: Field, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String {
         let normalized = lineEndingsNormalized(value)
         let trimmed = (multiline ? normalized : oneLine(normalized)).trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }
@@ -64,7 +64,7 @@ public enum RecordFields {
     /// escape sequence, a bare carriage return, a bell...), except a newline, a tab and the
     /// carriage return of a CRLF line ending. Typed options, documents and every importer end
     /// up here, directly or through `refuseControlCharacters(inStringsOf:)` when rows are written.
-    public static func refuseControlCharacters(_ value: String, field: String) throws {
+    public static func refuseControlCharacters(_ value: String, field: Field) throws {
         if containsControlCharacters(value) {
             throw RecordError.invalidField(field: field, reason: "contains control characters (such as a terminal escape sequence)")
         }
@@ -107,21 +107,21 @@ public enum RecordFields {
     /// like `codes[0].display`. The record stores call this before writing a row, so the rule
     /// holds however the record was made: a command, an edit, or any importer. The strings are
     /// found by `RecordText`, which words a path only for a string that fails.
-    public static func refuseControlCharacters(inStringsOf record: Any, field: String = "") throws {
-        try RecordText.forEach(in: record, path: field) { text, path in
+    public static func refuseControlCharacters(inStringsOf record: Any, field: Field = Field.path("")) throws {
+        try RecordText.forEach(in: record, path: field.name) { text, path in
             guard containsControlCharacters(text) else { return }
             let name = path.text
-            try refuseControlCharacters(text, field: name.isEmpty ? "text" : name)
+            try refuseControlCharacters(text, field: Field.path(name.isEmpty ? "text" : name))
         }
     }
 
     /// Like `text`, but an empty value means "none" (clears the field when editing).
-    public static func optionalText(_ value: String?, field: String, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String? {
+    public static func optionalText(_ value: String?, field: Field, limit: Int = maximumLabelLength, multiline: Bool = false) throws -> String? {
         guard let value, !value.trimmingWhitespaceAndNewlines().isEmpty else { return nil }
         return try text(value, field: field, limit: limit, multiline: multiline)
     }
 
-    public static func date(_ value: String, field: String) throws -> CalendarDate {
+    public static func date(_ value: String, field: Field) throws -> CalendarDate {
         guard let date = CalendarDate(value.trimmingWhitespace()) else {
             throw RecordError.invalidField(field: field, reason: dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD, e.g. 2026-03-14"))
         }
@@ -129,7 +129,7 @@ public enum RecordFields {
     }
 
     /// A date known to the year, month or day.
-    public static func partialDate(_ value: String, field: String) throws -> PartialDate {
+    public static func partialDate(_ value: String, field: Field) throws -> PartialDate {
         guard let date = PartialDate(value) else {
             throw RecordError.invalidField(field: field, reason: dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD (or YYYY-MM, YYYY when the day is not known)"))
         }
@@ -138,11 +138,11 @@ public enum RecordFields {
 
     /// The reason a date or time given as `value` was refused: its year, when that is outside
     /// `CalendarDate.supportedYears` (the same words for every way in), else `otherwise`.
-    public static func dateReason(_ value: String, otherwise: String) -> String {
-        CalendarDate.dateReason(value, otherwise: otherwise)
+    public static func dateReason(_ value: String, otherwise: String) -> Message {
+        Message(CalendarDate.dateReason(value, otherwise: otherwise))
     }
 
-    public static func time(_ value: String, field: String) throws -> LocalTime {
+    public static func time(_ value: String, field: Field) throws -> LocalTime {
         guard let time = LocalTime(value) else {
             throw RecordError.invalidField(field: field, reason: "'\(value)' is not a time; use HH:MM, e.g. 08:00")
         }
@@ -150,7 +150,7 @@ public enum RecordFields {
     }
 
     /// "08:00,20:00": distinct times of day, sorted.
-    public static func times(_ value: String, field: String) throws -> [LocalTime] {
+    public static func times(_ value: String, field: Field) throws -> [LocalTime] {
         var result: [LocalTime] = []
         let parts = value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         for part in parts {
@@ -168,7 +168,7 @@ public enum RecordFields {
     }
 
     /// A duration like 15m, 4h or 1h30m, in whole minutes (at least one).
-    public static func minutes(_ value: String, field: String, maximum: Int = 7 * 24 * 60) throws -> Int {
+    public static func minutes(_ value: String, field: Field, maximum: Int = 7 * 24 * 60) throws -> Int {
         guard let seconds = DurationText.parse(value), seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 else {
             throw RecordError.invalidField(field: field, reason: "'\(value)' is not a duration in minutes; use something like 30m, 4h or 1h30m")
         }
@@ -179,7 +179,7 @@ public enum RecordFields {
         return minutes
     }
 
-    public static func count(_ value: Int, field: String, minimum: Int = 1, maximum: Int = 1000) throws -> Int {
+    public static func count(_ value: Int, field: Field, minimum: Int = 1, maximum: Int = 1000) throws -> Int {
         guard (minimum...maximum).contains(value) else {
             throw RecordError.invalidField(field: field, reason: "use a number from \(minimum) to \(maximum)")
         }
@@ -187,7 +187,7 @@ public enum RecordFields {
     }
 
     /// One of `allowed` (case-insensitive), returned as spelled in `allowed`.
-    public static func choice(_ value: String, field: String, allowed: [String]) throws -> String {
+    public static func choice(_ value: String, field: Field, allowed: [String]) throws -> String {
         let lowered = value.trimmingCharacters(in: .whitespaces).lowercased()
         guard let match = allowed.first(where: { $0.lowercased() == lowered }) else {
             throw RecordError.invalidField(field: field, reason: "'\(value)' is not one of \(allowed.joined(separator: ", "))")
@@ -197,7 +197,7 @@ public enum RecordFields {
 
     /// A phone number as people write it: digits with + ( ) - . / spaces, an extension, or a
     /// vanity number; at least three digits.
-    public static func phone(_ value: String, field: String) throws -> String {
+    public static func phone(_ value: String, field: Field) throws -> String {
         let trimmed = try text(value, field: field, limit: 40)
         let digits = trimmed.filter { $0.isASCII && $0.isNumber }.count
         let allowed = CharacterSet(charactersIn: "0123456789+()-./ #*,;").union(.letters)
@@ -207,7 +207,7 @@ public enum RecordFields {
         return trimmed
     }
 
-    public static func email(_ value: String, field: String) throws -> String {
+    public static func email(_ value: String, field: Field) throws -> String {
         let trimmed = try text(value, field: field, limit: 254)
         let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
@@ -218,7 +218,7 @@ public enum RecordFields {
     }
 
     /// An IANA time zone name, e.g. Europe/Berlin.
-    public static func timeZone(_ value: String, field: String) throws -> TimeZone {
+    public static func timeZone(_ value: String, field: Field) throws -> TimeZone {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.contains("/") || ["UTC", "GMT"].contains(trimmed),
               let zone = TimeZone(identifier: trimmed) else {
@@ -228,7 +228,7 @@ public enum RecordFields {
     }
 
     /// yes/no (also y/n, true/false).
-    public static func yesNo(_ value: String, field: String) throws -> Bool {
+    public static func yesNo(_ value: String, field: Field) throws -> Bool {
         switch value.trimmingCharacters(in: .whitespaces).lowercased() {
         case "yes", "y", "true": return true
         case "no", "n", "false": return false
@@ -237,7 +237,7 @@ public enum RecordFields {
     }
 
     /// A+, A-, B+, B-, AB+, AB-, O+ or O-; also "0+" and "A pos"/"A negative".
-    public static func bloodType(_ value: String, field: String) throws -> String {
+    public static func bloodType(_ value: String, field: Field) throws -> String {
         var text = value.uppercased().filter { !$0.isWhitespace }
         for (word, sign) in [("POSITIVE", "+"), ("NEGATIVE", "-"), ("POS", "+"), ("NEG", "-")] where text.hasSuffix(word) {
             text = String(text.dropLast(word.count)) + sign
@@ -252,7 +252,7 @@ public enum RecordFields {
     }
 
     /// Height in centimetres from "178cm", "1.78m", "70in" or "5ft10in".
-    public static func height(_ value: String, field: String) throws -> Double {
+    public static func height(_ value: String, field: Field) throws -> Double {
         let text = value.lowercased().filter { !$0.isWhitespace }
         let invalid = RecordError.invalidField(field: field, reason: "'\(value)' is not a height; use a unit, e.g. 178cm, 1.78m or 5ft10in")
         var centimetres: Double?
@@ -277,7 +277,7 @@ public enum RecordFields {
     }
 
     /// Weight in kilograms from "72kg", "72.5 kg", "160lb" or "160lbs".
-    public static func weight(_ value: String, field: String) throws -> Double {
+    public static func weight(_ value: String, field: Field) throws -> Double {
         let text = value.lowercased().filter { !$0.isWhitespace }
         var kilograms: Double?
         if text.hasSuffix("kg"), let number = Double(text.dropLast(2)) {

@@ -59,7 +59,7 @@ enum RecordRows {
 
 /// A text change typed on the command line: nil leaves the field, "" clears it.
 enum FieldChange {
-    static func apply(_ change: String?, to current: String?, field: String, limit: Int = 300, multiline: Bool = false) throws -> String? {
+    static func apply(_ change: String?, to current: String?, field: Field, limit: Int = 300, multiline: Bool = false) throws -> String? {
         guard let change else { return current }
         return try RecordFields.optionalText(change, field: field, limit: limit, multiline: multiline)
     }

@@ -242,7 +242,7 @@ public enum SearchError: PHRError, Equatable {
 
     public var exitStatus: ExitStatus { .usage }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .syntax(let message): return "search: \(message)"
         case .nothingToSearch: return "search: give at least one word to look for (exclusions and filters alone are not a query)"
@@ -251,10 +251,10 @@ public enum SearchError: PHRError, Equatable {
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .syntax: return "words must all match; use \"quotes\" for phrases, word* for prefixes, OR, -word, type:lab, after:2025-01-01"
-        case .nothingToSearch: return "to list records by type or date, use 'phr doc list --type lab --since 2025-01-01'"
+        case .nothingToSearch: return "to list records by type or date, use '\(Action.listDocumentsByTypeAndDate)'"
         case .tooManyTerms, .tooLong:
             return "search for the few most telling words or a short \"phrase\"; every word must match, so more words rarely find more"
         }

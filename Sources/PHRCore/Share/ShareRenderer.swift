@@ -49,18 +49,19 @@ public struct ShareRenderer: Sendable {
         let jobFile = try MemoryFile.make(label: "phr-share-job")
         try jobFile.write(Array(try JSONEncoder().encode(job)))
         guard lseek(jobFile.fd, 0, SEEK_SET) == 0 else { throw POSIXIOError(operation: "seek", path: jobFile.path, code: errno) }
+        let memoryBytes = try ReaderMemory.limit(default: self.memoryBytes)
         let settings = RenderWorkerSettings(documents: documents.count, memoryBytes: memoryBytes, cpuSeconds: cpuSeconds)
-        var inputs: [Int32: Sandbox.Source] = [RenderWorkerSettings.jobDescriptor: .descriptor(jobFile.fd), 2: .devNull(flags: O_WRONLY)]
+        var inputs: [Int32: Sandbox.Source] = [RenderWorkerSettings.jobDescriptor: .descriptor(jobFile.fd)]
         for (offset, document) in documents.enumerated() {
             inputs[RenderWorkerSettings.firstDocumentDescriptor + Int32(offset)] = .descriptor(document.fd)
         }
         var result: [UInt8] = []
         let worker = WorkerClient(executable: workerExecutable, arguments: settings.arguments, environment: workerEnvironment,
-                                  timeout: timeout)
-        let status: Int32
+                                  timeout: timeout, memoryBytes: memoryBytes)
+        let ending: WorkerClient.Ending
         do {
             // The PDF goes straight to the file; the short JSON result is collected, within a bound.
-            status = try worker.run(inputs: inputs, outputs: [
+            ending = try worker.run(inputs: inputs, outputs: [
                 .init(descriptor: RenderWorkerSettings.outputDescriptor) { chunk in
                     try chunk.withUnsafeBytes { try output.write($0) }
                 },
@@ -76,10 +77,12 @@ public struct ShareRenderer: Sendable {
         } catch WorkerClient.Failure.timedOut(let seconds) {
             throw ShareError.renderer(reason: "the process drawing \(what) \(WorkerClient.Failure.tookLonger(seconds))")
         }
-        if let how = WorkerTermination.how(status: status, cpuSeconds: cpuSeconds) {
+        if ending.memoryExhausted { throw ShareError.readerOutOfMemory(what: what, limit: memoryBytes) }
+        if let how = WorkerTermination.how(ending, cpuSeconds: cpuSeconds, memoryBytes: memoryBytes) {
             // A crash may be a damaged document's doing; a stop by the sandbox or a failed exit is not.
-            let signal = WorkerTermination(status: status).signal
-            let blame = signal != nil && signal != SIGSYS && job.documentCount > 0 ? "; one of the documents may be damaged" : ""
+            let signal = WorkerTermination(status: ending.status).signal
+            let blame = signal != nil && signal != SIGSYS && !ending.memoryExhausted && job.documentCount > 0
+                ? "; one of the documents may be damaged" : ""
             throw ShareError.renderer(reason: "the process drawing \(what) \(how)\(blame)")
         }
         guard let decoded = try? JSONDecoder().decode(ShareRenderResult.self, from: Data(result)) else {

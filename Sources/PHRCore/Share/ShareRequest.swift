@@ -37,24 +37,24 @@ public struct ShareRequest: Sendable {
     /// options, so a mistake costs no passphrase prompt).
     public func validate() throws {
         let trimmed = recipient.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw ShareError.invalidOption(option: "--for", reason: "the recipient cannot be empty") }
+        guard !trimmed.isEmpty else { throw ShareError.invalidOption(option: Field.`for`, reason: "the recipient cannot be empty") }
         guard trimmed.count <= Self.recipientLimit else {
-            throw ShareError.invalidOption(option: "--for", reason: "at most \(Self.recipientLimit) characters")
+            throw ShareError.invalidOption(option: Field.`for`, reason: "at most \(Self.recipientLimit) characters")
         }
         guard !trimmed.contains(where: \.isNewline) else {
-            throw ShareError.invalidOption(option: "--for", reason: "the recipient must be one line")
+            throw ShareError.invalidOption(option: Field.`for`, reason: "the recipient must be one line")
         }
-        guard !sections.isEmpty else { throw ShareError.invalidOption(option: "--include", reason: "no section chosen") }
+        guard !sections.isEmpty else { throw ShareError.invalidOption(option: Field.include, reason: "no section chosen") }
         if !sections.contains(.documents), !documentIDs.isEmpty || !documentTypes.isEmpty {
-            let option = documentIDs.isEmpty ? "--doc-type" : "--doc"
-            throw ShareError.invalidOption(option: option, reason: "documents are chosen but --include leaves out the documents section")
+            let option = documentIDs.isEmpty ? Field.docType : Field.doc
+            throw ShareError.invalidOption(option: option, reason: "documents are chosen but \(Field.include) leaves out the documents section")
         }
         for type in documentTypes where DocumentType(rawValue: type.lowercased()) == nil {
             let names = DocumentType.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ShareError.invalidOption(option: "--doc-type", reason: "'\(type)' is not a document type; use one of \(names)")
+            throw ShareError.invalidOption(option: Field.docType, reason: "'\(type)' is not a document type; use one of \(names)")
         }
         if let fhirOutput, Self.samePath(fhirOutput, output) {
-            throw ShareError.invalidOption(option: "--fhir", reason: "the FHIR file cannot be the bundle itself")
+            throw ShareError.invalidOption(option: Field.fhir, reason: "the FHIR file cannot be the bundle itself")
         }
     }
 

@@ -148,10 +148,10 @@ public enum InputFileError: PHRError, Equatable {
     case notAFile(path: String, what: String)
 
     public var exitStatus: ExitStatus { .noInput }
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case let .notAFile(path, what): return "\(path): not a regular file (\(what))"
         }
     }
-    public var hint: String? { "give the path of a file; to read from a pipe, save it to a file first" }
+    public var hint: Message? { "give the path of a file; to read from a pipe, save it to a file first" }
 }

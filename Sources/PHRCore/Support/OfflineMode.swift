@@ -37,13 +37,13 @@ public enum EnvironmentSettingError: PHRError, Equatable {
 
     public var exitStatus: ExitStatus { .usage }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .invalid(let variable, let reason): return "\(variable): \(reason)"
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .invalid(let variable, _): return "fix or unset \(variable)"
         }

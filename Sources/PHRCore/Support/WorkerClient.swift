@@ -10,6 +10,8 @@ final class WorkerChild {
     private(set) var status: Int32?
     /// Whether `reap(by:)` had to kill it at its deadline.
     private(set) var killedAtDeadline = false
+    /// Its peak resident memory, once reaped (the kernel's ru_maxrss).
+    private(set) var peakBytes = 0
 
     init(pid: pid_t) {
         self.pid = pid
@@ -32,10 +34,12 @@ final class WorkerChild {
     func reap(by deadline: Double) -> Int32 {
         if let status { return status }
         var waited: Int32 = 0
+        var usage = rusage()
         while Monotonic.now() < deadline {
-            let result = waitpid(pid, &waited, WNOHANG)
+            let result = wait4(pid, &waited, WNOHANG, &usage)
             if result == pid {
                 status = waited
+                peakBytes = Int(usage.ru_maxrss) * 1024
                 return waited
             }
             if result < 0 && errno != EINTR { break }
@@ -50,10 +54,12 @@ final class WorkerChild {
     func waitForExit() -> Int32 {
         if let status { return status }
         var waited: Int32 = 0
-        while waitpid(pid, &waited, 0) < 0 {
+        var usage = rusage()
+        while wait4(pid, &waited, 0, &usage) < 0 {
             if errno != EINTR { break }
         }
         status = waited
+        peakBytes = Int(usage.ru_maxrss) * 1024
         return waited
     }
 }
@@ -71,6 +77,25 @@ struct WorkerClient {
     var environment: [String]
     /// Wall-clock seconds from the start to the worker's exit.
     var timeout: Double
+    /// The address-space limit the worker was given (its arguments say so to it).
+    var memoryBytes: Int
+
+    /// How the worker ended: its wait status, and whether it ran out of memory.
+    struct Ending {
+        var status: Int32
+        /// Its diagnostics name an allocation failure (glib, C++, the Swift runtime), or it
+        /// crashed after using at least half of its limit: a reader's memory death, which
+        /// otherwise reads as "crashed (SIGABRT)".
+        var memoryExhausted: Bool
+    }
+
+    /// What its standard error is kept of: the end, to recognise a memory death by.
+    static let diagnosticTailLimit = 4096
+
+    /// True if `text`, a worker's last diagnostics, names an allocation failure.
+    static func namesAllocationFailure(_ text: String) -> Bool {
+        ["failed to allocate", "bad_alloc", "out of memory", "Cannot allocate memory", "Could not allocate memory"].contains { text.contains($0) }
+    }
 
     /// Why the worker could not run to its end; the caller words it for its command.
     enum Failure: Error, Equatable {
@@ -91,11 +116,12 @@ struct WorkerClient {
         var take: (ArraySlice<UInt8>) throws -> Void
     }
 
-    init(executable: String, arguments: [String], environment: [String], timeout: Double) {
+    init(executable: String, arguments: [String], environment: [String], timeout: Double, memoryBytes: Int) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.timeout = timeout
+        self.memoryBytes = memoryBytes
         #if DEBUG
         // The tests of the deadline: a worker made to hang (PHR_TEST_WORKER_HANG) and a short wait.
         if let seconds = ProcessEnvironment["PHR_TEST_WORKER_TIMEOUT"].flatMap(Double.init) { self.timeout = seconds }
@@ -103,19 +129,29 @@ struct WorkerClient {
     }
 
     /// The environment of a worker: `Sandbox.workerEnvironment(extra)`, and in debug builds the
-    /// hook that makes a worker hang after confining itself (`PHR_TEST_WORKER_HANG=SUBCOMMAND`).
+    /// hooks that make a worker hang after confining itself (`PHR_TEST_WORKER_HANG=SUBCOMMAND`)
+    /// or fill its memory (`PHR_TEST_WORKER_EXHAUST=SUBCOMMAND`).
     static func environment(_ extra: [String] = []) -> [String] {
         var environment = Sandbox.workerEnvironment(extra)
         #if DEBUG
         if let hang = ProcessEnvironment["PHR_TEST_WORKER_HANG"] { environment.append("PHR_TEST_WORKER_HANG=\(hang)") }
+        if let exhaust = ProcessEnvironment["PHR_TEST_WORKER_EXHAUST"] { environment.append("PHR_TEST_WORKER_EXHAUST=\(exhaust)") }
         #endif
         return environment
     }
 
     /// Runs the worker with `inputs` (descriptors the parent holds, by the number the worker
-    /// gets them as) and a pipe for each of `outputs`; returns its wait status once every output
-    /// has closed and it has exited.
-    func run(inputs: [Int32: Sandbox.Source], outputs: [Output]) throws -> Int32 {
+    /// gets them as) and a pipe for each of `outputs`; returns how it ended once every output
+    /// has closed and it has exited. Its standard error goes to a pipe too, never to the
+    /// terminal (a hostile file could make a parser print anything): the end is kept to tell a
+    /// memory death.
+    func run(inputs: [Int32: Sandbox.Source], outputs: [Output]) throws -> Ending {
+        var tail: [UInt8] = []
+        let diagnostics = Output(descriptor: 2) { chunk in
+            tail.append(contentsOf: chunk)
+            if tail.count > Self.diagnosticTailLimit { tail.removeFirst(tail.count - Self.diagnosticTailLimit) }
+        }
+        let outputs = outputs + [diagnostics]
         let deadline = Monotonic.now() + timeout
         var pipes: [(read: Int32, write: Int32)] = []
         defer { pipes.forEach { close($0.read) } }
@@ -150,7 +186,11 @@ struct WorkerClient {
         // left of the deadline, then SIGKILL.
         let status = child.reap(by: max(deadline, Monotonic.now() + 1))
         if child.killedAtDeadline { throw Failure.timedOut(seconds: Int(timeout)) }
-        return status
+        let signal = WorkerTermination(status: status).signal
+        let crashed = signal.map { [SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGKILL].contains($0) } ?? false
+        let exhausted = status != 0 && (Self.namesAllocationFailure(String(decoding: tail, as: UTF8.self))
+            || (crashed && child.peakBytes >= memoryBytes / 2))
+        return Ending(status: status, memoryExhausted: exhausted)
     }
 
     /// Reads every pipe until all are closed or the deadline passes.

@@ -39,10 +39,10 @@ public struct Leftovers: Codable, Sendable, Equatable {
     }
 
     /// One line per kind, for `phr check`.
-    public var descriptions: [String] {
+    public var descriptions: [Message] {
         if busy { return ["another phr process is writing; leftovers of interrupted commands were not looked for"] }
-        let fate = removed ? "removed" : "'phr check --repair' removes them"
-        var lines: [String] = []
+        let fate: Message = removed ? "removed" : "'\(Action.check(repair: true))' removes them"
+        var lines: [Message] = []
         if !orphanBlobs.isEmpty {
             lines.append("\(orphanBlobs.count) blob file(s) in blobs/ belong to no record (left by an interrupted command; encrypted); \(fate)")
         }

@@ -13,7 +13,7 @@ public struct VaultCheck {
         public var blobBytesChecked: Int64 = 0
         public var ftsTablesChecked: Int = 0
         public var problems: [String] = []
-        public var warnings: [String] = []
+        public var warnings: [Message] = []
         /// What interrupted commands left behind (nil when the database could not be read).
         public var leftovers: Leftovers?
 

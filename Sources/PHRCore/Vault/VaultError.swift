@@ -33,7 +33,7 @@ public enum VaultError: PHRError, Equatable {
     case backupIncomplete(path: String, damage: [String])
 
     /// An output file (`--out`, `--pdf`, `--ics`, `--fhir`) that resolves into the vault directory.
-    case outputInsideVault(option: String, path: String, vault: String)
+    case outputInsideVault(option: Field, path: String, vault: String)
     case io(String)
 
     public var exitStatus: ExitStatus {
@@ -52,7 +52,7 @@ public enum VaultError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .notFound(let path): return "no vault at \(path)"
         case .alreadyExists(let path): return "\(path) already exists and is not empty"
@@ -60,39 +60,39 @@ public enum VaultError: PHRError, Equatable {
         case .keyFileInvalid(let path, let reason): return "vault integrity check failed: key file \(path) is damaged: \(reason)"
         case .wrongPassphrase: return "wrong passphrase or recovery key"
         case .locked(let path): return "the vault at \(path) is locked"
-        case .passphraseSource(let reason): return reason
-        case .passphraseRejected(let reason): return reason
+        case .passphraseSource(let reason): return Message(reason)
+        case .passphraseRejected(let reason): return Message(reason)
         case .integrity(let problems):
-            return "vault integrity check failed: " + (problems.first ?? "unknown damage")
-                + (problems.count > 1 ? " (and \(problems.count - 1) more)" : "")
+            return Message("vault integrity check failed: " + (problems.first ?? "unknown damage")
+                + (problems.count > 1 ? " (and \(problems.count - 1) more)" : ""))
         case .keyringUnavailable(let reason): return "the kernel keyring is not available here: \(reason)"
         case .busy(let path): return "the vault at \(path) is busy (another phr process is writing)"
         case .backupInvalid(let path, let reason): return "\(path) is not a usable phr backup: \(reason)"
         case .backupMissing(let path): return "\(path): no such backup file"
         case .backupDamaged(let path, let reason): return "backup \(path) is damaged: \(reason)"
         case .backupIncomplete(let path, let damage):
-            return "backup \(path) is incomplete: it was written with --skip-damaged and \(damage.first ?? "leaves parts out")"
+            return "backup \(path) is incomplete: it was written with \(Field.skipDamaged) and \(damage.first ?? "leaves parts out")"
                 + (damage.count > 1 ? " (and \(damage.count - 1) more)" : "")
 
         case .outputInsideVault(let option, let path, let vault):
             return "\(option): \(path) is inside the vault \(vault); phr never writes its output there"
-        case .io(let message): return message
+        case .io(let message): return Message(message)
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
-        case .notFound: return "create one with 'phr init', or point --vault / PHR_VAULT at an existing vault"
+        case .notFound: return "create one with '\(Action.createVault)', or point \(Field.vault) / PHR_VAULT at an existing vault"
         case .alreadyExists: return "choose a new path, or remove what is there first"
-        case .wrongPassphrase: return "check the passphrase; if it is lost, use the recovery key printed by 'phr init'"
-        case .locked: return "run 'phr unlock', or set PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND for scripts"
+        case .wrongPassphrase: return "check the passphrase; if it is lost, use the recovery key printed by '\(Action.createVault)'"
+        case .locked: return "run '\(Action.unlock)', or set PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND for scripts"
         case .integrity, .keyFileInvalid:
-            return "restore from a backup with 'phr restore'; run 'phr check' to list every damaged part"
+            return "restore from a backup with '\(Action.restore(partial: false))'; run '\(Action.check(repair: false))' to list every damaged part"
         case .keyringUnavailable:
             return "phr will ask for the passphrase each time; for scripts use PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND"
         case .busy: return "wait for the other phr command to finish, then try again"
         case .backupDamaged: return "use another backup; nothing was restored"
-        case .backupIncomplete: return "restore what it holds with 'phr restore FILE --partial'"
+        case .backupIncomplete: return "restore what it holds with '\(Action.restore(partial: true))'"
 
         case .outputInsideVault:
             return "choose a path outside the vault directory: a file there could replace vault files, and plaintext does not belong in it"

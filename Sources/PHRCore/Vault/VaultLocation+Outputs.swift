@@ -11,7 +11,7 @@ extension VaultLocation {
     /// yet) and the links of every existing parent, and, where the vault exists, by comparing
     /// device and inode of each existing ancestor with the vault directory's, so a bind mount
     /// or a second path to the same folder is caught as well. "-" (standard output) passes.
-    public func refuseOutputInside(_ path: String, option: String) throws {
+    public func refuseOutputInside(_ path: String, option: Field) throws {
         guard path != "-" else { return }
         let resolved = Self.resolvedOutput(path)
         if resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/") {

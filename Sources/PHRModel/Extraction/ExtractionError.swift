@@ -21,7 +21,7 @@ public enum ExtractionError: PHRError, Equatable {
     /// SASLprep rejected the password: it mixes right-to-left and left-to-right text.
     case passwordBidirectionalText
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case let .workerStartFailed(executable, code):
             return "cannot start the text extraction process \(executable): \(Self.describe(code))"
@@ -47,12 +47,12 @@ public enum ExtractionError: PHRError, Equatable {
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .workerStartFailed, .workerNotReady:
-            return RenderHelper.installHint
+            return Message(RenderHelper.installHint)
         case .passwordProhibitedCharacter, .passwordBidirectionalText:
-            return "check the file given with --pdf-password-file holds only the password (one line of text)"
+            return "check the file given with \(Field.pdfPasswordFile) holds only the password (one line of text)"
         case .protocolViolation, .system:
             return nil
         }

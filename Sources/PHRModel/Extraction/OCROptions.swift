@@ -76,7 +76,7 @@ public enum OCRLanguages {
 
     /// Checks `spec` names installed languages; throws a usage error for a malformed list and
     /// `DocumentError.ocrLanguageMissing` (exit 69) naming the Debian package to install.
-    public static func validate(_ spec: String, environment: [String: String], option: String = "--ocr-lang") throws {
+    public static func validate(_ spec: String, environment: [String: String], option: Field = Field.ocrLang) throws {
         guard parse(spec) != nil else {
             throw RecordError.invalidOption(option: option, reason: "'\(TerminalText.neutralized(spec))' is not a list of Tesseract languages",
                                             hint: "use Tesseract's codes joined by '+', for example eng or deu+eng")

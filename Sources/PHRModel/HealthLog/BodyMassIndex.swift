@@ -80,7 +80,7 @@ public struct BodyMassIndex: Codable, Sendable, Equatable {
     public var weightFrom: String
     public var heightFrom: String
     public var ageYears: Int?
-    public var notes: [String]
+    public var notes: [Message]
 
     enum CodingKeys: String, CodingKey {
         case bmi
@@ -100,13 +100,13 @@ public struct BodyMassIndex: Codable, Sendable, Equatable {
     public static func compute(weightKg: Double, heightCm: Double, ageYears: Int?, weightFrom: String, heightFrom: String) -> BodyMassIndex {
         let metres = heightCm / 100
         let bmi = ((weightKg / (metres * metres)) * 10).rounded() / 10
-        var notes: [String] = []
+        var notes: [Message] = []
         var category: Category? = Category.of(bmi)
         if let age = ageYears, age < 18 {
             category = nil
             notes.append("under 18 the adult categories do not apply; WHO judges children's BMI against growth references for their age and sex, so ask their doctor")
         } else if ageYears == nil {
-            notes.append("the adult categories are shown; they do not apply under 18 (set the date of birth with 'phr id set --dob')")
+            notes.append("the adult categories are shown; they do not apply under 18 (set the date of birth with '\(Action.setMedicalID(.dob, example: nil))')")
         }
         notes.append("BMI does not tell muscle from fat; it is a screening figure, not a diagnosis")
         return BodyMassIndex(bmi: bmi, weightKg: weightKg, heightCm: heightCm, category: category,
@@ -125,7 +125,7 @@ public struct BodyMassIndex: Codable, Sendable, Equatable {
         weightFrom: String,
         heightFrom: String,
         ageYears: Int? = nil,
-        notes: [String]
+        notes: [Message]
     ) {
         self.bmi = bmi
         self.weightKg = weightKg

@@ -8,7 +8,7 @@ public struct HealthSettings: Codable, Sendable, Equatable {
     public enum ActivityLevel: String, Codable, Sendable, CaseIterable {
         case sedentary, moderate, vigorous
 
-        public static func parse(_ text: String, field: String) throws -> ActivityLevel {
+        public static func parse(_ text: String, field: Field) throws -> ActivityLevel {
             let synonyms: [String: ActivityLevel] = ["light": .sedentary, "low": .sedentary, "active": .moderate,
                                                      "moderately-active": .moderate, "very-active": .vigorous, "high": .vigorous]
             let typed = text.trimmingCharacters(in: .whitespaces).lowercased().replacingOccurrences(of: " ", with: "-")

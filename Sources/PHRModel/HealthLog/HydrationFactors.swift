@@ -67,7 +67,7 @@ public enum HydrationFactors {
     ]
 
     /// A drink name as typed, normalised: lowercase, words joined by hyphens, aliases resolved.
-    public static func normalise(_ text: String, field: String) throws -> String {
+    public static func normalise(_ text: String, field: Field) throws -> String {
         let words = text.lowercased().split { $0.isWhitespace || $0 == "_" || $0 == "-" }
         let name = words.joined(separator: "-")
         guard !name.isEmpty else { throw RecordError.invalidField(field: field, reason: "cannot be empty") }

@@ -71,7 +71,7 @@ public enum LogMetric: String, Codable, Sendable, CaseIterable, Comparable {
     }
 
     /// Parses a metric name as typed, with the obvious synonyms ("workouts", "blood-pressure").
-    public static func parse(_ text: String, field: String) throws -> LogMetric {
+    public static func parse(_ text: String, field: Field) throws -> LogMetric {
         let typed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let synonyms: [String: LogMetric] = [
             "drink": .water, "drinks": .water, "hydration": .water, "workouts": .workout, "exercise": .workout,
@@ -83,7 +83,7 @@ public enum LogMetric: String, Codable, Sendable, CaseIterable, Comparable {
     }
 
     /// Parses a habit name (goals exist only for habits).
-    public static func parseHabit(_ text: String, field: String) throws -> LogMetric {
+    public static func parseHabit(_ text: String, field: Field) throws -> LogMetric {
         let metric = try parse(text, field: field)
         guard metric.isHabit else {
             throw RecordError.invalidField(field: field, reason: "\(metric.rawValue) has no goal; goals are for \(habits.map(\.rawValue).joined(separator: ", "))")

@@ -29,7 +29,7 @@ public struct StatsPeriod: Codable, Sendable, Equatable {
     /// The last `days` days (1 to ten years).
     public static func last(_ days: Int, endingOn today: CalendarDate) throws -> StatsPeriod {
         guard (1...maximumDays).contains(days) else {
-            throw RecordError.invalidOption(option: "--days", reason: "use 1 to \(maximumDays) days", hint: nil)
+            throw RecordError.invalidOption(option: Field.days, reason: "use 1 to \(maximumDays) days", hint: nil)
         }
         return StatsPeriod(kind: .days, days: days, endingOn: today)
     }

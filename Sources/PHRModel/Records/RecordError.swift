@@ -14,14 +14,14 @@ public enum RecordError: PHRError, Equatable {
     case noLabResults(analyte: String)
     case profileExists(String)
     /// A field has a value phr cannot use; `reason` says what it expects (bad data, exit 65).
-    case invalidField(field: String, reason: String)
+    case invalidField(field: Field, reason: Message)
     /// A command-line option has a value phr cannot use (usage, exit 64).
-    case invalidOption(option: String, reason: String, hint: String?)
+    case invalidOption(option: Field, reason: Message, hint: Message?)
     /// The dose guard refused a dose (exit 1); `--force` records it anyway.
     case doseRefused(DoseRefusal)
     /// The command does not apply to this record (exit 1), e.g. skipping a dose of an
     /// unscheduled medication.
-    case notApplicable(reason: String, hint: String?)
+    case notApplicable(reason: Message, hint: Message?)
     /// The record was removed by another phr process while this one read it; nothing was saved.
     case removedMeanwhile(kind: String, id: String)
 
@@ -34,7 +34,7 @@ public enum RecordError: PHRError, Equatable {
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .notFound(let kind, let id): return "no \(kind) with ID '\(id)'"
         case .ambiguous(let kind, let prefix, let matches):
@@ -44,26 +44,24 @@ public enum RecordError: PHRError, Equatable {
         case .profileExists(let name): return "a profile named '\(name)' already exists"
         case .invalidField(let field, let reason): return "\(field): \(reason)"
         case .invalidOption(let option, let reason, _): return "\(option): \(reason)"
-        case .doseRefused(let refusal): return refusal.message
+        case .doseRefused(let refusal): return Message(refusal.message)
         case .notApplicable(let reason, _): return reason
         case .removedMeanwhile(let kind, let id): return "\(kind) \(id) was removed while it was being read; nothing was saved"
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
         case .notFound(let kind, _):
             switch kind {
-            case "document": return "list them with 'phr doc list'"
-            case "dose": return "'phr med show MED' lists a medication's doses with their IDs"
-            case "reminder": return "list them with 'phr remind list'"
-            default: return "list them with 'phr \(kind) list'"
+            case "dose": return "'\(Action.showMedication(nil))' lists a medication's doses with their IDs"
+            default: return "list them with '\(Action.list(kind))'"
             }
         case .ambiguous: return "type more characters of the ID"
-        case .profileNotFound: return "list profiles with 'phr profile list'"
-        case .noLabResults: return "'phr lab trend' lists the analytes that have results; type one in with 'phr lab add'"
+        case .profileNotFound: return "list profiles with '\(Action.list("profile"))'"
+        case .noLabResults: return "'\(Action.labTrend)' lists the analytes that have results; type one in with '\(Action.addLabResult)'"
         case .invalidOption(_, _, let hint): return hint
-        case .doseRefused: return "to record it anyway, add --force; the dose is then flagged in the log"
+        case .doseRefused: return "to record it anyway, add \(Field.force); the dose is then flagged in the log"
         case .notApplicable(_, let hint): return hint
         default: return nil
         }

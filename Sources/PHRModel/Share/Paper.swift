@@ -25,7 +25,7 @@ public enum Paper: String, CaseIterable, Sendable, Codable {
         return .a4
     }
 
-    public static func parse(_ text: String, option: String = "--paper") throws -> Paper {
+    public static func parse(_ text: String, option: Field = Field.paper) throws -> Paper {
         guard let paper = Paper(rawValue: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
             throw ShareError.invalidOption(option: option, reason: "'\(text)' is not a paper size; use a4 or letter")
         }

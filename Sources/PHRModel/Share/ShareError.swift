@@ -6,7 +6,7 @@ import Foundation
 /// password.
 public enum ShareError: PHRError, Equatable {
     /// An option has a value that cannot be used (exit 64).
-    case invalidOption(option: String, reason: String)
+    case invalidOption(option: Field, reason: Message)
     /// The output file exists and --force was not given.
     case exists(path: String)
     /// The password file cannot be read (`code` is the errno), or its first line cannot be a
@@ -26,6 +26,8 @@ public enum ShareError: PHRError, Equatable {
     case drawing(what: String, reason: String)
     /// phr-render, which draws, cannot be started (`code` is the errno).
     case helperUnavailable(path: String, code: Int32)
+    /// The drawing process needed more memory than a reader may use (`limit` bytes).
+    case readerOutOfMemory(what: String, limit: Int)
 
     public var exitStatus: ExitStatus {
         switch self {
@@ -38,15 +40,15 @@ public enum ShareError: PHRError, Equatable {
             default: return .ioError
             }
         case .documentNotEmbeddable, .renderer: return .dataError
-        case .helperUnavailable: return .unavailable
+        case .helperUnavailable, .readerOutOfMemory: return .unavailable
         }
     }
 
-    public var errorDescription: String? {
+    public var message: Message {
         switch self {
         case .invalidOption(let option, let reason): return "\(option): \(reason)"
         case .exists(let path): return "\(path) already exists"
-        case .passwordFile(let path, let reason, _): return "--password-file \(path): \(reason)"
+        case .passwordFile(let path, let reason, _): return "\(Field.passwordFile) \(path): \(reason)"
         case .documentNotEmbeddable(let id, let reason): return "document \(id) cannot be included: \(reason)"
         case .encryption(let reason): return "cannot encrypt the bundle: \(reason)"
         case .typesetting(let reason): return "cannot draw the bundle: \(reason)"
@@ -54,18 +56,21 @@ public enum ShareError: PHRError, Equatable {
         case .drawing(let what, let reason): return "cannot draw \(what): \(reason)"
         case .helperUnavailable(let path, let code):
             return "cannot start \(path): \(String(cString: strerror(code)).lowercased())"
+        case .readerOutOfMemory(let what, let limit):
+            return "cannot draw \(what): it needed more than the \(ReaderMemory.describe(limit)) a reader may use"
         }
     }
 
-    public var hint: String? {
+    public var hint: Message? {
         switch self {
-        case .exists: return "choose another name, remove the file, or add --force"
+        case .exists: return "choose another name, remove the file, or add \(Field.force)"
         case .passwordFile(_, _, nil): return "put the password on the first line of the file"
         case .documentNotEmbeddable:
-            return "leave it out (choose documents with --doc), or export it with 'phr doc export' and send it separately"
+            return "leave it out (choose documents with \(Field.doc)), or export it with '\(Action.exportDocument(toStandardOutput: false))' and send it separately"
         case .renderer:
-            return "try again with fewer documents (--doc, --doc-type, --since) to find the one that fails"
-        case .helperUnavailable: return RenderHelper.installHint
+            return "try again with fewer documents (\(Field.doc), \(Field.docType), \(Field.since)) to find the one that fails"
+        case .helperUnavailable: return Message(RenderHelper.installHint)
+        case .readerOutOfMemory(_, let limit): return ReaderMemory.hint(after: limit)
         default: return nil
         }
     }

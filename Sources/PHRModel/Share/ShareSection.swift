@@ -45,7 +45,7 @@ public enum ShareSection: String, CaseIterable, Sendable, Codable {
             }
             guard let section = ShareSection(rawValue: name) else {
                 let names = allCases.map(\.rawValue).joined(separator: ",")
-                throw ShareError.invalidOption(option: "--include",
+                throw ShareError.invalidOption(option: Field.include,
                                                reason: name.isEmpty ? "an empty section name" : "'\(name)' is not a section; use \(names) or all")
             }
             sections.insert(section)

@@ -14,15 +14,20 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case integrity = 80
 }
 
-/// What every phr error tells the command line: a one-line message (lowercase, no trailing
-/// period, naming the file or field), an optional hint saying how to fix it, and an exit status.
+/// What every phr error tells a front end: a one-line message (lowercase, no trailing period,
+/// naming the file or field), an optional hint saying how to fix it, and an exit status. Fields
+/// and next steps are values in the message (`Message`), so the CLI can write `--range` and
+/// `phr doc list` where a web page shows the field and a link.
 ///
 /// Messages never contain passphrases, keys, record contents or SQL arguments.
 public protocol PHRError: Error, LocalizedError {
     var exitStatus: ExitStatus { get }
-    var hint: String? { get }
+    var message: Message { get }
+    var hint: Message? { get }
 }
 
 extension PHRError {
-    public var hint: String? { nil }
+    public var hint: Message? { nil }
+    /// The plain rendering (fields by name), for callers without a spelling of their own.
+    public var errorDescription: String? { message.description }
 }

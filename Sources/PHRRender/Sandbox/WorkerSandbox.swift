@@ -62,6 +62,13 @@ public enum WorkerSandbox {
         if let hang = ProcessEnvironment["PHR_TEST_WORKER_HANG"], CommandLine.arguments.dropFirst().first == hang {
             while true { sleep(60) }
         }
+        // The tests of a reader's memory death: a worker that fills its address space as a
+        // parser given a hostile or huge file would, until the Swift runtime cannot allocate.
+        if let exhaust = ProcessEnvironment["PHR_TEST_WORKER_EXHAUST"], CommandLine.arguments.dropFirst().first == exhaust {
+            var kept: [[UInt8]] = []
+            while kept.count < Int.max { kept.append([UInt8](repeating: 1, count: 16 << 20)) }
+            _ = kept.count
+        }
         #endif
         return confinement
     }

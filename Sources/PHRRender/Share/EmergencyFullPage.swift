@@ -108,8 +108,8 @@ struct EmergencyFullPage {
         return bottoms.max() ?? y
     }
 
-    private var facts: [Field] {
-        var facts: [Field] = []
+    private var facts: [PHRTypesetting.Field] {
+        var facts: [PHRTypesetting.Field] = []
         if let born = card.dateOfBirth { facts.append(Field("Born", born + (card.age.map { " (age \($0))" } ?? ""))) }
         if let sex = card.sex { facts.append(Field("Sex", sex)) }
         facts.append(Field("Blood type", card.bloodType ?? "not recorded", emphasized: card.bloodType != nil))

@@ -93,9 +93,9 @@ struct ApptList: ParsableCommand {
 
     func run() throws {
         guard [upcoming, past, on != nil].filter({ $0 }).count <= 1 else {
-            throw RecordError.invalidOption(option: "--upcoming", reason: "choose one of --upcoming, --past and --on", hint: nil)
+            throw RecordError.invalidOption(option: Field("upcoming"), reason: "choose one of --upcoming, --past and --on", hint: nil)
         }
-        let day = try on.map { value in try RecordContext.options { try RecordFields.date(value, field: "--on") } }
+        let day = try on.map { value in try RecordContext.options { try RecordFields.date(value, field: Field("on")) } }
         let context = try RecordContext(vault, profile)
         let filter: AppointmentStore.Filter = upcoming ? .upcoming : past ? .past : day.map { .on($0) } ?? .all
         let appointments = try AppointmentStore(vault: context.vault, profile: context.profile, time: context.time).list(filter)
@@ -150,7 +150,7 @@ struct ApptCalendar: ParsableCommand {
             let parts = month.split(separator: "-")
             guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let y = Int(parts[0]), let m = Int(parts[1]),
                   CalendarDate.supportedYears.contains(y), (1...12).contains(m) else {
-                throw RecordError.invalidOption(option: "--month", reason: RecordFields.dateReason(month, otherwise: "'\(month)' is not a month; use YYYY-MM, e.g. 2026-12"), hint: nil)
+                throw RecordError.invalidOption(option: Field("month"), reason: RecordFields.dateReason(month, otherwise: "'\(month)' is not a month; use YYYY-MM, e.g. 2026-12"), hint: nil)
             }
             (year, number) = (y, m)
         }
@@ -240,7 +240,7 @@ struct ApptExport: ParsableCommand {
             let typed = value.trimmingCharacters(in: .whitespaces).lowercased()
             if typed == "none" || typed.isEmpty { return [] }
             if typed == "0" { return [0] }
-            return [try RecordContext.options { try RecordFields.minutes(value, field: "--alarm", maximum: 4 * 7 * 1440) }]
+            return [try RecordContext.options { try RecordFields.minutes(value, field: Field("alarm"), maximum: 4 * 7 * 1440) }]
         }
         let context = try RecordContext(vault, profile)
         let appointments = try AppointmentStore(vault: context.vault, profile: context.profile, time: context.time)

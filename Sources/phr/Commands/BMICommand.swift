@@ -33,6 +33,6 @@ struct BMICommand: ParsableCommand {
             ("weight", "\(format.amount(bmi.weightKg, .weight)) (\(bmi.weightFrom))"),
             ("height", "\(HealthFormat.number(bmi.heightCm, decimals: 1)) cm (\(bmi.heightFrom))"),
             ("normal range", "\(format.amount(bmi.normalWeightLowKg, .weight)) to \(format.amount(bmi.normalWeightHighKg, .weight)) at this height (BMI 18.5–24.9)"),
-        ] + bmi.notes.map { ("note", $0) } + [("source", BodyMassIndex.source)], width: 14)
+        ] + bmi.notes.map { ("note", $0.cli) } + [("source", BodyMassIndex.source)], width: 14)
     }
 }

@@ -33,7 +33,7 @@ struct CheckCommand: ParsableCommand {
         if output.json {
             try Console.json(report)
         }
-        for warning in report.warnings { Console.warning(warning) }
+        for warning in report.warnings { Console.warning(warning.cli) }
         guard report.isHealthy else {
             for problem in report.problems.dropLast() {
                 Console.error("vault integrity check failed: \(problem)")

@@ -92,7 +92,7 @@ struct ContactEdit: ParsableCommand {
         var input = ContactStore.Input()
         input.name = name
         input.phone = phone
-        input.emergency = try emergency.map { value in try RecordContext.options { try RecordFields.yesNo(value, field: "--emergency") } }
+        input.emergency = try emergency.map { value in try RecordContext.options { try RecordFields.yesNo(value, field: Field("emergency")) } }
         options.fill(&input)
         let store = ContactStore(vault: context.vault, profile: context.profile, time: context.time)
         let contact = try RecordContext.options { try store.edit(id, input) }

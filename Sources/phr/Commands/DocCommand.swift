@@ -220,8 +220,8 @@ struct DocList: ParsableCommand {
     func validate() throws {
         try asUsageError {
             if let type { _ = try DocumentFields.type(type) }
-            if let since { _ = try DocumentFields.date(since, field: "--since") }
-            if let until { _ = try DocumentFields.date(until, field: "--until") }
+            if let since { _ = try DocumentFields.date(since, field: Field("since")) }
+            if let until { _ = try DocumentFields.date(until, field: Field("until")) }
         }
     }
 

@@ -121,7 +121,7 @@ struct GoalSuggest: ParsableCommand {
             }
             Console.out(Console.bold(metric.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) + headline)
             RecordText.fields([("formula", suggestion.formula), ("source", suggestion.source)]
-                              + suggestion.notes.map { ("note", $0) }, width: 9)
+                              + suggestion.notes.map { ("note", $0.cli) }, width: 9)
         }
         if apply {
             Console.out("")

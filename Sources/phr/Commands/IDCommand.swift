@@ -73,7 +73,7 @@ struct IDSet: ParsableCommand {
         input.weight = weight
         input.notes = notes
         guard [name, dob, sex, bloodType, organDonor, height, weight, notes].contains(where: { $0 != nil }) else {
-            throw RecordError.invalidOption(option: "id set", reason: "nothing to set",
+            throw RecordError.invalidOption(option: Field.path("id set"), reason: "nothing to set",
                                             hint: "give at least one of --name, --dob, --sex, --blood-type, --organ-donor, --height, --weight, --notes")
         }
         let context = try RecordContext(vault, profile)

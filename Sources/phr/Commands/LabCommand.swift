@@ -18,7 +18,7 @@ enum LabSince {
         let unit = text.last.map(String.init) ?? ""
         guard let count = Int(text.dropLast()), (1...200).contains(count),
               let component: Calendar.Component = ["y": .year, "m": .month, "w": .weekOfYear, "d": .day][unit] else {
-            throw RecordError.invalidOption(option: "--since", reason: "'\(text.prefix(20))' is not a date or a period",
+            throw RecordError.invalidOption(option: Field("since"), reason: "'\(text.prefix(20))' is not a date or a period",
                                             hint: "give YYYY-MM-DD, or a period before today: 5y, 18m, 6w, 30d")
         }
         var calendar = Calendar(identifier: .gregorian)

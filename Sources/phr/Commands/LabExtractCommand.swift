@@ -23,7 +23,7 @@ struct LabExtract: ParsableCommand {
     func run() throws {
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         guard yes || output.json || interactive else {
-            throw RecordError.invalidOption(option: "--yes", reason: "lab extract shows the rows for review and needs a terminal for it",
+            throw RecordError.invalidOption(option: Field("yes"), reason: "lab extract shows the rows for review and needs a terminal for it",
                                             hint: "add --yes to save the rows the reader is sure of, or --json to print them without saving")
         }
         let context = try RecordContext(vault, profile)
@@ -42,7 +42,7 @@ struct LabExtract: ParsableCommand {
                                                                              documentDate: found.date))
         }
         if let date {
-            extraction.collected = try RecordContext.options { try RecordFields.date(date, field: "--date") }.description
+            extraction.collected = try RecordContext.options { try RecordFields.date(date, field: Field("date")) }.description
         }
         if output.json { return try Console.json(extraction) }
         guard !extraction.rows.isEmpty else {
@@ -143,6 +143,8 @@ struct LabReview {
                     try row.edit(value: value, unit: unit, range: range, flag: flag)
                     extraction.rows[index!] = row
                     kept[index!] = true
+                } catch let error as PHRError {
+                    Console.error(error.message.cli)
                 } catch {
                     Console.error(error.localizedDescription)
                 }

@@ -268,16 +268,16 @@ struct LogList: ParsableCommand {
         let context = try RecordContext(vault, profile)
         var filter = LogStore.Filter()
         try RecordContext.options {
-            filter.metric = try metric.map { try LogMetric.parse($0, field: "--metric") }
+            filter.metric = try metric.map { try LogMetric.parse($0, field: Field("metric")) }
             if let on {
-                let day = try LogStore.day(on, field: "--on", today: context.time.today())
+                let day = try LogStore.day(on, field: Field("on"), today: context.time.today())
                 (filter.since, filter.until) = (day, day)
             }
-            if let since { filter.since = try LogStore.day(since, field: "--since", today: context.time.today()) }
-            if let until { filter.until = try LogStore.day(until, field: "--until", today: context.time.today()) }
+            if let since { filter.since = try LogStore.day(since, field: Field("since"), today: context.time.today()) }
+            if let until { filter.until = try LogStore.day(until, field: Field("until"), today: context.time.today()) }
         }
         if let limit {
-            guard limit > 0 else { throw RecordError.invalidOption(option: "--limit", reason: "use a positive number", hint: nil) }
+            guard limit > 0 else { throw RecordError.invalidOption(option: Field("limit"), reason: "use a positive number", hint: nil) }
             filter.limit = limit
         } else if on == nil && since == nil && until == nil {
             filter.limit = 20
@@ -362,7 +362,7 @@ struct LogEdit: ParsableCommand {
         input.note = options.note
         let given: [String?] = [amount, at, span.from, span.to, drink, factor, type, meal, self.context, pulse, options.timeZone, options.note]
         guard given.contains(where: { $0 != nil }) else {
-            throw RecordError.invalidOption(option: "log edit", reason: "nothing to change", hint: "give --amount, --at, --from, --to, --note or another option")
+            throw RecordError.invalidOption(option: Field.path("log edit"), reason: "nothing to change", hint: "give --amount, --at, --from, --to, --note or another option")
         }
         let recordContext = try RecordContext(vault, profile)
         let store = LogStore(vault: recordContext.vault, profile: recordContext.profile, time: recordContext.time)

@@ -269,7 +269,7 @@ struct MedTake: ParsableCommand {
 
     func run() throws {
         if skip && force {
-            throw RecordError.invalidOption(option: "--force", reason: "a skipped dose passes the guard anyway; leave out --force", hint: nil)
+            throw RecordError.invalidOption(option: Field("force"), reason: "a skipped dose passes the guard anyway; leave out --force", hint: nil)
         }
         let context = try RecordContext(vault, profile)
         let instant = try at.map { try DoseLog.parseInstant($0, time: context.time) }
@@ -335,7 +335,7 @@ struct MedDue: ParsableCommand {
     @Option(help: "How far ahead to look, e.g. 24h, 3d.") var within = "24h"
 
     func run() throws {
-        let horizon = try RecordContext.options { try RecordFields.minutes(within, field: "--within", maximum: 31 * 1440) }
+        let horizon = try RecordContext.options { try RecordFields.minutes(within, field: Field("within"), maximum: 31 * 1440) }
         let context = try RecordContext(vault, profile)
         let store = MedicationStore(vault: context.vault, profile: context.profile, time: context.time)
         let due = DoseDue.due(try store.withLogs(), time: context.time, within: TimeInterval(horizon * 60))

@@ -252,7 +252,7 @@ struct MedRecalls: ParsableCommand {
     func validate() throws {
         guard (1...100).contains(limit) else { throw ValidationError("--limit: use a number from 1 to 100") }
         if let since, CalendarDate(since) == nil {
-            throw ValidationError("--since: " + RecordFields.dateReason(since, otherwise: "'\(since)' is not a date; use YYYY-MM-DD"))
+            throw ValidationError("--since: " + CalendarDate.dateReason(since, otherwise: "'\(since)' is not a date; use YYYY-MM-DD"))
         }
     }
 
@@ -328,13 +328,13 @@ enum MedLookupCommandError: PHRError {
 
     var exitStatus: ExitStatus { .noInput }
 
-    var errorDescription: String? {
+    var message: Message {
         switch self {
         case .nothingToCheck(let profile, _): return "\(profile) has no active medications"
         }
     }
 
-    var hint: String? {
+    var hint: Message? {
         switch self {
         case .nothingToCheck(_, let option): return "add them with 'phr med add NAME', or give \(option)"
         }

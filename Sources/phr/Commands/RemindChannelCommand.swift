@@ -108,7 +108,7 @@ struct RemindChannelTest: ParsableCommand {
     func run() throws {
         let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let context = try RecordContext(vault, profile)
-        let results = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender).test(id)
+        let results = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender, spelling: CLISpelling()).test(id)
         if output.json {
             struct Tested: Encodable {
                 let channel: String
@@ -152,7 +152,7 @@ struct RemindStatus: ParsableCommand {
     func run() throws {
         let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let context = try RecordContext(vault, profile)
-        let statuses = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender).status()
+        let statuses = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender, spelling: CLISpelling()).status()
         if output.json { return try Console.json(statuses) }
         if statuses.isEmpty { return Console.note("no reminder channels; reminders go to the desktop only") }
         defer {

@@ -125,15 +125,16 @@ struct RemindDue: ParsableCommand {
         let time = TimeContext.current()
         // Read before anything is marked shown: a PHR_OFFLINE phr cannot use stops the run.
         let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
-        let due = try ReminderRunner(vault: vault, profile: chosen, time: time).due(record: !peek, queue: notify && !peek)
+        let due = try ReminderRunner(vault: vault, profile: chosen, time: time, spelling: CLISpelling()).due(record: !peek, queue: notify && !peek)
         if notify {
-            let delivery = ReminderDelivery(vault: vault, profile: chosen, time: time, sender: sender)
+            let delivery = ReminderDelivery(vault: vault, profile: chosen, time: time, sender: sender, spelling: CLISpelling())
             let hasChannels = try !ReminderChannelStore(vault: vault, profile: chosen, time: time).list().isEmpty
             var doseActions: DesktopServices.DoseActions?
             if !peek {
                 let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
                 doseActions = DesktopServices.DoseActions(executable: executable, arguments: ["--vault", self.vault.location.root]
-                                                            + (profile.requested.map { ["--profile", $0] } ?? []))
+                                                            + (profile.requested.map { ["--profile", $0] } ?? []),
+                                                         script: DoseActionScript.script)
             }
             Notifier.send(due, details: notifyDetails, quietWithoutNotifySend: hasChannels, doseActions: doseActions)
             if !peek && hasChannels { Notifier.report(try delivery.deliver()) }
@@ -233,9 +234,11 @@ struct RemindInstall: ParsableCommand {
         let location = vault.location
         guard FileSystem.exists(location.keyFile) else { throw VaultError.notFound(path: location.root) }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let plan = ReminderInstaller.Plan(executable: executable, vault: location.root, profile: profile.requested,
-                                          everyMinutes: Int(DurationText.parse(every)! / 60), passphraseCommand: passphraseCommand,
-                                          passphraseFile: passphraseFile, details: notifyDetails)
+        var arguments = ["remind", "due", "--notify", "--if-unlocked", "--vault", location.root]
+        if let requested = profile.requested { arguments += ["--profile", requested] }
+        if notifyDetails { arguments.append("--notify-details") }
+        let plan = ReminderInstaller.Plan(executable: executable, arguments: arguments, everyMinutes: Int(DurationText.parse(every)! / 60),
+                                          passphraseCommand: passphraseCommand, passphraseFile: passphraseFile)
         if let file = passphraseFile { try ReminderInstaller.checkPassphraseFile(file) }
         if cron {
             Console.out(ReminderInstaller.crontabLine(plan, uid: getuid()))
@@ -290,12 +293,29 @@ enum SystemCtl {
     }
 }
 
+/// The dose-action shell runs phr's own command line, so the CLI writes it.
+enum DoseActionScript {
+    /// The shell a dose reminder's "Taken"/"Skip" runs in (DesktopServices.DoseActions): $1
+    /// notify-send, $2 phr, $3 the medication, $4 the scheduled time, $5 title, $6 body, $7 and
+    /// $8 the passphrase file and command for phr alone (never exported), then phr's vault
+    /// options.
+    static let script = """
+        n=$1 p=$2 m=$3 s=$4 t=$5 b=$6 f=$7 c=$8; shift 8
+        a=$("$n" --app-name=phr --urgency=normal --action=take=Taken --action=skip=Skip --wait -- "$t" "$b") || exit 0
+        case "$a" in
+          take) PHR_PASSPHRASE_FILE=$f PHR_PASSPHRASE_COMMAND=$c "$p" med take "$m" "$@" ;;
+          skip) PHR_PASSPHRASE_FILE=$f PHR_PASSPHRASE_COMMAND=$c "$p" med take "$m" --skip --at "$s" "$@" ;;
+          *) exit 0 ;;
+        esac >/dev/null 2>&1 || "$n" --app-name=phr -- "phr: dose not logged" "Log it with 'phr med take $m'."
+        """
+}
+
 enum Notifier {
     /// Desktop notifications; without notify-send that is worth a warning only when there is
     /// no channel to take the reminders instead (a server with only ntfy).
     static func send(_ reminders: [DueReminder], details: Bool, quietWithoutNotifySend: Bool = false,
                      doseActions: DesktopServices.DoseActions? = nil) {
-        switch DesktopServices.notify(reminders, details: details, doseActions: doseActions) {
+        switch DesktopServices.notify(reminders, details: details, spelling: CLISpelling(), doseActions: doseActions) {
         case .sent, .nothingDue:
             break
         case .missing where quietWithoutNotifySend:

@@ -43,7 +43,7 @@ struct SearchCommand: ParsableCommand {
         guard (1...1000).contains(limit) else { throw ValidationError("--limit: use a number from 1 to 1000") }
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, CalendarDate(value) == nil {
-                throw ValidationError("\(name): " + RecordFields.dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD"))
+                throw ValidationError("\(name): " + CalendarDate.dateReason(value, otherwise: "'\(value)' is not a date; use YYYY-MM-DD"))
             }
         }
     }

@@ -66,7 +66,7 @@ struct ShareCommand: ParsableCommand {
 
     static func day(_ text: String) throws -> CalendarDate {
         guard let day = CalendarDate(text.trimmingCharacters(in: .whitespaces)) else {
-            throw ShareError.invalidOption(option: "--since", reason: RecordFields.dateReason(text, otherwise: "'\(text)' is not a date; use YYYY-MM-DD, e.g. 2025-03-14"))
+            throw ShareError.invalidOption(option: Field("since"), reason: RecordFields.dateReason(text, otherwise: "'\(text)' is not a date; use YYYY-MM-DD, e.g. 2025-03-14"))
         }
         return day
     }

@@ -34,7 +34,7 @@ struct StatsCommand: ParsableCommand {
 
     func run() throws {
         let context = try RecordContext(vault, profile)
-        let chosen = try RecordContext.options { try metric.map { try LogMetric.parse($0, field: "METRIC") } }
+        let chosen = try RecordContext.options { try metric.map { try LogMetric.parse($0, field: Field.argument("metric")) } }
         let today = context.time.today()
         let period: StatsPeriod = month ? .month(endingOn: today) : year ? .year(endingOn: today)
             : try days.map { try StatsPeriod.last($0, endingOn: today) } ?? .week(endingOn: today)

@@ -128,6 +128,7 @@ enum Console {
     static func json<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.userInfo[Message.spellingKey] = CLISpelling()
         let data = try encoder.encode(value)
         writeOut(data + Data("\n".utf8))
     }

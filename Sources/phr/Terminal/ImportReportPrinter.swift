@@ -70,12 +70,13 @@ enum ImportReportPrinter {
             var groups: [(type: String, reason: String, entries: [String])] = []
             var index: [String: Int] = [:]
             for skip in skips {
-                let key = skip.type + "\u{0}" + skip.reason
+                let reason = skip.reason.cli
+                let key = skip.type + "\u{0}" + reason
                 if let at = index[key] {
                     groups[at].entries.append(skip.entry)
                 } else {
                     index[key] = groups.count
-                    groups.append((skip.type, skip.reason, [skip.entry]))
+                    groups.append((skip.type, reason, [skip.entry]))
                 }
             }
             for group in groups {

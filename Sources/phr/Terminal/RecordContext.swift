@@ -29,7 +29,7 @@ struct RecordContext {
     static func confirmRemoval(_ description: String, id: String, yes: Bool) throws -> Bool {
         if yes { return true }
         guard isatty(STDIN_FILENO) == 1 else {
-            throw RecordError.invalidOption(option: "--yes", reason: "removing \(id) needs --yes when there is no terminal to confirm on",
+            throw RecordError.invalidOption(option: Field("yes"), reason: "removing \(id) needs --yes when there is no terminal to confirm on",
                                             hint: "run it on a terminal to be asked, or add --yes")
         }
         Console.writeErr(Data("Remove \(description)? [y/N] ".utf8))

@@ -44,7 +44,7 @@ enum RecordTextInput {
         }
         guard !positions.isEmpty else { return arguments }
         guard positions.count == 1 else {
-            throw RecordError.invalidOption(option: "-", reason: "only one value can be read from standard input",
+            throw RecordError.invalidOption(option: Field.path("-"), reason: "only one value can be read from standard input",
                                             hint: "give the other values on the command line, or run the command once per value")
         }
         let position = positions[0]
@@ -76,11 +76,11 @@ enum RecordTextInput {
             if n == 0 { break }
             bytes += chunk[0..<n]
             if bytes.count > limit {
-                throw RecordError.invalidField(field: "standard input", reason: "more than \(limit >> 10) KiB of text")
+                throw RecordError.invalidField(field: Field.path("standard input"), reason: "more than \(limit >> 10) KiB of text")
             }
         }
         guard var text = String(bytes: bytes, encoding: .utf8) else {
-            throw RecordError.invalidField(field: "standard input", reason: "not UTF-8 text")
+            throw RecordError.invalidField(field: Field.path("standard input"), reason: "not UTF-8 text")
         }
         if let last = text.last, last == "\n" || last == "\r\n" { text.removeLast() }
         return text

@@ -128,7 +128,7 @@ import Testing
         let engine = SearchEngine(vault: vault, profile: store.profile)
         #expect(try engine.search("cough tag:lungs").hits.map(\.id) == [added.id])
         #expect(try engine.search("winter").hits.isEmpty)
-        #expect(throws: RecordError.invalidField(field: "--type", reason: "'scan' is not a document type; use one of prescription, insurance, lab, imaging, discharge, visit, vaccination, referral, bill, other")) {
+        #expect(throws: RecordError.invalidField(field: Field("type"), reason: "'scan' is not a document type; use one of prescription, insurance, lab, imaging, discharge, visit, vaccination, referral, bill, other")) {
             var bad = DocumentStore.Changes()
             bad.type = "scan"
             try store.edit(added.id, bad)

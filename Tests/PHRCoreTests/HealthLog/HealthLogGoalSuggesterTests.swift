@@ -29,14 +29,14 @@ import Testing
         // No activity level: sedentary, said.
         let assumed = GoalSuggester.meals(Self.adult(40, .male, kg: 80, cm: 180))
         #expect(assumed.value == 2680)
-        #expect(assumed.notes.contains("no activity level set: sedentary is assumed; set it with 'phr log settings --activity sedentary|moderate|vigorous'"))
+        #expect(assumed.notes.contains("no activity level set: sedentary is assumed; set it with '\(Action.setHealthSetting(.activity, example: "sedentary|moderate|vigorous"))'"))
         #expect(assumed.source.hasPrefix("Mifflin MD, St Jeor ST"))
     }
 
     @Test func caloriesNeedAnAdultWithWeightHeightAndAge() {
         let missing = GoalSuggester.meals(Person(ageMonths: nil, sex: .male, heightCm: nil, weightKg: 80, activity: nil))
         #expect(missing.value == nil)
-        #expect(missing.notes == ["missing: height ('phr id set --height 178cm'); date of birth ('phr id set --dob YYYY-MM-DD')"])
+        #expect(missing.notes == ["missing: height ('\(Action.setMedicalID(.height, example: "178cm"))'); date of birth ('\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))')"])
         let child = GoalSuggester.meals(Self.adult(15, .female, kg: 50, cm: 160))
         #expect(child.value == nil)
         #expect(child.formula == "Mifflin-St Jeor was derived from adults aged 19–78; no calorie goal is suggested under 18")
@@ -55,7 +55,7 @@ import Testing
                 == "EFSA adequate intake of total water for men 14 years and older: 2.5 L a day; drinks give about 80% of it: 2.5 L × 0.8 = 2 L")
         let unknownAge = GoalSuggester.water(Person(ageMonths: nil, sex: .female, heightCm: nil, weightKg: nil, activity: nil))
         #expect(unknownAge.value == 1600)
-        #expect(unknownAge.notes.first == "no date of birth: an adult is assumed; set it with 'phr id set --dob YYYY-MM-DD'")
+        #expect(unknownAge.notes.first == "no date of birth: an adult is assumed; set it with '\(Action.setMedicalID(.dob, example: "YYYY-MM-DD"))'")
     }
 
     @Test func sleepIsTheMiddleOfTheNationalSleepFoundationRange() {

@@ -10,7 +10,7 @@ import Testing
     typealias X = HealthLogFixture
 
     static func times(_ mode: Reminder.WaterMode, _ window: String) throws -> [String] {
-        let (start, end) = try ReminderStore.window(window, field: "--window")
+        let (start, end) = try ReminderStore.window(window, field: Field("window"))
         return WaterReminderSchedule.times(mode: mode, start: start, end: end).map(\.description)
     }
 
@@ -26,8 +26,8 @@ import Testing
         #expect(try Self.times(.default, "08:00-08:00") == ["08:00", "14:00", "20:00", "02:00"])
         // Never two reminders at the same minute.
         #expect(try Self.times(.default, "09:00-09:02") == ["09:00", "09:01"])
-        #expect(throws: RecordError.invalidField(field: "--window", reason: "'8-22' is not a window; use HH:MM-HH:MM, e.g. 08:00-22:00")) {
-            try ReminderStore.window("8-22", field: "--window")
+        #expect(throws: RecordError.invalidField(field: Field("window"), reason: "'8-22' is not a window; use HH:MM-HH:MM, e.g. 08:00-22:00")) {
+            try ReminderStore.window("8-22", field: Field("window"))
         }
         let night = WaterReminderSchedule.occurrences(mode: .default, start: LocalTime("22:00")!, end: LocalTime("06:00")!,
                                                       windowDay: CalendarDate("2026-03-10")!)
@@ -35,7 +35,7 @@ import Testing
     }
 
     static func water(_ mode: Reminder.WaterMode, _ window: String, paused: Bool = false) throws -> Reminder {
-        let (start, end) = try ReminderStore.window(window, field: "--window")
+        let (start, end) = try ReminderStore.window(window, field: Field("window"))
         return Reminder(id: "rem0aa", uid: "uid", kind: .water, mode: mode, windowStart: start, windowEnd: end, medicationID: nil,
                         medicationUID: nil, beforeMinutes: nil, paused: paused, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
     }
@@ -47,7 +47,8 @@ import Testing
         let progress = LogStore.DayProgress(metric: .water, day: time.today(), total: total, entries: total > 0 ? 1 : 0, goal: goal, met: met,
                                             weekTotal: nil)
         let context = ReminderPlanner.Context(time: time, reminders: reminders, medications: [], appointments: [], water: progress,
-                                              lastWater: lastWater.map(F.instant), format: HealthFormat(.defaults))
+                                              lastWater: lastWater.map(F.instant), format: HealthFormat(.defaults),
+                                              spelling: PlainSpelling())
         return ReminderPlanner.plan(context).show.map { "\($0.key) \($0.at) \($0.message)" }
     }
 
@@ -114,7 +115,7 @@ import Testing
         #expect(try reminders.list().map(\.kind) == [.water, .med, .appt])
 
         func due(_ now: String, record: Bool = true) throws -> [String] {
-            try ReminderRunner(vault: f.vault, profile: f.profile, time: F.time(now, "Europe/Berlin")).due(record: record).map(\.key)
+            try ReminderRunner(vault: f.vault, profile: f.profile, time: F.time(now, "Europe/Berlin"), spelling: PlainSpelling()).due(record: record).map(\.key)
         }
         // 08:05: the 08:00 dose. The water window opens at 09:00.
         #expect(try due("2026-03-10T08:05:00+01:00", record: false) == ["med:\(metformin.id):2026-03-10T08:00"])
@@ -162,7 +163,7 @@ import Testing
             try reminders.add(input)
         }
         // Off since the day before: at 09:00 both are due; only the nearer one is shown.
-        let runner = ReminderRunner(vault: f.vault, profile: f.profile, time: F.time("2026-03-11T09:00:00+01:00", "Europe/Berlin"))
+        let runner = ReminderRunner(vault: f.vault, profile: f.profile, time: F.time("2026-03-11T09:00:00+01:00", "Europe/Berlin"), spelling: PlainSpelling())
         let shown = try runner.due()
         #expect(shown.map(\.key) == ["appt:\(visit.id):2026-03-11T08:30:00Z:60"])
         #expect(shown.first?.message == "today at 09:30 (in 30m)")
@@ -186,19 +187,19 @@ import Testing
         var rule = ReminderStore.Input(kind: "med")
         rule.medication = ibuprofen.id
         #expect(throws: RecordError.notApplicable(reason: "med \(ibuprofen.id) has no schedule, so nothing falls due to remind of",
-                                                  hint: "give it one with 'phr med edit \(ibuprofen.id) --schedule 08:00,20:00' or --every 8h")) {
+                                                  hint: "give it one with '\(Action.scheduleMedication(ibuprofen.id))' or \(Field.every) 8h")) {
             try ReminderStore(vault: f.vault, profile: f.profile, time: time).add(rule)
         }
         rule.medication = amoxicillin.id
         let (reminder, _) = try ReminderStore(vault: f.vault, profile: f.profile, time: time).add(rule)
         #expect(reminder.medicationID == amoxicillin.id && reminder.medicationUID == amoxicillin.uid)
         _ = try DoseLog(vault: f.vault, profile: f.profile, time: time).take(amoxicillin.id)
-        let runner = { (now: String) in ReminderRunner(vault: f.vault, profile: f.profile, time: F.time(now, "Europe/Berlin")) }
+        let runner = { (now: String) in ReminderRunner(vault: f.vault, profile: f.profile, time: F.time(now, "Europe/Berlin"), spelling: PlainSpelling()) }
         #expect(try runner("2026-03-09T19:59:00+01:00").due().isEmpty)
         // Eight elapsed hours after 12:00.
         let due = try runner("2026-03-09T20:01:00+01:00").due()
         #expect(due.map(\.key) == ["med:\(amoxicillin.id):2026-03-09T20:00:00+01:00"])
-        #expect(due.first?.message == "the dose, due today at 20:00; log it with 'phr med take \(amoxicillin.id)'")
+        #expect(due.first?.message == "the dose, due today at 20:00; log it with 'log a dose of \(amoxicillin.id)'", "the core names the step; the CLI test sees 'phr med take'")
         #expect(try runner("2026-03-09T20:30:00+01:00").due().isEmpty)
         // Removing the medication removes its reminder.
         try MedicationStore(vault: f.vault, profile: f.profile, time: time).remove(amoxicillin.id)
@@ -206,8 +207,9 @@ import Testing
     }
 
     @Test func installerUnitsHoldNoSecretAndQuoteWhatTheyMust() throws {
-        let plan = ReminderInstaller.Plan(executable: "/usr/local/bin/phr", vault: "/home/al/My Vault", profile: "Sam",
-                                          everyMinutes: 5, passphraseCommand: "secret-tool lookup phr 100%", passphraseFile: nil, details: false)
+        let plan = ReminderInstaller.Plan(executable: "/usr/local/bin/phr",
+                                          arguments: ["remind", "due", "--notify", "--if-unlocked", "--vault", "/home/al/My Vault", "--profile", "Sam"],
+                                          everyMinutes: 5, passphraseCommand: "secret-tool lookup phr 100%", passphraseFile: nil)
         let service = ReminderInstaller.serviceUnit(plan)
         #expect(service.contains("ExecStart=/usr/local/bin/phr remind due --notify --if-unlocked --vault \"/home/al/My Vault\" --profile Sam\n"))
         #expect(service.contains("Environment=\"PHR_PASSPHRASE_COMMAND=secret-tool lookup phr 100%%\"\n"))
@@ -215,8 +217,8 @@ import Testing
         #expect(ReminderInstaller.timerUnit(plan).contains("OnCalendar=*:0/5\n"))
         #expect(ReminderInstaller.crontabLine(plan, uid: 1000)
                 == "*/5 * * * * DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/1000/bus PHR_PASSPHRASE_COMMAND='secret-tool lookup phr 100\\%' /usr/local/bin/phr remind due --notify --if-unlocked --vault '/home/al/My Vault' --profile Sam")
-        let hourly = ReminderInstaller.Plan(executable: "/p", vault: "/v", profile: nil, everyMinutes: 60, passphraseCommand: nil,
-                                            passphraseFile: nil, details: true)
+        let hourly = ReminderInstaller.Plan(executable: "/p", arguments: ["remind", "due", "--notify", "--if-unlocked", "--vault", "/v", "--notify-details"],
+                                            everyMinutes: 60, passphraseCommand: nil, passphraseFile: nil)
         #expect(ReminderInstaller.timerUnit(hourly).contains("OnCalendar=hourly\n"))
         #expect(ReminderInstaller.serviceUnit(hourly).contains("ExecStart=/p remind due --notify --if-unlocked --vault /v --notify-details\n"))
 
@@ -229,8 +231,8 @@ import Testing
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
         try ReminderInstaller.checkPassphraseFile(file)
-        let withFile = ReminderInstaller.Plan(executable: "/p", vault: "/v", profile: nil, everyMinutes: 10, passphraseCommand: nil,
-                                              passphraseFile: file, details: false)
+        let withFile = ReminderInstaller.Plan(executable: "/p", arguments: ["remind", "due"], everyMinutes: 10, passphraseCommand: nil,
+                                              passphraseFile: file)
         let written = try ReminderInstaller.write(withFile, to: "\(directory)/systemd/user", force: false)
         #expect(written == ["\(directory)/systemd/user/phr-remind.service", "\(directory)/systemd/user/phr-remind.timer"])
         #expect(try String(contentsOfFile: written[0], encoding: .utf8).contains("Environment=\"PHR_PASSPHRASE_FILE=\(file)\""))

@@ -76,35 +76,35 @@ import Testing
         func add(_ metric: LogMetric, _ amount: String?, _ change: (inout LogStore.Input) -> Void = { _ in }) throws {
             try f.log(metric, amount, at: now, change)
         }
-        #expect(throws: RecordError.invalidOption(option: "--at", reason: "tomorrow 11:00 is in the future", hint: "log things once they happened")) {
+        #expect(throws: RecordError.invalidOption(option: Field("at"), reason: "tomorrow 11:00 is in the future", hint: "log things once they happened")) {
             try add(.water, "250ml") { $0.at = "2026-03-11 11:00" }
         }
-        #expect(throws: RecordError.invalidOption(option: "--at", reason: "a sleep has a start and an end",
-                                                  hint: "use --from (when it started) or --to (when it ended); without them it ended now")) {
+        #expect(throws: RecordError.invalidOption(option: Field("at"), reason: "a sleep has a start and an end",
+                                                  hint: "use \(Field.from) (when it started) or \(Field.to) (when it ended); without them it ended now")) {
             try add(.sleep, "8h") { $0.at = "07:00" }
         }
-        #expect(throws: RecordError.invalidOption(option: "--from", reason: "only sleep and workouts have a start and an end", hint: "use --at")) {
+        #expect(throws: RecordError.invalidOption(option: Field("from"), reason: "only sleep and workouts have a start and an end", hint: "use \(Field.at)")) {
             try add(.water, "250ml") { $0.from = "07:00" }
         }
-        #expect(throws: RecordError.invalidOption(option: "--drink", reason: "only for water entries", hint: nil)) {
+        #expect(throws: RecordError.invalidOption(option: Field("drink"), reason: "only for water entries", hint: nil)) {
             try add(.meal, "500kcal") { $0.drink = "tea" }
         }
-        #expect(throws: RecordError.invalidOption(option: "--pulse", reason: "only blood pressure has a pulse", hint: nil)) {
+        #expect(throws: RecordError.invalidOption(option: Field("pulse"), reason: "only blood pressure has a pulse", hint: nil)) {
             try add(.weight, "70kg") { $0.pulse = "60" }
         }
-        #expect(throws: RecordError.invalidField(field: "--meal", reason: "'elevenses' is not one of breakfast, brunch, lunch, dinner, snack, fruit")) {
+        #expect(throws: RecordError.invalidField(field: Field("meal"), reason: "'elevenses' is not one of breakfast, brunch, lunch, dinner, snack, fruit")) {
             try add(.meal, "500kcal") { $0.meal = "elevenses" }
         }
-        #expect(throws: RecordError.invalidField(field: "--factor", reason: "'4' is not a hydration factor; use a number from 0 to 3, e.g. 0.9")) {
+        #expect(throws: RecordError.invalidField(field: Field("factor"), reason: "'4' is not a hydration factor; use a number from 0 to 3, e.g. 0.9")) {
             try add(.water, "250ml") { $0.factor = "4" }
         }
-        #expect(throws: RecordError.invalidOption(option: "AMOUNT", reason: "8h does not match --from and --to (7h 30m)", hint: "give the duration or --from and --to")) {
+        #expect(throws: RecordError.invalidOption(option: Field.argument("amount"), reason: "8h does not match \(Field.from) and \(Field.to) (7h 30m)", hint: "give the duration or \(Field.from) and \(Field.to)")) {
             try add(.sleep, "8h") { input in
                 input.from = "23:00"
                 input.to = "06:30"
             }
         }
-        #expect(throws: RecordError.invalidOption(option: "AMOUNT", reason: "how much? e.g. 250ml, 8floz, 1cup or + (one serving)", hint: nil)) {
+        #expect(throws: RecordError.invalidOption(option: Field.argument("amount"), reason: "how much? e.g. 250ml, 8floz, 1cup or + (one serving)", hint: nil)) {
             try add(.water, nil)
         }
         // --to is the latest such time not ahead of the clock: 13:00 is still ahead at 12:00, so it was yesterday.
@@ -129,7 +129,7 @@ import Testing
         #expect(try f.log(.water, "+2", at: "2026-03-10T09:00:00Z").value == 660)
         input = HealthSettingsStore.Input()
         input.serving = "2 servings"
-        #expect(throws: RecordError.invalidField(field: "--serving", reason: "'2 servings' is not an amount phr understands; use e.g. 250ml, 0.5l or 8floz")) {
+        #expect(throws: RecordError.invalidField(field: Field("serving"), reason: "'2 servings' is not an amount phr understands; use e.g. 250ml, 0.5l or 8floz")) {
             try HealthSettingsStore(vault: f.vault, profile: f.profile, time: RecordFixtures.time("2026-03-10T08:00:00Z", "UTC")).set(input)
         }
     }
@@ -168,8 +168,8 @@ import Testing
         let f = try X("log-bmi")
         defer { f.cleanUp() }
         let time = RecordFixtures.time("2026-03-10T12:00:00Z", "Europe/Berlin")
-        #expect(throws: RecordError.invalidOption(option: "--weight", reason: "no weight known for me",
-                                                  hint: "give --weight 72kg, log one with 'phr log weight 72kg', or set it with 'phr id set --weight 72kg'")) {
+        #expect(throws: RecordError.invalidOption(option: Field("weight"), reason: "no weight known for me",
+                                                  hint: "give \(Field.weight) 72kg, log one with '\(Action.logWeight(example: "72kg"))', or set it with '\(Action.setMedicalID(.weight, example: "72kg"))'")) {
             try BodyMassIndex.forProfile(vault: f.vault, profile: f.profile, time: time, weight: nil, height: nil)
         }
         var id = MedicalIDStore.Input()

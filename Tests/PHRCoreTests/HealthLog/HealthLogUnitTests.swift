@@ -39,64 +39,64 @@ import Testing
     }
 
     @Test func typedAmountsAreRead() throws {
-        #expect(try P.water("250ml", servingML: 250, field: "AMOUNT") == HealthQuantity(value: 250, unit: .millilitre))
-        #expect(try P.water("0,5 l", servingML: 250, field: "AMOUNT") == HealthQuantity(value: 500, unit: .litre))
-        #expect(try P.water("8 fl oz", servingML: 250, field: "AMOUNT").value == 8 * 29.5735295625)
-        #expect(try P.water("12oz", servingML: 250, field: "AMOUNT").unit == .usFluidOunce)
-        let cups = try P.water("2 cups", servingML: 250, field: "AMOUNT")
+        #expect(try P.water("250ml", servingML: 250, field: Field.argument("amount")) == HealthQuantity(value: 250, unit: .millilitre))
+        #expect(try P.water("0,5 l", servingML: 250, field: Field.argument("amount")) == HealthQuantity(value: 500, unit: .litre))
+        #expect(try P.water("8 fl oz", servingML: 250, field: Field.argument("amount")).value == 8 * 29.5735295625)
+        #expect(try P.water("12oz", servingML: 250, field: Field.argument("amount")).unit == .usFluidOunce)
+        let cups = try P.water("2 cups", servingML: 250, field: Field.argument("amount"))
         #expect(cups.unit == .usCup && Self.close(cups.value, 473.176473) && Self.close(cups.typedAmount, 2))
         // Servings are stored in millilitres, at the serving size of the moment.
-        #expect(try P.water("+", servingML: 300, field: "AMOUNT") == HealthQuantity(value: 300, unit: .millilitre))
-        #expect(try P.water("+2", servingML: 250, field: "AMOUNT") == HealthQuantity(value: 500, unit: .millilitre))
-        #expect(try P.water("1.5 servings", servingML: 200, field: "AMOUNT") == HealthQuantity(value: 300, unit: .millilitre))
-        #expect(try P.water("1 glass", servingML: 250, field: "AMOUNT").value == 250)
-        #expect(try P.duration("7.5h", metric: .sleep, field: "AMOUNT") == HealthQuantity(value: 450, unit: .hour))
-        #expect(try P.duration("7h30m", metric: .sleep, field: "AMOUNT").value == 450)
-        #expect(try P.duration("7h 30min", metric: .sleep, field: "AMOUNT").value == 450)
-        #expect(try P.duration("1:45", metric: .workout, field: "AMOUNT").value == 105)
-        #expect(try P.duration("45min", metric: .workout, field: "AMOUNT") == HealthQuantity(value: 45, unit: .minute))
-        #expect(try P.energy("650kcal", field: "AMOUNT") == HealthQuantity(value: 650, unit: .kilocalorie))
-        #expect(try P.energy("650", field: "AMOUNT").value == 650)
-        #expect(Self.close(try P.energy("2719.6 kJ", field: "AMOUNT").value, 650))
-        #expect(try P.weight("72.5kg", field: "AMOUNT") == HealthQuantity(value: 72.5, unit: .kilogram))
-        #expect(try P.weight("160 lbs", field: "AMOUNT").unit == .pound)
-        #expect(try P.glucose("5.4mmol/L", bareUnit: .millimolePerLitre, field: "AMOUNT").value == 5.4)
-        #expect(Self.close(try P.glucose("97 mg/dl", bareUnit: .millimolePerLitre, field: "AMOUNT").value, 97 / 18.0156))
-        #expect(Self.close(try P.glucose("97", bareUnit: .milligramPerDecilitre, field: "AMOUNT").value, 97 / 18.0156))
-        let pressure = try P.bloodPressure("120/80 mmHg", field: "AMOUNT")
+        #expect(try P.water("+", servingML: 300, field: Field.argument("amount")) == HealthQuantity(value: 300, unit: .millilitre))
+        #expect(try P.water("+2", servingML: 250, field: Field.argument("amount")) == HealthQuantity(value: 500, unit: .millilitre))
+        #expect(try P.water("1.5 servings", servingML: 200, field: Field.argument("amount")) == HealthQuantity(value: 300, unit: .millilitre))
+        #expect(try P.water("1 glass", servingML: 250, field: Field.argument("amount")).value == 250)
+        #expect(try P.duration("7.5h", metric: .sleep, field: Field.argument("amount")) == HealthQuantity(value: 450, unit: .hour))
+        #expect(try P.duration("7h30m", metric: .sleep, field: Field.argument("amount")).value == 450)
+        #expect(try P.duration("7h 30min", metric: .sleep, field: Field.argument("amount")).value == 450)
+        #expect(try P.duration("1:45", metric: .workout, field: Field.argument("amount")).value == 105)
+        #expect(try P.duration("45min", metric: .workout, field: Field.argument("amount")) == HealthQuantity(value: 45, unit: .minute))
+        #expect(try P.energy("650kcal", field: Field.argument("amount")) == HealthQuantity(value: 650, unit: .kilocalorie))
+        #expect(try P.energy("650", field: Field.argument("amount")).value == 650)
+        #expect(Self.close(try P.energy("2719.6 kJ", field: Field.argument("amount")).value, 650))
+        #expect(try P.weight("72.5kg", field: Field.argument("amount")) == HealthQuantity(value: 72.5, unit: .kilogram))
+        #expect(try P.weight("160 lbs", field: Field.argument("amount")).unit == .pound)
+        #expect(try P.glucose("5.4mmol/L", bareUnit: .millimolePerLitre, field: Field.argument("amount")).value == 5.4)
+        #expect(Self.close(try P.glucose("97 mg/dl", bareUnit: .millimolePerLitre, field: Field.argument("amount")).value, 97 / 18.0156))
+        #expect(Self.close(try P.glucose("97", bareUnit: .milligramPerDecilitre, field: Field.argument("amount")).value, 97 / 18.0156))
+        let pressure = try P.bloodPressure("120/80 mmHg", field: Field.argument("amount"))
         #expect(pressure.systolic == 120 && pressure.diastolic == 80)
     }
 
     @Test func badAmountsSayWhatWouldWork() {
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'1,500ml' is ambiguous; write the number without a thousands separator, or with a decimal point")) {
-            try P.water("1,500ml", servingML: 250, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'1,500ml' is ambiguous; write the number without a thousands separator, or with a decimal point")) {
+            try P.water("1,500ml", servingML: 250, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'250' is not an amount phr understands; use e.g. 250ml, 0.5l, 8floz, 2cups, 1serving or +")) {
-            try P.water("250", servingML: 250, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'250' is not an amount phr understands; use e.g. 250ml, 0.5l, 8floz, 2cups, 1serving or +")) {
+            try P.water("250", servingML: 250, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'0ml' is zero; an entry needs an amount above 0")) {
-            try P.water("0ml", servingML: 250, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'0ml' is zero; an entry needs an amount above 0")) {
+            try P.water("0ml", servingML: 250, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'0kg' is zero; an entry needs an amount above 0")) {
-            try P.weight("0kg", field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'0kg' is zero; an entry needs an amount above 0")) {
+            try P.weight("0kg", field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'7l' is outside 1 ml to 5 l for one entry")) {
-            try P.water("7l", servingML: 250, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'7l' is outside 1 ml to 5 l for one entry")) {
+            try P.water("7l", servingML: 250, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'30h' is outside 1 minute to 24 hours for one entry")) {
-            try P.duration("30h", metric: .sleep, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'30h' is outside 1 minute to 24 hours for one entry")) {
+            try P.duration("30h", metric: .sleep, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'30m7h' is not an amount phr understands; use e.g. 7.5h, 7h30m, 45min or 1:30")) {
-            try P.duration("30m7h", metric: .sleep, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'30m7h' is not an amount phr understands; use e.g. 7.5h, 7h30m, 45min or 1:30")) {
+            try P.duration("30m7h", metric: .sleep, field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'72' is not an amount phr understands; use e.g. 72.5kg or 160lb")) {
-            try P.weight("72", field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'72' is not an amount phr understands; use e.g. 72.5kg or 160lb")) {
+            try P.weight("72", field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'80/120': the first (systolic) value must be the higher one")) {
-            try P.bloodPressure("80/120", field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'80/120': the first (systolic) value must be the higher one")) {
+            try P.bloodPressure("80/120", field: Field.argument("amount"))
         }
-        #expect(throws: RecordError.invalidField(field: "AMOUNT", reason: "'5.4kg' is not an amount phr understands; use e.g. 5.4mmol/L or 97mg/dL")) {
-            try P.glucose("5.4kg", bareUnit: .millimolePerLitre, field: "AMOUNT")
+        #expect(throws: RecordError.invalidField(field: Field.argument("amount"), reason: "'5.4kg' is not an amount phr understands; use e.g. 5.4mmol/L or 97mg/dL")) {
+            try P.glucose("5.4kg", bareUnit: .millimolePerLitre, field: Field.argument("amount"))
         }
     }
 

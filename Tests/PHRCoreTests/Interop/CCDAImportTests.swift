@@ -47,7 +47,7 @@ import Testing
         #expect(reasons.isSuperset(of: ["names no medication (nullFlavor NI)", "recorded as not taken (negationInd)",
                                         "states that there is no known allergy, which is not an allergy to list",
                                         "names no problem (value nullFlavor UNK)", "not given (negationInd)", "has no value"]))
-        let sections = report.skipped.filter { $0.type.hasSuffix(" section") }.map { "\($0.type): \($0.reason)" }
+        let sections = report.skipped.filter { $0.type.hasSuffix(" section") }.map { "\($0.type): \($0.reason.description)" }
         switch kind {
         case .ccd:
             #expect(sections == ["Social History section: phr does not keep this section (LOINC 29762-2); its 1 entry is not imported",
@@ -277,10 +277,10 @@ import Testing
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: utc)
         #expect(report.rejectedCount == 0, "\(report.skipped)")
         // A vaccine whose date is a vendor's "unknown" sentinel is skipped as having none, not refused.
-        #expect(report.skipped.map { "\($0.entry) \($0.type): \($0.reason)" } == ["section[3] entry[0] Immunization Activity: has no date (effectiveTime)"],
+        #expect(report.skipped.map { "\($0.entry) \($0.type): \($0.reason.description)" } == ["section[3] entry[0] Immunization Activity: has no date (effectiveTime)"],
                 "\(report.skipped)")
         #expect(report.added == ["medications": 3, "appointments": 3, "observations": 3, "allergies": 1], "\(report.added)")
-        let repaired = Dictionary(uniqueKeysWithValues: report.repaired.map { ($0.entry, $0.reason) })
+        let repaired = Dictionary(uniqueKeysWithValues: report.repaired.map { ($0.entry, $0.reason.description) })
         #expect(repaired["section[0] entry[0]"] == "effectiveTime.low: '00010101000000' stands for an unknown time; left out")
         #expect(repaired["section[0] entry[1]"] == "effectiveTime.low: '2024031' has too few digits for its precision; read as a month; effectiveTime.high: '000000' stands for an unknown time; left out")
         #expect(repaired["section[0] entry[2]"] == "effectiveTime.high: 2023-01-01 is before the start, 2024-03-01; left out")
@@ -333,9 +333,9 @@ import Testing
         xml = xml.replacingOccurrences(of: "value=\"13.2\" unit=\"g/dL\"", with: "value=\"1e999\" unit=\"g/dL\"")
         let path = try Self.write(xml, directory, "ccd.xml")
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
-        let refused = report.skipped.filter(\.rejected).map { "\($0.entry) \($0.type): \($0.reason)" }
+        let refused = report.skipped.filter(\.rejected).map { "\($0.entry) \($0.type): \($0.reason.description)" }
         #expect(refused == ["section[4] entry[0] component[0] Result Observation: value: '1e999' is not a number phr can keep"])
-        #expect(report.repaired.map { "\($0.entry) \($0.type): \($0.reason)" } == [
+        #expect(report.repaired.map { "\($0.entry) \($0.type): \($0.reason.description)" } == [
             "section[1] entry[0] Medication Activity: effectiveTime.low: '18000115': year 1800 is outside the years phr accepts (1900 to 2200); left out",
         ])
         #expect(report.added["medications"] == Expected.medications && report.added["observations"] == Expected.results + Expected.vitalSigns - 1)

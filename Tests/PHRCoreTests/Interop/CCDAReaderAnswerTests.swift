@@ -19,11 +19,11 @@ import Testing
     }
 
     /// The answer after taking `bytes` in pieces of `piece` bytes.
-    static func read(_ bytes: [UInt8], piece: Int) -> CCDAReaderProcess.Answer {
+    static func read(_ bytes: [UInt8], piece: Int) throws -> CCDAReaderProcess.Answer {
         var answer = CCDAReaderProcess.Answer()
         var start = 0
         while start < bytes.count {
-            answer.take(bytes[start..<min(start + piece, bytes.count)])
+            try answer.take(bytes[start..<min(start + piece, bytes.count)])
             start += piece
         }
         return answer
@@ -38,24 +38,24 @@ import Testing
         let bytes = try Self.lines(entries.map { .entry($0) } + [.result(.document(document))])
         var expected = document
         expected.entries = entries
-        #expect(Self.read(bytes, piece: piece).finished() == .document(expected))
+        #expect(try Self.read(bytes, piece: piece).finished() == .document(expected))
     }
 
     @Test func aRefusalAfterEntriesRefuses() throws {
         let bytes = try Self.lines([.entry(Self.entry(0)), .result(.refused(.malformed(line: 9, message: "unexpected end")))])
-        #expect(Self.read(bytes, piece: 3).finished() == .refused(.malformed(line: 9, message: "unexpected end")))
+        #expect(try Self.read(bytes, piece: 3).finished() == .refused(.malformed(line: 9, message: "unexpected end")))
     }
 
     @Test func brokenOrUnfinishedAnswersAreRefused() throws {
         let good = try Self.lines([.entry(Self.entry(0)), .result(.document(CCDADocument()))])
-        #expect(Self.read(good, piece: 5).finished() != nil)
+        #expect(try Self.read(good, piece: 5).finished() != nil)
         // No result: the worker stopped (or was stopped) before the end.
-        #expect(Self.read(try Self.lines([.entry(Self.entry(0))]), piece: 5).finished() == nil)
+        #expect(try Self.read(try Self.lines([.entry(Self.entry(0))]), piece: 5).finished() == nil)
         // A result without its line end, a line that is not a message, anything after the result.
-        #expect(Self.read(Array(good.dropLast()), piece: 5).finished() == nil)
-        #expect(Self.read(Array("{\"entry\":{}}\n".utf8) + good, piece: 5).finished() == nil)
-        #expect(Self.read(good + Array("\n".utf8), piece: 5).finished() == nil)
-        #expect(Self.read(good + (try Self.lines([.entry(Self.entry(1))])), piece: 5).finished() == nil)
-        #expect(Self.read([], piece: 5).finished() == nil)
+        #expect(try Self.read(Array(good.dropLast()), piece: 5).finished() == nil)
+        #expect(try Self.read(Array("{\"entry\":{}}\n".utf8) + good, piece: 5).finished() == nil)
+        #expect(try Self.read(good + Array("\n".utf8), piece: 5).finished() == nil)
+        #expect(try Self.read(good + (try Self.lines([.entry(Self.entry(1))])), piece: 5).finished() == nil)
+        #expect(try Self.read([], piece: 5).finished() == nil)
     }
 }

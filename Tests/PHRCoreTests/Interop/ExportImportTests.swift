@@ -255,7 +255,7 @@ import Testing
         try addDocument(withDocument, target, id: "dc0999", sha: 0xab)
         let report = try RecordImport.run(path: path, vault: withDocument, profileName: nil, time: Self.time)
         #expect(report.skipped == [ImportReport.Skip(entry: "documents[0]", type: "document",
-                                                     reason: "an export holds document details but not their files; move documents with 'phr backup' and 'phr restore', or add the files with 'phr doc add'")])
+                                                     reason: "an export holds document details but not their files; move documents with '\(Action.backup)' and '\(Action.restore(partial: false))', or add the files with '\(Action.addDocuments)'")])
         let linked = try MedicationStore(vault: withDocument, profile: target, time: Self.time).list().first { $0.name == "Amoxicillin" }
         #expect(linked?.documentID == "dc0999", "linked by content to the same file added there")
 

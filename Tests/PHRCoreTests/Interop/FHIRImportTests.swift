@@ -347,7 +347,7 @@ import Testing
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
         #expect(report.added == ["medical_id": 1, "contacts": 1, "allergies": 1, "conditions": 1])
         #expect(report.rejectedCount == 0)
-        let skipped = report.skipped.filter { $0.type != "Composition" }.map { "\($0.entry) \($0.type): \($0.reason)" }
+        let skipped = report.skipped.filter { $0.type != "Composition" }.map { "\($0.entry) \($0.type): \($0.reason.description)" }
         #expect(skipped == [
             "entry[2] Patient: another patient than the bundle's subject (entry[1], named by the Composition)",
             "entry[4] AllergyIntolerance: about another patient (patient is entry[2], not the bundle's subject entry[1])",

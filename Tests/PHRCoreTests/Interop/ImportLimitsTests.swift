@@ -25,7 +25,7 @@ import Testing
     }
 
     static func rejected(_ report: ImportReport) -> [String: String] {
-        Dictionary(report.skipped.filter(\.rejected).map { ($0.entry, $0.reason) }, uniquingKeysWith: { a, _ in a })
+        Dictionary(report.skipped.filter(\.rejected).map { ($0.entry, $0.reason.description) }, uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: Dates
@@ -38,8 +38,8 @@ import Testing
             let fractional = FHIRElements.DateTime(text: "\(day)T23:00:00.125-05:00", date: PartialDate("2000")!, hasTime: true)
             #expect(FHIRElements.instant(fractional) == nil, "instants read by Foundation are bounded too")
             let year = day.prefix(4)
-            #expect(throws: RecordError.invalidField(field: "--date", reason: "'\(day)': year \(year) is outside the years phr accepts (1900 to 2200)")) {
-                try RecordFields.date(day, field: "--date")
+            #expect(throws: RecordError.invalidField(field: Field("date"), reason: "'\(day)': year \(year) is outside the years phr accepts (1900 to 2200)")) {
+                try RecordFields.date(day, field: Field("date"))
             }
         }
         #expect(CalendarDate("1900-01-01") != nil && CalendarDate("2200-12-31") != nil && PartialDate("2200") != nil)
@@ -53,6 +53,45 @@ import Testing
         #expect(Timestamp.string(Date(timeIntervalSince1970: .nan)) == "1970-01-01T00:00:00Z")
         let beyond = Date(timeIntervalSince1970: 253_402_300_799 + 2 * 86400)
         #expect(LocalDateTime(beyond, in: TimeZone(identifier: "America/New_York")!).date.year == 10000)
+    }
+
+    /// A lab result or vaccination dated after today (anywhere on Earth) is refused with its
+    /// reason, from every importer; the rest is kept, and the trend's latest value stays the
+    /// newest real one (issue 37, item 16). Tomorrow in UTC+14 is still today somewhere.
+    @Test func futureResultsAndVaccinationsAreRefusedFromEveryImporter() throws {
+        let (vault, profile, directory) = try F.vault("limits-future")
+        defer { TestSupport.remove(directory) }
+        let ferritin = #"{"coding": [{"system": "http://loinc.org", "code": "2276-4"}], "text": "Ferritin"}"#
+        let fhir = try Self.write(Self.bundle([
+            #"{"resourceType": "Observation", "id": "o1", "status": "final", "code": \#(ferritin), "effectiveDateTime": "2026-11-20", "valueQuantity": {"value": 41, "unit": "ng/mL"}}"#,
+            #"{"resourceType": "Observation", "id": "o2", "status": "final", "code": \#(ferritin), "effectiveDateTime": "2150-01-01T08:00:00Z", "valueQuantity": {"value": 999, "unit": "ng/mL"}}"#,
+            #"{"resourceType": "Observation", "id": "o3", "status": "final", "code": \#(ferritin), "effectiveDateTime": "2026-11-22", "valueQuantity": {"value": 43, "unit": "ng/mL"}}"#,
+            #"{"resourceType": "Immunization", "id": "i1", "status": "completed", "vaccineCode": {"text": "Tetanus"}, "occurrenceDateTime": "2031-05"}"#,
+            #"{"resourceType": "Immunization", "id": "i2", "status": "completed", "vaccineCode": {"text": "Influenza"}, "occurrenceDateTime": "2026-10-01"}"#,
+        ]), directory, "future.json")
+        let report = try RecordImport.run(path: fhir, vault: vault, profileName: nil, time: Self.time)
+        #expect(Self.rejected(report) == [
+            "entry[1]": "effective: dated 2150-01-01T08:00:00Z, in the future",
+            "entry[3]": "date: dated 2031-05, in the future",
+        ])
+        #expect(report.added == ["observations": 2, "immunizations": 1])
+        let kept = try ObservationStore(vault: vault, profile: profile).list()
+        #expect(Set(kept.compactMap(\.valueNumber)) == [41, 43], "the 2150 value is not the latest ferritin")
+
+        // phr's own JSON with a result moved into the future is refused the same way.
+        let exported = "\(directory)/export.json"
+        try VaultExport.write(try VaultExport.build(vault: vault, profile: profile, time: Self.time, generator: "test"), to: exported, force: false)
+        var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: exported))) as? [String: Any])
+        var observations = json["observations"] as! [[String: Any]]
+        observations[0]["effective"] = "2199-12-31"
+        json["observations"] = observations
+        let edited = "\(directory)/edited.json"
+        try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: edited))
+        let (fresh, _, freshDirectory) = try F.vault("limits-future-fresh")
+        defer { TestSupport.remove(freshDirectory) }
+        let fromJSON = try RecordImport.run(path: edited, vault: fresh, profileName: nil, time: Self.time)
+        #expect(Self.rejected(fromJSON) == ["observations[0]": "effective: dated 2199-12-31, in the future"])
+        #expect(fromJSON.added["observations"] == 1)
     }
 
     @Test func extremeDatesInEachImporterAreRefusedAndTheRestIsImported() throws {
@@ -111,7 +150,7 @@ import Testing
         #expect(Self.rejected(fromFHIR) == [
             "entry[0]": "start: '9999-12-31T23:00:00-05:00': year 9999 is outside the years phr accepts (1900 to 2200)",
         ])
-        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason)" } == [
+        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason.description)" } == [
             "entry[1]: onsetDateTime: '0001-01-01': year 0001 is outside the years phr accepts (1900 to 2200); left out",
         ])
         #expect(fromFHIR.added == ["conditions": 2, "appointments": 1])
@@ -142,10 +181,10 @@ import Testing
         var input = AppointmentStore.Input()
         input.with = "Dr. Late"
         input.at = "9999-12-31 23:30"
-        #expect(throws: RecordError.invalidField(field: "--at", reason: "'9999-12-31 23:30': year 9999 is outside the years phr accepts (1900 to 2200)")) {
+        #expect(throws: RecordError.invalidField(field: Field("at"), reason: "'9999-12-31 23:30': year 9999 is outside the years phr accepts (1900 to 2200)")) {
             try AppointmentStore(vault: vault, profile: profile, time: Self.time).add(input)
         }
-        #expect(throws: RecordError.invalidOption(option: "--at", reason: "'9999-12-31 23:59': year 9999 is outside the years phr accepts (1900 to 2200)", hint: nil)) {
+        #expect(throws: RecordError.invalidOption(option: Field("at"), reason: "'9999-12-31 23:59': year 9999 is outside the years phr accepts (1900 to 2200)", hint: nil)) {
             try DoseLog.parseInstant("9999-12-31 23:59", time: Self.time)
         }
     }
@@ -247,7 +286,7 @@ import Testing
             "entry[6]": "value_number: is not a number phr can keep",
         ])
         // An end before the start costs the appointment its end, not the appointment.
-        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason)" } == ["entry[1]: end: '2026-12-03T09:00:00Z' is before start; left out"])
+        #expect(fromFHIR.repaired.map { "\($0.entry): \($0.reason.description)" } == ["entry[1]: end: '2026-12-03T09:00:00Z' is before start; left out"])
         #expect(fromFHIR.added == ["appointments": 1, "observations": 1])
 
         // phr JSON: counts at Int.max.
@@ -281,7 +320,7 @@ import Testing
         let longest = String(repeating: "y", count: RecordFields.maximumNameLength)
         var input = ConditionStore.Input()
         input.name = tooLong
-        #expect(throws: RecordError.invalidField(field: "NAME", reason: "at most 1000 characters")) { try conditions.add(input) }
+        #expect(throws: RecordError.invalidField(field: Field.argument("name"), reason: "at most 1000 characters")) { try conditions.add(input) }
         input.name = longest
         _ = try conditions.add(input)
 

@@ -185,7 +185,7 @@ import Testing
             LabReportReader.Row(page: 1, name: "Iron", valueNumber: nil, valueText: "4l", unit: "ug/dL", range: nil, flag: .low,
                                 panel: nil, analyte: "iron", loinc: nil, confidence: 0.3, unsure: "'4l' is not a result as read"),
         ])
-        #expect(throws: RecordError.invalidField(field: "rows[0]", reason: "'4l' is not a result; correct it first")) {
+        #expect(throws: RecordError.invalidField(field: Field.path("rows[0]"), reason: "'4l' is not a result; correct it first")) {
             _ = try store.accept(extraction)
         }
         try extraction.rows[0].edit(value: "41")

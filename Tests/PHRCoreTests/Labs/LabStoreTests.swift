@@ -44,7 +44,7 @@ import Testing
         let (vault, profile, directory) = try RecordFixtures.vault("lab-bad")
         defer { TestSupport.remove(directory) }
         let store = LabStore(vault: vault, profile: profile, time: Self.time)
-        #expect(throws: RecordError.invalidOption(option: "VALUE", reason: "'twelve' is not a result",
+        #expect(throws: RecordError.invalidOption(option: Field.argument("value"), reason: "'twelve' is not a result",
                                                   hint: "give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)")) {
             try Self.add(store, "ferritin", "twelve", "ng/mL", date: "2025-03-18")
         }

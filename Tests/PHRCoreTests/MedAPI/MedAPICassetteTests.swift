@@ -78,7 +78,7 @@ struct MedAPICassetteTests {
                                           directory: MedAPITest.cassettes))
             #expect(error.exitStatus == .failure)
             #expect(error.localizedDescription.hasPrefix("replay: no recorded RxNav answer for GET /REST/rxcui.json?name=never-recorded-medicine"))
-            #expect(error.hint?.contains("PHR_MEDAPI_MODE=record") == true)
+            #expect(error.hint?.description.contains("PHR_MEDAPI_MODE=record") == true)
         }
         #expect(server.connectionCount == 0)
         // A cached answer must not hide a missing recording either.

@@ -115,8 +115,8 @@ struct MedAPITransportTests {
         } catch let error as MedAPIError {
             #expect(error == .rateLimited(service: .openFDA, retryAfter: 7200))
             #expect(error.exitStatus == .temporaryFailure)
-            #expect(error.hint?.hasPrefix("try again in 2h") == true)
-            #expect(error.hint?.contains("PHR_OPENFDA_API_KEY") == true)
+            #expect(error.hint?.description.hasPrefix("try again in 2h") == true)
+            #expect(error.hint?.description.contains("PHR_OPENFDA_API_KEY") == true)
         }
         #expect(Date().timeIntervalSince(started) < 2)
         #expect(server.requests.filter { $0.path.hasPrefix("/drug/") }.count == 1)

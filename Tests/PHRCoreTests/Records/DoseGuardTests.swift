@@ -126,11 +126,11 @@ import Testing
         input.asNeeded = true
         let medication = try MedicationStore(vault: vault, profile: profile, time: time).add(input)
         let log = DoseLog(vault: vault, profile: profile, time: time)
-        #expect(throws: RecordError.invalidOption(option: "--at", reason: "today 13:00 is in the future", hint: "log doses when they are taken")) {
+        #expect(throws: RecordError.invalidOption(option: Field("at"), reason: "today 13:00 is in the future", hint: "log doses when they are taken")) {
             try log.take(medication.id, at: F.instant("2026-05-10T13:00:00+02:00"))
         }
         #expect(throws: RecordError.notApplicable(reason: "med \(medication.id) has no schedule, so there is no dose to skip",
-                                                  hint: "skipping applies to medications with --schedule or --every")) {
+                                                  hint: "skipping applies to medications with \(Field.schedule) or \(Field.every)")) {
             try log.skip(medication.id)
         }
         // "--at 23:30" typed at 12:00 means last night, not tonight.

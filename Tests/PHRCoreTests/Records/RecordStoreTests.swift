@@ -92,34 +92,34 @@ import Testing
             change(&input)
             try store.add(input)
         }
-        #expect(throws: RecordError.invalidField(field: "--schedule", reason: "'25:00' is not a time; use HH:MM, e.g. 08:00,20:00")) {
+        #expect(throws: RecordError.invalidField(field: Field("schedule"), reason: "'25:00' is not a time; use HH:MM, e.g. 08:00,20:00")) {
             try add { $0.times = "08:00,25:00" }
         }
-        #expect(throws: RecordError.invalidField(field: "--schedule", reason: "choose one of --schedule, --every, --as-needed and --no-schedule")) {
+        #expect(throws: RecordError.invalidField(field: Field("schedule"), reason: "choose one of \(Field.schedule), \(Field.every), \(Field.asNeeded) and \(Field.noSchedule)")) {
             try add { $0.times = "08:00"; $0.asNeeded = true }
         }
-        #expect(throws: RecordError.invalidField(field: "--every", reason: "'often' is not a duration in minutes; use something like 30m, 4h or 1h30m")) {
+        #expect(throws: RecordError.invalidField(field: Field("every"), reason: "'often' is not a duration in minutes; use something like 30m, 4h or 1h30m")) {
             try add { $0.every = "often" }
         }
-        #expect(throws: RecordError.invalidField(field: "--end", reason: "2026-05-01 is before the start, 2026-05-10")) {
+        #expect(throws: RecordError.invalidField(field: Field("end"), reason: "2026-05-01 is before the start, 2026-05-10")) {
             try add { $0.end = "2026-05-01" }
         }
-        #expect(throws: RecordError.invalidField(field: "--tz", reason: "'Mars/Olympus' is not a time zone; use an IANA name like Europe/Berlin or America/New_York")) {
+        #expect(throws: RecordError.invalidField(field: Field("tz"), reason: "'Mars/Olympus' is not a time zone; use an IANA name like Europe/Berlin or America/New_York")) {
             try add { $0.timeZone = "Mars/Olympus" }
         }
         #expect(throws: RecordError.notFound(kind: "document", id: "zzzz")) { try add { $0.document = "zzzz" } }
-        #expect(RecordError.invalidField(field: "--schedule", reason: "x").asOption().exitStatus == .usage)
+        #expect(RecordError.invalidField(field: Field("schedule"), reason: "x").asOption().exitStatus == .usage)
         #expect(try store.list(all: true).isEmpty, "nothing half-added")
 
-        #expect(try RecordFields.height("5ft10in", field: "--height") == 177.8)
-        #expect(try RecordFields.height("1.78m", field: "--height") == 178)
-        #expect(try RecordFields.weight("160lb", field: "--weight") == 72.6)
-        #expect(try RecordFields.bloodType("0 neg", field: "--blood-type") == "O-")
-        #expect(throws: RecordError.invalidField(field: "--blood-type", reason: "'C+' is not a blood type; use one of A+, A-, B+, B-, AB+, AB-, O+, O-")) {
-            try RecordFields.bloodType("C+", field: "--blood-type")
+        #expect(try RecordFields.height("5ft10in", field: Field("height")) == 177.8)
+        #expect(try RecordFields.height("1.78m", field: Field("height")) == 178)
+        #expect(try RecordFields.weight("160lb", field: Field("weight")) == 72.6)
+        #expect(try RecordFields.bloodType("0 neg", field: Field("blood-type")) == "O-")
+        #expect(throws: RecordError.invalidField(field: Field("blood-type"), reason: "'C+' is not a blood type; use one of A+, A-, B+, B-, AB+, AB-, O+, O-")) {
+            try RecordFields.bloodType("C+", field: Field("blood-type"))
         }
-        #expect(throws: RecordError.self) { _ = try RecordFields.phone("call me", field: "--phone") }
-        #expect(try RecordFields.phone("+49 (30) 123-4567", field: "--phone") == "+49 (30) 123-4567")
+        #expect(throws: RecordError.self) { _ = try RecordFields.phone("call me", field: Field("phone")) }
+        #expect(try RecordFields.phone("+49 (30) 123-4567", field: Field("phone")) == "+49 (30) 123-4567")
     }
 
     @Test func appointmentsKeepWallClockTimesInTheirZone() throws {
@@ -162,7 +162,7 @@ import Testing
         let moved = try store.edit(berlin.id, change)
         #expect(moved.sequence == 1)
         #expect(moved.start.description == "2026-12-04T10:00")
-        #expect(throws: RecordError.invalidField(field: "--at", reason: "'tomorrow' is not a date and time; use \"YYYY-MM-DD HH:MM\", e.g. \"2026-12-03 09:30\"")) {
+        #expect(throws: RecordError.invalidField(field: Field("at"), reason: "'tomorrow' is not a date and time; use \"YYYY-MM-DD HH:MM\", e.g. \"2026-12-03 09:30\"")) {
             var bad = AppointmentStore.Input()
             bad.at = "tomorrow"
             try store.edit(berlin.id, bad)
@@ -229,7 +229,7 @@ import Testing
         let tetanus = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).add(vaccine)
         #expect(tetanus.doseNumber == 2)
         vaccine.date = "2027-01-01"
-        #expect(throws: RecordError.invalidField(field: "--date", reason: "2027-01-01 is in the future")) {
+        #expect(throws: RecordError.invalidField(field: Field("date"), reason: "2027-01-01 is in the future")) {
             try ImmunizationStore(vault: vault, profile: profile, time: Self.time).add(vaccine)
         }
 
@@ -281,7 +281,7 @@ import Testing
         #expect(try vault.database.write { try Profiles.makeDefault($0, name: "sam") }.name == "Sam")
         #expect(try vault.database.read { try Profiles.resolve($0, name: nil) }.name == "Sam")
         #expect(throws: RecordError.profileExists("sam")) { try vault.database.write { try Profiles.create($0, name: "sam", relation: .other) } }
-        #expect(throws: RecordError.invalidField(field: "--relation", reason: "'cousin' is not a relation; use child, parent, partner or other")) {
+        #expect(throws: RecordError.invalidField(field: Field("relation"), reason: "'cousin' is not a relation; use child, parent, partner or other")) {
             try Profiles.relation("cousin")
         }
     }

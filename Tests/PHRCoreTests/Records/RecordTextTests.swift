@@ -72,7 +72,7 @@ import Testing
                                ("source.identifiers[0].system", { $0.source?.identifiers[0].system = "\u{7f}" })] as [(String, (inout Observation) -> Void)] {
             var observation = Self.observation
             change(&observation)
-            #expect(throws: RecordError.invalidField(field: path, reason: "contains control characters (such as a terminal escape sequence)")) {
+            #expect(throws: RecordError.invalidField(field: Field.path(path), reason: "contains control characters (such as a terminal escape sequence)")) {
                 try RecordFields.refuseControlCharacters(inStringsOf: observation)
             }
         }

@@ -112,7 +112,7 @@ import Testing
         #expect(text.contains("Stopped in the last 12 months") && text.contains("Amoxicillin-clavulanate"))
 
         request.documentIDs = [fixture.documents[0].id]
-        #expect(throws: ShareError.invalidOption(option: "--doc", reason: "documents are chosen but --include leaves out the documents section")) {
+        #expect(throws: ShareError.invalidOption(option: Field("doc"), reason: "documents are chosen but \(Field.include) leaves out the documents section")) {
             try fixture.write(request)
         }
     }

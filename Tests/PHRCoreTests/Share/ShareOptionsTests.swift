@@ -8,7 +8,7 @@ import Testing
     @Test func includeNamesSections() throws {
         #expect(try ShareSection.parse("Medications, allergies") == [.medications, .allergies])
         #expect(try ShareSection.parse("all") == Set(ShareSection.allCases))
-        #expect(throws: ShareError.invalidOption(option: "--include", reason: "an empty section name")) { try ShareSection.parse("summary,") }
+        #expect(throws: ShareError.invalidOption(option: Field("include"), reason: "an empty section name")) { try ShareSection.parse("summary,") }
         #expect(throws: ShareError.self) { try ShareSection.parse("vitals") }
         // Allergies before medications: the first thing to know before prescribing.
         #expect(ShareSection.allCases.prefix(3) == [.summary, .allergies, .medications])
@@ -22,19 +22,19 @@ import Testing
         #expect(Paper.preferred(environment: ["LC_ALL": "es_MX", "LC_PAPER": "de_DE.UTF-8"]) == .letter)
         #expect(Paper.preferred(environment: ["LANG": "en_CA.UTF-8@euro"]) == .letter)
         #expect(try Paper.parse("Letter") == .letter)
-        #expect(throws: ShareError.invalidOption(option: "--paper", reason: "'a5' is not a paper size; use a4 or letter")) { try Paper.parse("a5") }
+        #expect(throws: ShareError.invalidOption(option: Field("paper"), reason: "'a5' is not a paper size; use a4 or letter")) { try Paper.parse("a5") }
     }
 
     @Test func requestChecks() throws {
         var request = ShareRequest(recipient: "  ", output: "b.pdf")
-        #expect(throws: ShareError.invalidOption(option: "--for", reason: "the recipient cannot be empty")) { try request.validate() }
+        #expect(throws: ShareError.invalidOption(option: Field("for"), reason: "the recipient cannot be empty")) { try request.validate() }
         request.recipient = "Dr. Lee\nsecond line"
-        #expect(throws: ShareError.invalidOption(option: "--for", reason: "the recipient must be one line")) { try request.validate() }
+        #expect(throws: ShareError.invalidOption(option: Field("for"), reason: "the recipient must be one line")) { try request.validate() }
         request.recipient = String(repeating: "x", count: 121)
-        #expect(throws: ShareError.invalidOption(option: "--for", reason: "at most 120 characters")) { try request.validate() }
+        #expect(throws: ShareError.invalidOption(option: Field("for"), reason: "at most 120 characters")) { try request.validate() }
         request.recipient = "Dr. Lee"
         request.fhirOutput = "./b.pdf"
-        #expect(throws: ShareError.invalidOption(option: "--fhir", reason: "the FHIR file cannot be the bundle itself")) { try request.validate() }
+        #expect(throws: ShareError.invalidOption(option: Field("fhir"), reason: "the FHIR file cannot be the bundle itself")) { try request.validate() }
         request.fhirOutput = nil
         request.documentTypes = ["lab", "xray"]
         #expect(throws: ShareError.self) { try request.validate() }

@@ -16,10 +16,10 @@ import Testing
 
     @Test func logDaysAreDatesTodayOrYesterday() throws {
         let today = CalendarDate(year: 2026, month: 3, day: 1)!
-        #expect(try LogStore.day("today", field: "--on", today: today) == today)
-        #expect(try LogStore.day("Yesterday", field: "--on", today: today) == CalendarDate(year: 2026, month: 2, day: 28)!)
-        #expect(try LogStore.day("2025-12-31", field: "--on", today: today) == CalendarDate(year: 2025, month: 12, day: 31)!)
-        #expect(throws: RecordError.self) { try LogStore.day("tomorrow", field: "--on", today: today) }
+        #expect(try LogStore.day("today", field: Field("on"), today: today) == today)
+        #expect(try LogStore.day("Yesterday", field: Field("on"), today: today) == CalendarDate(year: 2026, month: 2, day: 28)!)
+        #expect(try LogStore.day("2025-12-31", field: Field("on"), today: today) == CalendarDate(year: 2025, month: 12, day: 31)!)
+        #expect(throws: RecordError.self) { try LogStore.day("tomorrow", field: Field("on"), today: today) }
     }
 
     @Test func findingsAreGroupedByPairMostSeriousFirst() {
@@ -45,14 +45,14 @@ import Testing
         let dose = DueReminder(key: "med:m1:2026-03-10T08:00", kind: .med, reminderID: "r1", recordID: "m1", at: "2026-03-10T08:00:00+01:00",
                                title: "Mia: Metformin 500 mg", message: "Metformin 500 mg is due at 08:00 (Mia)", tip: nil)
         let plain = dose.notification(details: false)
-        #expect(plain == ("phr: medication", "A dose is due. 'phr med due' shows it."))
+        #expect(plain.title == "phr: medication" && plain.body == "A dose is due. '\(Action.dosesDue)' shows it.")
         for secret in ["Metformin", "500", "Mia"] {
-            #expect(!plain.title.contains(secret) && !plain.body.contains(secret))
+            #expect(!plain.title.contains(secret) && !plain.body.description.contains(secret))
         }
         let detailed = dose.notification(details: true)
-        #expect(detailed.title == "phr: Mia: Metformin 500 mg" && detailed.body.contains("Metformin"))
+        #expect(detailed.title == "phr: Mia: Metformin 500 mg" && detailed.body.description.contains("Metformin"))
         let appointment = DueReminder(key: "appt:a1", kind: .appt, reminderID: nil, recordID: "a1", at: "2026-03-10T08:00:00+01:00",
                                       title: "Dr. Lee", message: "Dr. Lee at Sample Clinic", tip: nil)
-        #expect(!appointment.notification(details: false).body.contains("Lee"))
+        #expect(!appointment.notification(details: false).body.description.contains("Lee"))
     }
 }

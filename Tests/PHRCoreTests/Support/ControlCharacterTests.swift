@@ -38,14 +38,14 @@ import Testing
     /// A name is one line (a listing row each): its line breaks and tabs become single spaces,
     /// whatever brought them (a typed option, a FHIR display, a PDF title); notes keep their lines.
     @Test func namesAreOneLineAndNotesKeepTheirLines() throws {
-        #expect(try RecordFields.text("Vitamin D\n 25-OH", field: "NAME") == "Vitamin D 25-OH")
-        #expect(try RecordFields.text("a\r\n\r\n\tb\u{2028}c", field: "NAME") == "a b c")
-        #expect(try RecordFields.text("first line\r\nsecond", field: "--notes", limit: RecordFields.maximumTextLength, multiline: true)
+        #expect(try RecordFields.text("Vitamin D\n 25-OH", field: Field.argument("name")) == "Vitamin D 25-OH")
+        #expect(try RecordFields.text("a\r\n\r\n\tb\u{2028}c", field: Field.argument("name")) == "a b c")
+        #expect(try RecordFields.text("first line\r\nsecond", field: Field("notes"), limit: RecordFields.maximumTextLength, multiline: true)
                 == "first line\nsecond")
         #expect(try DocumentFields.title("Blood\ntest") == "Blood test")
         #expect(DocumentImporter.title(metadata: "Lab report\nMarch 2025", fileName: "x.pdf") == "Lab report March 2025")
         #expect(DocumentImporter.title(metadata: nil, fileName: "scan\n2025.pdf") == "Scan 2025")
-        #expect(Self.refused { _ = try RecordFields.text("\n\t\n", field: "NAME") }, "only line breaks is empty")
+        #expect(Self.refused { _ = try RecordFields.text("\n\t\n", field: Field.argument("name")) }, "only line breaks is empty")
 
         let (vault, _, directory) = try TestSupport.makeVault("oneline")
         defer { TestSupport.remove(directory) }
@@ -78,7 +78,7 @@ import Testing
         let condition = Condition(id: "abcd1234", uid: "u1", name: "Asthma", status: .active, since: nil, resolved: nil, notes: nil,
                                   codes: [Coding(system: Coding.System.snomed, code: "195967001", display: "Asthma\u{1b}[2J")],
                                   source: nil, createdAt: "2026-01-01T00:00:00Z", updatedAt: "2026-01-01T00:00:00Z")
-        #expect(throws: PHRCore.RecordError.invalidField(field: "codes[0].display", reason: "contains control characters (such as a terminal escape sequence)")) {
+        #expect(throws: PHRCore.RecordError.invalidField(field: Field.path("codes[0].display"), reason: "contains control characters (such as a terminal escape sequence)")) {
             try vault.database.write { db -> Void in try ConditionStore.insert(db, condition, profileID: profile.id) }
         }
         #expect(Self.refused { try vault.database.write { db in _ = try Profiles.create(db, name: "Mia\u{1b}[2J", relation: .child) } })
