@@ -12,8 +12,10 @@ import Testing
     static func groups(_ help: String) -> [String] {
         guard let start = help.range(of: "SUBCOMMANDS:\n") else { return [] }
         return help[start.upperBound...].split(separator: "\n").compactMap { line in
-            // A subcommand's line starts with two spaces then its name; wrapped text is indented further.
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first else { return nil }
+            // A subcommand's line starts with two spaces then its name (lowercase); wrapped text is
+            // indented further, and the closing "  See 'phr help <subcommand>'" is not a group.
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first,
+                  name.allSatisfy({ $0.isLowercase || $0 == "-" }) else { return nil }
             return String(name)
         }
     }

@@ -173,7 +173,7 @@ struct WorkerTermination {
     /// A one-line reason for a worker that died on its own (not killed by the parent).
     func reason(limits: ExtractionLimits, memoryExhausted: Bool) -> String {
         if memoryExhausted {
-            return "the reader ran out of memory (limit \(Self.bytes(limits.memoryBytes)))"
+            return "the reader ran out of memory (limit \(Self.bytes(limits.memoryBytes)); \(ReaderMemory.variable) raises it)"
         }
         switch signal {
         case SIGXCPU?:

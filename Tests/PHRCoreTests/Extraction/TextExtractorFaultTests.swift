@@ -110,7 +110,7 @@ import Testing
         limits.memoryBytes = 768 << 20
         let (summaries, _) = try runBatch([WorkerTestFaults.exhaustMemoryVariable: Self.prescriptionMarker], limits: limits)
         #expect(summaries[prescription]?.outcome == .unreadable)
-        #expect(summaries[prescription]?.reason == "the reader ran out of memory (limit 768 MiB) on page 1 of 1")
+        #expect(summaries[prescription]?.reason == "the reader ran out of memory (limit 768 MiB; PHR_READER_MEMORY raises it) on page 1 of 1")
         #expect(summaries[discharge]?.outcome == .indexed)
         #expect(summaries[lab]?.outcome == .indexed)
     }
