@@ -103,6 +103,7 @@ let package = Package(
         .executableTarget(
             name: "phr",
             dependencies: [
+                "PHRModel",
                 "PHRCore",
                 "PHRService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -30,11 +30,14 @@ enum ImportedRecords {
         }
     }
 
+    /// UTC+14, where a day begins first (Kiribati's Line Islands).
+    private static let aheadOfEveryone = TimeZone(secondsFromGMT: 14 * 3600)!
+
     /// A lab result, measurement or vaccination dated after today anywhere on Earth (UTC+14) is
     /// refused: it would become the "latest" value of its trend, and no test or shot happens in
     /// the future. (An appointment may lie ahead; the health log refuses future times itself.)
     static func refuseFuture(_ record: Any, now: Date) throws {
-        let latestToday = CalendarDate(now, in: TimeZone(secondsFromGMT: 14 * 3600)!)
+        let latestToday = CalendarDate(now, in: aheadOfEveryone)
         if let observation = record as? Observation, let effective = observation.effective,
            let day = CalendarDate(String(effective.prefix(10))), day > latestToday {
             throw RecordError.invalidField(field: Field.path("effective"), reason: "dated \(effective), in the future")

@@ -50,7 +50,7 @@ public enum ReaderMemory {
 
     /// The hint for a reader that ran out of `bytes`: what to set, and to what.
     public static func hint(after bytes: Int) -> Message {
-        let next = min(max(bytes * 2, 2 << 30), allowed.upperBound)
-        return "give the readers more memory with \(Field.environment(variable))=\(describe(next).replacingOccurrences(of: " GB", with: "G").replacingOccurrences(of: " MB", with: "M")) (the computer needs that much free), then try again"
+        let gigabytes = min(max(bytes * 2, 2 << 30), allowed.upperBound) >> 30
+        return "give the readers more memory with \(Field.environment(variable))=\(gigabytes)G (the computer needs that much free), then try again"
     }
 }

@@ -1,4 +1,4 @@
-import PHRCore
+import PHRModel
 
 /// How the command line names what the core's messages leave as values: a field as its option
 /// (`--range`) or its argument (`AMOUNT`), a next step as the command to type.

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// A month as a terminal calendar, Monday first (ISO 8601), with marked days:
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRModel
 
 /// The command line as the bytes the kernel passed. ArgumentParser sees arguments as Swift
 /// strings, which replace bytes that are not UTF-8 with U+FFFD: a file name in another encoding
