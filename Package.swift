@@ -20,6 +20,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `phr serve`'s HTTP server (docs/decisions.md, "The web server"): Hummingbird 2 on
+        // swift-nio, without its optional swift-configuration support.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        // Hummingbird's HTTP field types, named directly by the door's checks.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // OpenSSL 3 as a system module: AES-GCM, scrypt, HKDF, HMAC, SHA-256, RNG (libcrypto) and
@@ -93,6 +98,18 @@ let package = Package(
         // The one module a front end needs (issue 25): the session (open, unlock, profile, clock)
         // and, as it grows, one typed function per use case. The CLI is its first front end.
         .target(name: "PHRService", dependencies: ["PHRCore"], swiftSettings: strict),
+        // `phr serve`: the agent that holds the vault, its door (host, session, CSRF checks) and
+        // the web UI's pages, served by Hummingbird on loopback. A front end over PHRService.
+        .target(
+            name: "PHRWeb",
+            dependencies: [
+                "PHRService", "PHRCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
         // What reads and draws PDFs (poppler, cairo, pango, qpdf), for the phr-render program
         // only: the phr process, which holds the keys, never loads these libraries.
         .target(
@@ -106,6 +123,7 @@ let package = Package(
                 "PHRModel",
                 "PHRCore",
                 "PHRService",
+                "PHRWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -22,6 +22,7 @@ struct PHR: ParsableCommand {
             PasswdCommand.self,
             UnlockCommand.self,
             LockCommand.self,
+            ServeCommand.self,
             StatusCommand.self,
             CheckCommand.self,
             BackupCommand.self,

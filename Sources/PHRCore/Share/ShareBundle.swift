@@ -47,8 +47,8 @@ public enum ShareBundle {
                 throw ShareError.encryption(reason: reason)
             case .typesettingFailed(let reason):
                 throw ShareError.typesetting(reason: reason)
-            case .report:
-                throw ShareError.renderer(reason: "the process drawing the bundle answered with a report")
+            case .report, .pageImages:
+                throw ShareError.renderer(reason: "the process drawing the bundle answered another job")
             }
             try output.commit()
         } catch {

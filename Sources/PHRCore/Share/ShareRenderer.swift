@@ -40,11 +40,17 @@ public struct ShareRenderer: Sendable {
 
     /// Draws `job` with `documents` (memory files, in the job's order) into `output`.
     func render(_ job: RenderJob, documents: [FileDescriptor] = [], into output: OutputFile) throws -> ShareRenderResult {
+        try render(job, documents: documents) { try output.write($0) }
+    }
+
+    /// Draws `job` with `documents`, handing what the worker writes to `sink` as it comes.
+    func render(_ job: RenderJob, documents: [FileDescriptor] = [], sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> ShareRenderResult {
         let what: String
         switch job {
         case .share: what = "the bundle"
         case .emergency: what = "the emergency card"
         case .report: what = "the report"
+        case .pages: what = "the document's pages"
         }
         let jobFile = try MemoryFile.make(label: "phr-share-job")
         try jobFile.write(Array(try JSONEncoder().encode(job)))
@@ -63,7 +69,7 @@ public struct ShareRenderer: Sendable {
             // The PDF goes straight to the file; the short JSON result is collected, within a bound.
             ending = try worker.run(inputs: inputs, outputs: [
                 .init(descriptor: RenderWorkerSettings.outputDescriptor) { chunk in
-                    try chunk.withUnsafeBytes { try output.write($0) }
+                    try chunk.withUnsafeBytes { try sink($0) }
                 },
                 .init(descriptor: RenderWorkerSettings.resultDescriptor) { chunk in
                     result.append(contentsOf: chunk)

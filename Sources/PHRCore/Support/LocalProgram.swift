@@ -24,9 +24,10 @@ public enum LocalProgram {
     public static func start(_ executable: String, _ arguments: [String],
                              environment: [String: String] = ProcessEnvironment.variables, extra: [String: String] = [:],
                              stdin: Sandbox.Source = .devNull(flags: O_RDONLY), stdout: Sandbox.Source = .devNull(flags: O_WRONLY),
-                             stderr: Sandbox.Source = .devNull(flags: O_WRONLY), ownProcessGroup: Bool = false) throws -> pid_t {
+                             stderr: Sandbox.Source = .devNull(flags: O_WRONLY), descriptors: [Int32: Sandbox.Source] = [:],
+                             ownProcessGroup: Bool = false) throws -> pid_t {
         try Sandbox.spawn(executable: executable, arguments: arguments, environment: Self.environment(environment, extra: extra),
-                          descriptors: [0: stdin, 1: stdout, 2: stderr], ownProcessGroup: ownProcessGroup)
+                          descriptors: descriptors.merging([0: stdin, 1: stdout, 2: stderr]) { $1 }, ownProcessGroup: ownProcessGroup)
     }
 
     /// phr's own standard error for a child, or /dev/null when phr runs with it closed.

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// The working keys of an open vault, derived from the master key (MK) with HKDF-SHA256.
 ///
@@ -197,5 +198,37 @@ public enum RecoveryKey {
         }
         defer { wipe(&bytes) }
         return SecretBytes(copying: bytes)
+    }
+}
+
+extension VaultKeys {
+    /// Writes the keys to `fd` (a pipe to a child phr, such as `phr serve --detach`'s agent):
+    /// never through argv, the environment or a file.
+    package func handOver(to fd: Int32) throws {
+        let payload = cachePayload(expiry: 0)
+        try payload.withUnsafeBytes { bytes in
+            var written = 0
+            while written < bytes.count {
+                let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw VaultError.io("cannot hand the keys over (\(String(cString: strerror(errno))))") }
+                written += count
+            }
+        }
+    }
+
+    /// Reads keys `handOver` wrote to the other end of `fd`.
+    package static func receive(from fd: Int32) throws -> VaultKeys {
+        let payload = try SecretBytes(count: cachePayloadSize) { buffer in
+            var read = 0
+            while read < buffer.count {
+                let count = Glibc.read(fd, buffer.baseAddress! + read, buffer.count - read)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw VaultError.io("the keys were not handed over") }
+                read += count
+            }
+        }
+        guard let keys = fromCachePayload(payload)?.keys else { throw VaultError.io("the keys handed over are not phr's") }
+        return keys
     }
 }

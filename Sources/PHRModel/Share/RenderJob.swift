@@ -10,11 +10,16 @@ package enum RenderJob: Codable {
     case emergency(EmergencyRenderJob)
     /// `phr report`: the health report.
     case report(ReportRenderJob)
+    /// The web UI's viewer: pages of one document (descriptor 4) as PNG images.
+    case pages(PageImagesJob)
 
     /// How many documents go with the job.
     package var documentCount: Int {
-        if case .share(let job) = self { return job.content.documents.count }
-        return 0
+        switch self {
+        case .share(let job): return job.content.documents.count
+        case .pages: return 1
+        case .emergency, .report: return 0
+        }
     }
 }
 
@@ -61,5 +66,42 @@ extension TimeContext {
     /// The TimeContext a job carries as text.
     package init(isoNow: String, zone: String) {
         self.init(now: Timestamp.parse(isoNow) ?? Date(), zone: TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!)
+    }
+}
+
+/// Pages of one document drawn as PNG images, for a viewer that must not parse the original:
+/// the worker writes the images one after another on its output; the result gives their sizes.
+package struct PageImagesJob: Codable, Equatable {
+    /// The original's media type (application/pdf or an image type).
+    package var mediaType: String
+    /// The pages wanted, from 0; pages past the end are reported, not drawn.
+    package var pages: [Int]
+    /// The box each image must fit, in pixels.
+    package var maximumWidth: Int
+    package var maximumHeight: Int
+
+    /// The largest box a job may ask for (a 300 DPI A3 page is 3508 x 4961).
+    package static let largestSide = 5000
+    /// The most pages one job may draw.
+    package static let mostPages = 64
+
+    package init(mediaType: String, pages: [Int], maximumWidth: Int, maximumHeight: Int) {
+        self.mediaType = mediaType
+        self.pages = pages
+        self.maximumWidth = maximumWidth
+        self.maximumHeight = maximumHeight
+    }
+}
+
+/// One page the viewer asked for: how many PNG bytes it takes on the output, or why it was not drawn.
+package struct PageImageResult: Codable, Equatable, Sendable {
+    package var page: Int
+    package var bytes: Int
+    package var failure: String?
+
+    package init(page: Int, bytes: Int, failure: String? = nil) {
+        self.page = page
+        self.bytes = bytes
+        self.failure = failure
     }
 }

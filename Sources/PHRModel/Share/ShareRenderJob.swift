@@ -60,6 +60,8 @@ package enum ShareRenderResult: Codable, Equatable {
     case drawn(pages: Int, summaryPages: Int, documentFirstPages: [Int])
     /// A health report: its pages and where its charts are.
     case report(pages: Int, charts: [ReportChartPlacement])
+    /// Page images: the document's page count and each asked page's image (in order on the output).
+    case pageImages(pageCount: Int, images: [PageImageResult])
     /// A document that cannot be drawn (its ID and why), or the reason encryption or drawing failed.
     case documentFailed(id: String, reason: String)
     case encryptionFailed(reason: String)

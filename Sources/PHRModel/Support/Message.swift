@@ -260,6 +260,8 @@ public enum Action: Hashable, Sendable {
     /// Create a vault.
     case createVault
     case unlock
+    /// End an unlock, and the agent `phr serve` runs.
+    case lockVault
     case backup
     /// Restore a vault from a backup; `partial` restores what an incomplete backup holds.
     case restore(partial: Bool)
@@ -306,6 +308,7 @@ public enum Action: Hashable, Sendable {
         switch self {
         case .createVault: return "create a vault"
         case .unlock: return "unlock the vault"
+        case .lockVault: return "lock the vault"
         case .backup: return "back up the vault"
         case .restore(let partial): return partial ? "restore what the backup holds" : "restore a backup"
         case .check(let repair): return repair ? "check and repair the vault" : "check the vault"

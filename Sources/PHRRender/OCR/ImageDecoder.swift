@@ -92,6 +92,36 @@ struct ImageDecoder {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// Page `index` in colour as PNG bytes for a viewer: upright (a JPEG's EXIF orientation
+    /// applied; HEIF carries its own), and scaled to fit `maximumWidth` x `maximumHeight`.
+    func viewPNG(_ index: Int, maximumWidth: Int, maximumHeight: Int) throws -> [UInt8] {
+        var image = try Owned(kind == .heic ? try decodeHEIFColour() : try decodeColour(tiffPage: kind == .tiff ? index : nil))
+        if kind == .jpeg, let orientation = ExifOrientation.read(jpeg: bytes) {
+            let turned: UnsafeMutablePointer<PIX>?
+            switch orientation {
+            case 2: turned = pixFlipLR(nil, image.pix)
+            case 3: turned = pixRotateOrth(image.pix, 2)
+            case 4: turned = pixFlipTB(nil, image.pix)
+            case 5: turned = pixRotateOrth(image.pix, 1).map { pixFlipLR($0, $0) }
+            case 6: turned = pixRotateOrth(image.pix, 1)
+            case 7: turned = pixRotateOrth(image.pix, 3).map { pixFlipLR($0, $0) }
+            case 8: turned = pixRotateOrth(image.pix, 3)
+            default: turned = nil
+            }
+            if let turned { image = try Owned(turned) }
+        }
+        let width = Double(pixGetWidth(image.pix)), height = Double(pixGetHeight(image.pix))
+        let factor = min(1, Double(maximumWidth) / width, Double(maximumHeight) / height)
+        if factor < 0.999 {
+            image = try Owned(pixScaleAreaMap(image.pix, Float(factor), Float(factor)) ?? pixScale(image.pix, Float(factor), Float(factor)))
+        }
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemPng(&data, &size, image.pix, 0) == 0, let data else { throw OCRFailure.outOfMemory }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
     private func decodeHEIFColour() throws -> UnsafeMutablePointer<PIX> {
         guard let context = heif_context_alloc() else { throw OCRFailure.outOfMemory }
         defer { heif_context_free(context) }

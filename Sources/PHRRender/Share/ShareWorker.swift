@@ -69,6 +69,9 @@ public enum ShareWorker {
         case .report(let report):
             let (pages, charts) = try HealthReportDrawing.draw(report, to: .stream { try output.write($0) })
             return .report(pages: pages, charts: charts)
+        case .pages(let pages):
+            return try PageImageDrawing.draw(pages, descriptor: FileDescriptor(fd: Settings.firstDocumentDescriptor, path: "the document"),
+                                             output: output)
         }
     }
 

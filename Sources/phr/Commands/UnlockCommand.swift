@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PHRCore
+import PHRService
 
 struct UnlockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,16 +44,19 @@ struct UnlockCommand: ParsableCommand {
 struct LockCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock",
-        abstract: "End a 'phr unlock' now."
+        abstract: "End a 'phr unlock', and the 'phr serve' agent, now."
     )
 
     @OptionGroup var vault: VaultOptions
 
     func run() throws {
         let keyFile = try Vault.readKeyFile(at: vault.location)
-        if UnlockCache.clear(vaultID: keyFile.vaultID) {
+        let cleared = UnlockCache.clear(vaultID: keyFile.vaultID)
+        let stopped = AgentRecord.stop(vaultID: keyFile.vaultID)
+        if stopped { Console.note("the phr serve agent is locked and its keys are gone") }
+        if cleared {
             Console.note("locked")
-        } else {
+        } else if !stopped {
             Console.note("the vault was not unlocked")
         }
     }

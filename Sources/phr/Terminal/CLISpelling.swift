@@ -20,6 +20,7 @@ struct CLISpelling: MessageSpelling {
         switch action {
         case .createVault: return "init"
         case .unlock: return "unlock"
+        case .lockVault: return "lock"
         case .backup: return "backup"
         case .restore(let partial): return partial ? "restore FILE --partial" : "restore"
         case .check(let repair): return repair ? "check --repair" : "check"

@@ -125,9 +125,10 @@ enum Console {
     }
 
     /// Prints a value as JSON on stdout (sorted keys, one document).
-    static func json<T: Encodable>(_ value: T) throws {
+    /// `value` as JSON on stdout; `oneLine` for a line a script reads as it comes (`phr serve`).
+    static func json<T: Encodable>(_ value: T, oneLine: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = oneLine ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.userInfo[Message.spellingKey] = CLISpelling()
         let data = try encoder.encode(value)
         writeOut(data + Data("\n".utf8))

@@ -1,0 +1,129 @@
+import Foundation
+import Glibc
+import PHRCore
+
+/// Where a running `phr serve` agent says it is, so `phr lock` (and later the CLI's reads) can
+/// find it: a 0600 file per vault in phr's runtime directory, which only the user can enter.
+public struct AgentRecord: Codable, Sendable, Equatable {
+    public var pid: Int32
+    public var vaultID: String
+    /// The browser side's base address (no token).
+    public var url: String
+    public var started: String
+
+    enum CodingKeys: String, CodingKey {
+        case pid
+        case vaultID = "vault_id"
+        case url, started
+    }
+
+    public init(pid: Int32, vaultID: String, url: String, started: String) {
+        self.pid = pid
+        self.vaultID = vaultID
+        self.url = url
+        self.started = started
+    }
+
+    static func path(vaultID: String) throws -> String {
+        try RuntimeDirectory.path() + "/agent-\(vaultID.filter { $0.isLetter || $0.isNumber || $0 == "-" }).json"
+    }
+
+    /// Records this agent; replaces a record of one that is gone.
+    public func write() throws {
+        let path = try Self.path(vaultID: vaultID)
+        try RuntimeDirectory.writePrivate(Array(try JSONEncoder().encode(self)), to: path)
+    }
+
+    /// Removes this agent's record if it is still its own.
+    public func remove() {
+        guard let path = try? Self.path(vaultID: vaultID), let current = Self.read(path), current.pid == pid else { return }
+        unlink(path)
+    }
+
+    /// The running agent of the vault, if any: a record whose process is alive and is phr.
+    public static func running(vaultID: String) -> AgentRecord? {
+        guard let path = try? path(vaultID: vaultID), let record = read(path) else { return nil }
+        guard record.pid > 0, kill(record.pid, 0) == 0, isPHR(record.pid) else {
+            unlink(path)
+            return nil
+        }
+        return record
+    }
+
+    /// Ends the vault's agent (it wipes its keys as it goes); waits up to `seconds` for it to exit.
+    /// False when none was running.
+    @discardableResult
+    public static func stop(vaultID: String, seconds: Double = 5) -> Bool {
+        guard let record = running(vaultID: vaultID) else { return false }
+        kill(record.pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, kill(record.pid, 0) == 0 { usleep(20_000) }
+        if kill(record.pid, 0) == 0 { kill(record.pid, SIGKILL) }
+        if let path = try? path(vaultID: vaultID) { unlink(path) }
+        return true
+    }
+
+    private static func read(_ path: String) -> AgentRecord? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(AgentRecord.self, from: data)
+    }
+
+    /// Whether `pid` runs the same program as this process (a reused pid is left alone).
+    private static func isPHR(_ pid: Int32) -> Bool {
+        func target(_ link: String) -> String? {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let count = readlink(link, &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        guard let theirs = target("/proc/\(pid)/exe"), let ours = target("/proc/self/exe") else { return false }
+        return theirs == ours || (theirs as NSString).lastPathComponent == "phr"
+    }
+}
+
+/// phr's directory for what lives as long as the login: `$XDG_RUNTIME_DIR/phr`, else
+/// `/tmp/phr-UID`; created 0700, and refused unless it is a real directory the user owns that
+/// no one else may enter.
+public enum RuntimeDirectory {
+    public static func path(environment: [String: String] = ProcessEnvironment.variables) throws -> String {
+        let base: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), isPrivateDirectory(runtime, mustBePrivate: false) {
+            base = runtime + "/phr"
+        } else {
+            base = "/tmp/phr-\(getuid())"
+        }
+        if mkdir(base, 0o700) != 0 && errno != EEXIST {
+            throw VaultError.io("cannot create \(base): \(String(cString: strerror(errno)))")
+        }
+        guard isPrivateDirectory(base, mustBePrivate: true) else {
+            throw VaultError.io("\(base) is not a private directory of this user (mode 0700, owned by uid \(getuid()))")
+        }
+        return base
+    }
+
+    static func isPrivateDirectory(_ path: String, mustBePrivate: Bool) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == getuid() else { return false }
+        return !mustBePrivate || info.st_mode & 0o077 == 0
+    }
+
+    /// Writes `bytes` to a new 0600 file at `path` (replacing one there), never following a link.
+    public static func writePrivate(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".\(getpid()).tmp"
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VaultError.io("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let file = FileDescriptor(fd: fd, path: temporary)
+        do {
+            try file.write(bytes)
+            try file.close()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw VaultError.io("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+}

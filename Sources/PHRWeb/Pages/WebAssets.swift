@@ -1,0 +1,151 @@
+/// The UI's stylesheet and script, compiled into phr (no file is read at run time, and nothing
+/// comes from another site).
+///
+/// Colours: the Okabe-Ito palette, distinguishable with the common colour-vision deficiencies,
+/// and no state is shown by colour alone (a mark and a word go with it). Contrast is at least
+/// 4.5:1 in both themes.
+enum WebAssets {
+    static let css = #"""
+    :root {
+      --bg: #ffffff; --fg: #1a1a1a; --muted: #555555; --card: #f6f6f4; --line: #c9c9c4;
+      --accent: #0060a0; --accent-fg: #ffffff; --warn: #a34400; --ok: #006b4f; --mark: #ffe08a; --focus: #e69f00;
+      --size: 100%;
+      color-scheme: light dark;
+    }
+    @media (prefers-color-scheme: dark) {
+      :root:not(.theme-light) {
+        --bg: #121212; --fg: #ececec; --muted: #b4b4b4; --card: #1e1e1e; --line: #4a4a4a;
+        --accent: #56b4e9; --accent-fg: #0b0b0b; --warn: #f0a860; --ok: #5fd3b0; --mark: #6b5400;
+      }
+    }
+    :root.theme-dark {
+      --bg: #121212; --fg: #ececec; --muted: #b4b4b4; --card: #1e1e1e; --line: #4a4a4a;
+      --accent: #56b4e9; --accent-fg: #0b0b0b; --warn: #f0a860; --ok: #5fd3b0; --mark: #6b5400;
+    }
+    :root.text-large { --size: 125%; }
+    :root.text-larger { --size: 150%; }
+    :root.text-largest { --size: 200%; }
+    html { font-size: var(--size); background: var(--bg); color: var(--fg); }
+    body { margin: 0; font: 1rem/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; }
+    a { color: var(--accent); }
+    :focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+    .skip { position: absolute; left: -999px; top: 0; background: var(--bg); padding: .5rem; }
+    .skip:focus { left: .5rem; }
+    header.top { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
+    .brand { font-weight: 700; margin: 0; }
+    nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
+    nav a[aria-current] { font-weight: 700; text-decoration-thickness: 3px; }
+    .whose { margin-left: auto; display: flex; gap: .5rem; align-items: center; }
+    main { padding: 1rem; max-width: 72rem; }
+    main.bare { max-width: 40rem; margin: 3rem auto; }
+    h1 { font-size: 1.6rem; margin: .5rem 0; }
+    h2 { font-size: 1.2rem; margin: .25rem 0 .5rem; }
+    .muted { color: var(--muted); }
+    .whose-line { color: var(--muted); margin-top: 0; }
+    .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
+    .card { background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; }
+    ul.plain { list-style: none; padding: 0; margin: 0; }
+    ul.plain > li { padding: .35rem 0; border-bottom: 1px solid var(--line); }
+    ul.plain > li:last-child { border-bottom: 0; }
+    form.inline { display: inline; }
+    button, .button { font: inherit; padding: .35rem .9rem; border-radius: .35rem; border: 2px solid var(--accent);
+      background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; display: inline-block; }
+    button.secondary, .button.secondary { background: transparent; color: var(--accent); }
+    input, select { font: inherit; padding: .3rem; border: 1px solid var(--muted); border-radius: .25rem; background: var(--bg); color: var(--fg); }
+    .badge { font-size: .85rem; border: 1px solid var(--muted); border-radius: 1rem; padding: 0 .5rem; }
+    .badge-warn { color: var(--warn); border-color: var(--warn); font-weight: 700; }
+    .flash { padding: .5rem .75rem; border-radius: .35rem; border: 2px solid; }
+    .flash-ok { border-color: var(--ok); }
+    .flash-error { border-color: var(--warn); font-weight: 600; }
+    .flash-mark { font-weight: 700; }
+    meter { width: 8rem; vertical-align: middle; }
+    .goal-name { display: inline-block; min-width: 5rem; font-weight: 600; }
+    .filters { display: flex; flex-wrap: wrap; gap: .5rem; list-style: none; padding: 0; }
+    .filters a[aria-current] { font-weight: 700; }
+    ul.docs { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(11rem, 1fr)); gap: 1rem; }
+    .doc { display: flex; flex-direction: column; gap: .25rem; }
+    .doc img { width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+    .doc-title { font-weight: 600; }
+    .tag { font-size: .85rem; border: 1px solid var(--line); border-radius: .25rem; padding: 0 .3rem; margin-right: .25rem; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+    dl.facts dt { font-weight: 600; }
+    dl.facts dd { margin: 0; }
+    .page { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem; margin: 1.5rem 0; }
+    .page figure { margin: 0; }
+    .page img { width: 100%; height: auto; border: 1px solid var(--line); background: #fff; }
+    .page pre { white-space: pre-wrap; font-size: .9rem; background: var(--card); padding: .5rem; border-radius: .25rem; }
+    @media (max-width: 50rem) { .page { grid-template-columns: 1fr; } }
+    form.search { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+    form.search input[type=search] { flex: 1 1 20rem; }
+    form.search p { flex-basis: 100%; margin: 0; }
+    ol.hits { padding-left: 1.5rem; }
+    .hit { margin: .5rem 0; }
+    .hit .kind { font-size: .85rem; border: 1px solid var(--line); border-radius: .25rem; padding: 0 .3rem; }
+    .snippet { margin: .2rem 0; }
+    mark { background: var(--mark); color: inherit; font-weight: 700; }
+    .emergency .person { font-size: 1.3rem; }
+    .severe strong { color: var(--warn); }
+    footer.bottom { border-top: 1px solid var(--line); padding: 1rem; display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; }
+    fieldset { border: 1px solid var(--line); border-radius: .35rem; display: inline-flex; gap: .75rem; flex-wrap: wrap; }
+    .settings { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; }
+    html.js [data-autosubmit] ~ button, html.js .settings > button, html.js .whose > button { display: none; }
+    @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; scroll-behavior: auto !important; } }
+    @media print {
+      header.top, footer.bottom, .no-print, .skip { display: none; }
+      html, body { background: #fff; color: #000; font-size: 12pt; }
+      .card { break-inside: avoid; background: #fff; border-color: #000; }
+      main { max-width: none; }
+    }
+    """#
+
+    /// The tab's icon: a plain square with a cross, drawn in the accent colour.
+    static let icon = #"""
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0060a0"/><path d="M6.5 3h3v3.5H13v3H9.5V13h-3V9.5H3v-3h3.5z" fill="#fff"/></svg>
+    """#
+
+    static let javascript = #"""
+    "use strict";
+    // phr's own script: a convenience over pages that work without it.
+    document.documentElement.classList.add("js");
+    document.addEventListener("change", (event) => {
+      const target = event.target;
+      if (target instanceof HTMLElement && target.hasAttribute("data-autosubmit") && target.form) target.form.requestSubmit();
+    });
+    document.addEventListener("click", (event) => {
+      const target = event.target;
+      if (target instanceof HTMLElement && target.closest("[data-print]")) window.print();
+    });
+    // Search as you type: the form posts to /search/live (never a query in an address).
+    const searchForm = document.querySelector("form[data-live]");
+    if (searchForm) {
+      const input = searchForm.querySelector("input[type=search]");
+      const results = document.getElementById("results");
+      let timer = 0;
+      let sent = 0;
+      const run = () => {
+        const number = ++sent;
+        fetch(searchForm.getAttribute("data-live"), {
+          method: "POST", body: new URLSearchParams(new FormData(searchForm)), credentials: "same-origin",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        }).then((response) => response.ok ? response.text() : Promise.reject(response.status))
+          .then((html) => { if (number === sent) results.innerHTML = html; })
+          .catch(() => {});
+      };
+      input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 120); });
+      searchForm.addEventListener("keydown", (event) => {
+        if (event.key !== "ArrowDown") return;
+        const first = results.querySelector("a");
+        if (first) { event.preventDefault(); first.focus(); }
+      });
+      results.addEventListener("keydown", (event) => {
+        if (event.key !== "ArrowDown" && event.key !== "ArrowUp") return;
+        const links = Array.from(results.querySelectorAll("a"));
+        const index = links.indexOf(document.activeElement);
+        if (index < 0) return;
+        event.preventDefault();
+        if (event.key === "ArrowDown" && index + 1 < links.length) links[index + 1].focus();
+        if (event.key === "ArrowUp") (index === 0 ? input : links[index - 1]).focus();
+      });
+    }
+    """#
+}

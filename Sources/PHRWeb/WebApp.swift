@@ -1,0 +1,416 @@
+import Foundation
+import PHRCore
+import PHRService
+
+/// What the web UI shows and does, over the vault `phr serve` holds open: each function builds
+/// one page (or does one action) for one browser session. Synchronous; the HTTP layer runs it
+/// off the event loop. Nothing here knows HTTP.
+public final class WebApp: @unchecked Sendable {
+    let vault: Vault
+    public let door: WebDoor
+    let images: PageImageCache
+    let clock: @Sendable () -> TimeContext
+
+    public init(vault: Vault, door: WebDoor, imageCacheBytes: Int = 48 << 20, clock: @escaping @Sendable () -> TimeContext = { .current() }) {
+        self.vault = vault
+        self.door = door
+        images = PageImageCache(capacity: imageCacheBytes)
+        self.clock = clock
+    }
+
+    /// Thrown for a record the session's profile does not hold.
+    struct NotFound: Error {}
+
+    // MARK: - Session context
+
+    func profile(_ session: WebSession) throws -> Profile {
+        try vault.database.read { db in
+            if let name = session.profile, let chosen = try? Profiles.resolve(db, name: name) { return chosen }
+            return try Profiles.resolve(db, name: nil)
+        }
+    }
+
+    func layout(_ section: Layout.Section, _ session: WebSession, _ profile: Profile) throws -> Layout {
+        let profiles = try vault.database.read { db in try Profiles.all(db) }
+        return Layout(section: section, profile: profile, profiles: profiles, settings: session.settings, csrf: session.csrf,
+                      flash: session.takeFlash())
+    }
+
+    // MARK: - Today
+
+    public func today(_ session: WebSession) throws -> HTML {
+        let profile = try profile(session)
+        let time = clock()
+        let medications = MedicationStore(vault: vault, profile: profile, time: time)
+        let due = DoseDue.due(try medications.withLogs(), time: time, within: 12 * 3600)
+        let appointments = try AppointmentStore(vault: vault, profile: profile, time: time).list(.upcoming).prefix(5)
+        let log = LogStore(vault: vault, profile: profile, time: time)
+        let format = HealthFormat(try HealthSettingsStore(vault: vault, profile: profile, time: time).get())
+        let today = time.today()
+        let progress = try LogMetric.habits.map { try log.progress($0, on: today) }
+        let documents = try DocumentStore(vault: vault, profile: profile).list().prefix(5)
+
+        let doseRows: [HTML] = due.map { dose in
+            let when = TimeText.sentence(dose.instant, time)
+            let state: HTML = dose.state == .overdue
+                ? "<span class=\"badge badge-warn\"><span aria-hidden=\"true\">▲</span> overdue</span>"
+                : "<span class=\"badge\"><span aria-hidden=\"true\">●</span> due</span>"
+            return """
+            <li class="dose">
+            <div><strong>\(dose.medication)</strong>\(dose.dose.map { " " + $0 }) \(state) <span class="muted">\(when)</span></div>
+            <form method="post" action="/doses/take" class="inline">
+            <input type="hidden" name="csrf" value="\(session.csrf)"><input type="hidden" name="medication" value="\(dose.medicationID)">
+            <button type="submit" aria-label="Take \(dose.medication) (\(when))">Take</button>
+            </form>
+            <form method="post" action="/doses/skip" class="inline">
+            <input type="hidden" name="csrf" value="\(session.csrf)"><input type="hidden" name="medication" value="\(dose.medicationID)">
+            <input type="hidden" name="at" value="\(dose.at)">
+            <button type="submit" class="secondary" aria-label="Skip \(dose.medication) (\(when))">Skip</button>
+            </form>
+            </li>
+            """
+        }
+        let appointmentRows: [HTML] = appointments.map { appointment in
+            "<li><strong>\(TimeText.sentence(appointment.startInstant, time))</strong> with \(appointment.with)\(appointment.location.map { ", " + $0 })\(appointment.reason.map { " (\($0))" })</li>"
+        }
+        let goalRows: [HTML] = progress.map { day in
+            let amount = day.goal.period == .week ? (day.weekTotal ?? day.total) : day.total
+            let share = day.goal.value > 0 ? min(1, amount / day.goal.value) : 0
+            let state: String
+            switch day.goal.direction {
+            case .atLeast: state = day.met ? "goal met" : "\(Int((share * 100).rounded(.down)))% of the goal"
+            case .atMost: state = day.entries == 0 ? "nothing logged yet" : day.met ? "within the goal" : "over the goal"
+            }
+            let period = day.goal.period == .week ? "this week" : "today"
+            return """
+            <li class="goal"><span class="goal-name">\(day.metric.title)</span>
+            <meter min="0" max="1" value="\(String(format: "%.3f", share))" aria-label="\(day.metric.title) \(period)">\(state)</meter>
+            <span>\(format.amount(amount, day.metric)) of \(format.amount(day.goal.value, day.metric)) \(period): <strong>\(state)</strong>\(day.met ? " ✓" : "")</span></li>
+            """
+        }
+        let body: HTML = """
+        <h1>Today <span class="muted">\(today.description)</span></h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <div class="cards">
+        <section aria-labelledby="doses-heading" class="card"><h2 id="doses-heading">Doses</h2>
+        \(doseRows.isEmpty ? "<p>Nothing due in the next 12 hours.</p>" as HTML : "<ul class=\"plain\">\(doseRows)</ul>")
+        </section>
+        <section aria-labelledby="appointments-heading" class="card"><h2 id="appointments-heading">Next appointments</h2>
+        \(appointmentRows.isEmpty ? "<p>No appointments ahead.</p>" as HTML : "<ul class=\"plain\">\(appointmentRows)</ul>")
+        </section>
+        <section aria-labelledby="goals-heading" class="card"><h2 id="goals-heading">Goals</h2>
+        <ul class="plain">\(goalRows)</ul>
+        </section>
+        <section aria-labelledby="recent-heading" class="card"><h2 id="recent-heading">Recent documents</h2>
+        \(documents.isEmpty ? "<p>No documents yet.</p>" as HTML : "<ul class=\"plain\">\(documents.map(documentLine))</ul>")
+        </section>
+        </div>
+        """
+        return try layout(.today, session, profile).page(body)
+    }
+
+    private func documentLine(_ document: Document) -> HTML {
+        "<li><a href=\"/documents/\(document.id)\">\(document.title)</a> <span class=\"muted\">\(document.date ?? "undated") · \(document.type)</span></li>"
+    }
+
+    /// Logs the due dose of `medication` taken now (`take`) or skipped at `at`; the outcome, or
+    /// the dose guard's refusal, is kept for the next page.
+    public func dose(_ session: WebSession, medication: String, take: Bool, at: String?) {
+        do {
+            let profile = try profile(session)
+            let time = clock()
+            let log = DoseLog(vault: vault, profile: profile, time: time)
+            let instant = at.flatMap { text -> Date? in
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime]
+                return formatter.date(from: text)
+            }
+            let entry = take ? try log.take(medication) : try log.skip(medication, at: instant)
+            let name = entry.medication.displayName
+            session.flash(take ? "Took \(name) \(TimeText.sentence(entry.dose.instant, time))." : "Skipped \(name)"
+                + (entry.dose.scheduledFor.map { " (the \($0.time) dose)" } ?? "") + ".")
+        } catch {
+            session.flash(Self.words(error), isError: true)
+        }
+    }
+
+    // MARK: - Documents
+
+    public func documents(_ session: WebSession, type: String?) throws -> HTML {
+        let profile = try profile(session)
+        let store = DocumentStore(vault: vault, profile: profile)
+        let all = try store.list()
+        let types = Array(Set(all.map(\.type))).sorted()
+        let chosen = type.flatMap { types.contains($0) ? $0 : nil }
+        let shown = chosen.map { type in all.filter { $0.type == type } } ?? all
+        let filters: [HTML] = [HTML("<li><a href=\"/documents\"\(chosen == nil ? " aria-current=\"true\"" as HTML : .empty)>All (\(all.count))</a></li>")]
+            + types.map { type in
+                let count = all.filter { $0.type == type }.count
+                return HTML("<li><a href=\"/documents?type=\(type)\"\(chosen == type ? " aria-current=\"true\"" as HTML : .empty)>\(type) (\(count))</a></li>")
+            }
+        let items: [HTML] = shown.map { document in
+            """
+            <li class="doc">
+            <a href="/documents/\(document.id)" class="doc-link">
+            <img src="/documents/\(document.id)/pages/1?size=thumb" alt="" loading="lazy" width="160" height="226">
+            <span class="doc-title">\(document.title)</span></a>
+            <span class="muted">\(document.date ?? "undated") · \(document.type) · \(document.pageCount) \(document.pageCount == 1 ? "page" : "pages")</span>
+            \(document.tags.isEmpty ? HTML.empty : HTML("<span class=\"tags\">\(document.tags.map { HTML("<span class=\"tag\">\($0)</span>") })</span>"))
+            </li>
+            """
+        }
+        let body: HTML = """
+        <h1>Documents</h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <nav aria-label="Document types"><ul class="filters">\(filters)</ul></nav>
+        \(shown.isEmpty ? "<p>No documents yet. Add some with <code>phr doc add</code>.</p>" as HTML : "<ul class=\"docs\">\(items)</ul>")
+        """
+        return try layout(.documents, session, profile).page(body)
+    }
+
+    public func document(_ session: WebSession, id: String) throws -> HTML {
+        let profile = try profile(session)
+        let store = DocumentStore(vault: vault, profile: profile)
+        guard let document = try? store.get(id), document.id == id else { throw NotFound() }
+        let text = try store.text(of: document)
+        let ocr = try vault.database.read { db in try DocumentStore.ocrPages(db, documentID: document.id) }
+        let results = try store.labResultCount(document.id)
+        let byPage = Dictionary(text.map { ($0.page, $0.text) }, uniquingKeysWith: { first, _ in first })
+        let ocrByPage = Dictionary(ocr.map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
+        let pages: [HTML] = (1...max(1, document.pageCount)).map { number in
+            let pageText = byPage[number] ?? ""
+            let reading: HTML = ocrByPage[number].map { page in
+                let confidence = page.confidence.map { " \(Int($0.rounded()))% confidence" } ?? ""
+                let status: String
+                switch page.status {
+                case .read: status = "read by OCR"
+                case .lowConfidence: status = "read by OCR, low confidence"
+                case .empty: status = "OCR found no text"
+                case .failed: status = "OCR failed" + (page.detail.map { ": " + $0 } ?? "")
+                }
+                return HTML("<p class=\"muted\">\(status)\(confidence)</p>")
+            } ?? .empty
+            return """
+            <section class="page" aria-label="Page \(number)">
+            <figure><img src="/documents/\(document.id)/pages/\(number)?size=full" alt="Page \(number) of the document; its text is beside it" width="700" height="990">
+            <figcaption>Page \(number) of \(document.pageCount)</figcaption></figure>
+            <div class="page-text"><h2>Text of page \(number)</h2>\(reading)
+            \(pageText.isEmpty ? HTML("<p class=\"muted\">No text on this page.</p>") : HTML("<pre>\(pageText)</pre>"))</div>
+            </section>
+            """
+        }
+        let facts: [(String, String?)] = [
+            ("Type", document.type + (document.typeSource == "guessed" ? " (guessed from the text)" : "")),
+            ("Date", document.date.map { $0 + (document.dateSource == "user" ? "" : document.dateSource == "metadata" ? " (from the PDF's creation date)" : " (found in the text)") }),
+            ("Provider", document.provider),
+            ("Tags", document.tags.isEmpty ? nil : document.tags.joined(separator: ", ")),
+            ("Note", document.note),
+            ("File", "\(document.fileName) (\(document.mediaType))"),
+            ("Text", document.outcomeDescription),
+            ("Lab results", results == 0 ? nil : "\(results) read from it"),
+            ("Added", document.addedAt),
+        ]
+        let factRows: [HTML] = facts.compactMap { name, value in value.map { HTML("<dt>\(name)</dt><dd>\($0)</dd>") } }
+        let body: HTML = """
+        <p><a href="/documents">← All documents</a></p>
+        <h1>\(document.title)</h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <dl class="facts">\(factRows)</dl>
+        <p><a class="button secondary" href="/documents/\(document.id)/original" download>Download the original</a></p>
+        \(pages)
+        """
+        return try layout(.documents, session, profile).page(body)
+    }
+
+    /// The sizes a page image comes in: a list's thumbnail and the viewer's page.
+    public enum ImageSize: String, Sendable {
+        case thumb, full
+        var box: (width: Int, height: Int) { self == .thumb ? (320, 452) : (1400, 1980) }
+    }
+
+    /// Page `number` (from 1) of a document as PNG, from the cache or drawn in the sandbox.
+    public func pageImage(_ session: WebSession, id: String, number: Int, size: ImageSize) throws -> [UInt8] {
+        let profile = try profile(session)
+        guard let document = try? DocumentStore(vault: vault, profile: profile).get(id), document.id == id,
+              number >= 1, number <= max(1, document.pageCount) else { throw NotFound() }
+        let key = PageImageCache.Key(document: document.sha256, page: number, size: size.rawValue)
+        if let cached = images.get(key) { return cached }
+        // Draw a few pages at once: a viewer asks for the next ones right after.
+        let batch = Array(number...min(max(1, document.pageCount), number + (size == .thumb ? 0 : 3)))
+        let drawn = try DocumentPageImages.draw(document, pages: batch.map { $0 - 1 }, maximumWidth: size.box.width,
+                                                maximumHeight: size.box.height, vault: vault)
+        var wanted: [UInt8]?
+        for page in drawn.pages {
+            guard let png = page.png else { continue }
+            images.put(PageImageCache.Key(document: document.sha256, page: page.index + 1, size: size.rawValue), png)
+            if page.index + 1 == number { wanted = png }
+        }
+        guard let wanted else { throw NotFound() }
+        return wanted
+    }
+
+    /// The original file, decrypted into memory, and its name and type.
+    public func original(_ session: WebSession, id: String) throws -> (name: String, mediaType: String, bytes: [UInt8]) {
+        let profile = try profile(session)
+        guard let document = try? DocumentStore(vault: vault, profile: profile).get(id), document.id == id else { throw NotFound() }
+        var bytes: [UInt8] = []
+        try vault.blobs.read(name: document.blobName) { bytes.append(contentsOf: $0) }
+        return (document.fileName, document.mediaType, bytes)
+    }
+
+    // MARK: - Search
+
+    public func search(_ session: WebSession, query: String) throws -> HTML {
+        let profile = try profile(session)
+        let results = query.trimmingCharacters(in: .whitespaces).isEmpty ? HTML.empty : try searchResults(session, query: query)
+        let body: HTML = """
+        <h1>Search</h1>
+        <p class="whose-line">Profile: \(profile.name) (records and documents)</p>
+        <form method="post" action="/search" role="search" class="search" data-live="/search/live">
+        <input type="hidden" name="csrf" value="\(session.csrf)">
+        <label for="q">Search for</label>
+        <input id="q" name="q" type="search" value="\(query)" autocomplete="off" autofocus
+         aria-describedby="search-help" aria-controls="results">
+        <button type="submit">Search</button>
+        <p id="search-help" class="muted">All words must match. "a phrase", prefix*, a OR b, -leave-out, type:lab, tag:insurance, after:2025-01-01.</p>
+        </form>
+        <div id="results" aria-live="polite">\(results)</div>
+        """
+        return try layout(.search, session, profile).page(body)
+    }
+
+    /// The hits for `query` as a list (the live search fetches this alone). `asYouType` reads
+    /// the word being typed as a prefix ("ferr" finds ferritin), as a search box that answers
+    /// while typing must.
+    public func searchResults(_ session: WebSession, query: String, asYouType: Bool = false) throws -> HTML {
+        let profile = try profile(session)
+        var text = query.trimmingCharacters(in: .whitespaces)
+        if asYouType, query.last.map({ $0.isLetter || $0.isNumber }) == true,
+           let last = text.split(separator: " ").last, !last.contains(where: { ":\"*-()".contains($0) }), last.count >= 2,
+           last.uppercased() != "OR" {
+            text += "*"
+        }
+        guard !text.isEmpty else { return .empty }
+        let results: SearchResults
+        do {
+            results = try SearchEngine(vault: vault, profile: profile).search(text, refine: { _ in }, options: SearchEngine.Options(limit: 30))
+        } catch let error as PHRError {
+            return "<p class=\"flash flash-error\" role=\"alert\">\(Self.words(error))</p>"
+        }
+        var heading: HTML
+        if let suggestion = results.didYouMean {
+            heading = "<p>Nothing matched as typed; did you mean <strong>\(suggestion)</strong>? These match it:</p>"
+        } else if results.hits.isEmpty {
+            heading = "<p>No matches.</p>"
+        } else {
+            heading = "<p>\(results.hits.count) \(results.hits.count == 1 ? "match" : "matches")</p>"
+        }
+        let hits: [HTML] = results.hits.map { hit in
+            let link = hit.kind == "doc" ? "/documents/\(hit.id)" : nil
+            let title: HTML = link.map { HTML("<a href=\"\($0)\">\(hit.title)</a>") } ?? HTML("\(hit.title)")
+            let page: HTML = hit.page.map { HTML(" · page \($0)") } ?? .empty
+            return """
+            <li class="hit"><span class="kind">\(Self.kindLabel(hit.kind))</span> \(title)
+            <span class="muted">\(hit.date)\(page)</span><p class="snippet">\(Self.highlight(hit.snippet, hit.matches))</p></li>
+            """
+        }
+        return "\(heading)<ol class=\"hits\">\(hits)</ol>"
+    }
+
+    static func kindLabel(_ kind: String) -> String {
+        switch kind {
+        case "doc": return "Document"
+        case "med": return "Medication"
+        case "appt": return "Appointment"
+        case "contact": return "Contact"
+        case "condition": return "Condition"
+        case "allergy": return "Allergy"
+        case "immunization": return "Immunization"
+        case "observation": return "Result"
+        case "profile": return "Profile"
+        case "log": return "Log"
+        default: return kind
+        }
+    }
+
+    /// The snippet with its matches marked (`<mark>`), escaped.
+    static func highlight(_ snippet: String, _ matches: [[Int]]) -> HTML {
+        let scalars = Array(snippet.unicodeScalars)
+        var parts: [HTML] = []
+        var position = 0
+        for match in matches.sorted(by: { $0[0] < $1[0] }) where match.count == 2 {
+            let start = match[0], end = match[0] + match[1]
+            guard start >= position, end <= scalars.count, start < end else { continue }
+            parts.append(HTML("\(Self.text(scalars[position..<start]))"))
+            parts.append(HTML("<mark>\(Self.text(scalars[start..<end]))</mark>"))
+            position = end
+        }
+        parts.append(HTML("\(Self.text(scalars[position...]))"))
+        return HTML(parts)
+    }
+
+    private static func text(_ scalars: ArraySlice<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    // MARK: - Emergency
+
+    public func emergency(_ session: WebSession) throws -> HTML {
+        let profile = try profile(session)
+        let card = try EmergencyCard.build(vault: vault, profile: profile, time: clock())
+        func section(_ title: String, _ rows: [HTML], empty: String) -> HTML {
+            "<section class=\"card\"><h2>\(title)</h2>\(rows.isEmpty ? HTML("<p>\(empty)</p>") : HTML("<ul class=\"plain\">\(rows)</ul>"))</section>"
+        }
+        var about: [String] = []
+        if let age = card.age { about.append("\(age) years") }
+        if let born = card.dateOfBirth { about.append("born \(born)") }
+        if let sex = card.sex { about.append(sex) }
+        if let blood = card.bloodType { about.append("blood type \(blood)") }
+        if let donor = card.organDonor { about.append(donor ? "organ donor" : "not an organ donor") }
+        let allergies: [HTML] = card.allergies.map { allergy in
+            let severe = allergy.severity == "severe" || allergy.criticality == "high"
+            return "<li\(severe ? " class=\"severe\"" as HTML : .empty)>\(severe ? HTML("<strong><span aria-hidden=\"true\">▲ </span>\(allergy.substance)</strong> (severe)") : HTML("\(allergy.substance)"))\(allergy.reaction.map { ": " + $0 })</li>"
+        }
+        let body: HTML = """
+        <h1>Emergency information</h1>
+        <div class="emergency">
+        <p class="person"><strong>\(card.name ?? "\(profile.name) (no name set)")</strong>\(about.isEmpty ? "" : " · " + about.joined(separator: ", "))</p>
+        \(section("Allergies", allergies, empty: "No allergies recorded."))
+        \(section("Conditions", card.conditions.map { HTML("<li>\($0)</li>") }, empty: "No conditions recorded."))
+        \(section("Medications", card.medications.map { HTML("<li>\($0.name)\($0.dose.map { " " + $0 }) · \($0.schedule)</li>") }, empty: "No medications recorded."))
+        \(section("Emergency contacts", card.contacts.map { HTML("<li>\($0.name)\($0.relation.map { " (\($0))" }): <a href=\"tel:\($0.phone)\">\($0.phone)</a></li>") }, empty: "No emergency contacts recorded."))
+        \(card.notes.map { HTML("<section class=\"card\"><h2>Notes</h2><p>\($0)</p></section>") })
+        </div>
+        <p class="no-print"><button type="button" data-print>Print this page</button></p>
+        """
+        return try layout(.emergency, session, profile).page(body)
+    }
+
+    // MARK: - Profile and settings
+
+    public func chooseProfile(_ session: WebSession, name: String) {
+        if (try? vault.database.read({ db in try Profiles.resolve(db, name: name) })) != nil {
+            session.profile = name
+        } else {
+            session.flash("There is no profile named \(name).", isError: true)
+        }
+    }
+
+    public func applySettings(_ session: WebSession, text: String?, theme: String?) {
+        var settings = session.settings
+        if let size = text.flatMap(WebSettings.TextSize.init(rawValue:)) { settings.textSize = size }
+        if let chosen = theme.flatMap(WebSettings.Theme.init(rawValue:)) { settings.theme = chosen }
+        session.settings = settings
+    }
+
+    /// An error as one sentence for a page: the message, then what to do.
+    static func words(_ error: Error) -> String {
+        if let error = error as? PHRError {
+            let message = error.message.description, hint = error.hint?.description
+            return message.prefix(1).uppercased() + message.dropFirst() + "." + (hint.map { " " + $0.prefix(1).uppercased() + $0.dropFirst() + "." } ?? "")
+        }
+        return (error as? LocalizedError)?.errorDescription ?? "\(error)"
+    }
+}

@@ -1,0 +1,322 @@
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import PHRCore
+
+/// `phr serve`'s HTTP side: Hummingbird on loopback, every request through the door
+/// (`WebDoor`), every response with the same strict headers, handlers run off the event loop.
+public struct WebServer: Sendable {
+    public let app: WebApp
+    /// Called on every signed-in request: the agent's idle clock.
+    public let touch: @Sendable () -> Void
+    /// Called when the browser asks to lock phr.
+    public let lock: @Sendable () -> Void
+
+    /// The largest form a page posts (a search, a dose, a setting).
+    public static let largestForm = 64 << 10
+    /// The most connections open at once; more wait in the kernel's queue.
+    public static let mostConnections = 32
+    /// A connection idle this long is closed (a slow or silent client cannot hold one).
+    public static let idleSeconds: Int64 = 30
+
+    public init(app: WebApp, touch: @escaping @Sendable () -> Void, lock: @escaping @Sendable () -> Void) {
+        self.app = app
+        self.touch = touch
+        self.lock = lock
+    }
+
+    /// Every response carries these (docs/serve.md, "Headers").
+    public static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+        ("Cache-Control", "no-store"),
+        ("X-Frame-Options", "DENY"),
+        ("Permissions-Policy", "camera=(), microphone=(), geolocation=(), interest-cohort=()"),
+    ]
+
+    /// Runs the server on `address`:`port` (0 for any free port) until the task is cancelled;
+    /// `ready` gets the bound port once it listens.
+    public func run(address: String, port: Int, ready: @escaping @Sendable (Int) async -> Void) async throws {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: DoorMiddleware(server: self))
+        routes(router)
+        var logger = Logger(label: "phr-serve")
+        logger.logLevel = .critical
+        let application = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(Self.idleSeconds))),
+            configuration: .init(address: .hostname(address, port: port), serverName: nil, reuseAddress: false,
+                                 availableConnectionsDelegate: MaximumAvailableConnections(Self.mostConnections)),
+            onServerRunning: { channel in await ready(channel.localAddress?.port ?? port) },
+            logger: logger
+        )
+        try await application.run()
+    }
+
+    private func routes(_ router: Router<WebContext>) {
+        let app = self.app
+        router.get("/assets/app.css") { _, _ in Self.asset(WebAssets.css, type: "text/css; charset=utf-8") }
+        router.get("/assets/app.js") { _, _ in Self.asset(WebAssets.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("/assets/icon.svg") { _, _ in Self.asset(WebAssets.icon, type: "image/svg+xml") }
+        router.get("/favicon.ico") { _, _ in Self.asset(WebAssets.icon, type: "image/svg+xml") }
+        router.post("/launch") { request, context in
+            guard let token = context.form["token"], let session = app.door.open(with: token) else {
+                return Self.page(Layout.bare(heading: "This link was used already",
+                                             text: "Each link phr serve gives opens phr once. Run phr serve --open again, or open the newest link it printed."),
+                                 status: .unauthorized)
+            }
+            // A page, not a redirect: the cookie is SameSite=Strict, and a redirect that began on
+            // another site (the launch file) would not send it; a refresh from this page does.
+            var response = Self.page("""
+                <!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url=/">
+                <title>phr</title><link rel="stylesheet" href="/assets/app.css"></head>
+                <body><main id="main" class="bare"><p><a href="/">Open phr</a></p></main></body></html>
+                """)
+            response.headers[.setCookie] = "\(WebDoor.cookieName)=\(session.id); Path=/; HttpOnly; Secure; SameSite=Strict"
+            return response
+        }
+        router.get("/") { _, context in try await Self.page { try app.today(context.signedIn) } }
+        router.post("/doses/take") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.dose(session, medication: context.form["medication"] ?? "", take: true, at: nil) }
+            return Self.seeOther("/")
+        }
+        router.post("/doses/skip") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.dose(session, medication: context.form["medication"] ?? "", take: false, at: context.form["at"]) }
+            return Self.seeOther("/")
+        }
+        router.get("/documents") { request, context in
+            let type = request.uri.queryParameters.get("type")
+            return try await Self.page { try app.documents(context.signedIn, type: type) }
+        }
+        router.get("/documents/:id") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.document(context.signedIn, id: id) }
+        }
+        router.get("/documents/:id/pages/:page") { request, context in
+            let id = try context.parameters.require("id")
+            guard let number = context.parameters.get("page", as: Int.self),
+                  let size = WebApp.ImageSize(rawValue: request.uri.queryParameters.get("size") ?? "full") else {
+                throw WebApp.NotFound()
+            }
+            let session = try context.signedIn
+            let png = try await Self.blocking { try app.pageImage(session, id: id, number: number, size: size) }
+            return Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: png)))
+        }
+        router.get("/documents/:id/original") { _, context in
+            let id = try context.parameters.require("id")
+            let session = try context.signedIn
+            let original = try await Self.blocking { try app.original(session, id: id) }
+            var response = Response(status: .ok, headers: [.contentType: "application/octet-stream"],
+                                    body: .init(byteBuffer: ByteBuffer(bytes: original.bytes)))
+            let safe = original.name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? String($0) : "_" }.joined()
+            response.headers[.contentDisposition] = "attachment; filename=\"\(safe)\""
+            // Whatever the browser does with it, it never runs as a page of this origin.
+            response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
+            return response
+        }
+        router.get("/search") { _, context in try await Self.page { try app.search(context.signedIn, query: "") } }
+        router.post("/search") { _, context in
+            let query = context.form["q"] ?? ""
+            return try await Self.page { try app.search(context.signedIn, query: query) }
+        }
+        router.post("/search/live") { _, context in
+            let query = context.form["q"] ?? ""
+            return try await Self.page { try app.searchResults(context.signedIn, query: query, asYouType: true) }
+        }
+        router.get("/emergency") { _, context in try await Self.page { try app.emergency(context.signedIn) } }
+        router.post("/profile") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.chooseProfile(session, name: context.form["profile"] ?? "") }
+            return Self.seeOther(context.form["back"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/")
+        }
+        router.post("/settings") { request, context in
+            let session = try context.signedIn
+            app.applySettings(session, text: context.form["text"], theme: context.form["theme"])
+            return Self.seeOther(Self.sameOriginBack(request, door: app.door) ?? "/")
+        }
+        let lock = self.lock
+        router.post("/lock") { _, context in
+            _ = try context.signedIn
+            lock()
+            return Self.page(Layout.bare(heading: "phr is locked", text: "Its keys are gone from memory. Run phr serve again to look at your records."))
+        }
+    }
+
+    // MARK: - Responses
+
+    static func page(_ html: HTML, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html.text)))
+    }
+
+    static func page(_ build: @escaping @Sendable () throws -> HTML) async throws -> Response {
+        page(try await blocking(build))
+    }
+
+    static func asset(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    static func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    /// The path of the page a form came from, when the browser says it and it is this server's.
+    static func sameOriginBack(_ request: Request, door: WebDoor) -> String? {
+        guard let referer = request.headers[.referer], referer.hasPrefix(door.origin + "/") else { return nil }
+        return String(referer.dropFirst(door.origin.count))
+    }
+
+    /// Vault work (SQLite, the drawing worker) on a thread of its own, never on the event loop.
+    static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            workQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    static func blocking(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            workQueue.async {
+                work()
+                continuation.resume()
+            }
+        }
+    }
+
+    private static let workQueue = DispatchQueue(label: "phr-serve.work", qos: .userInitiated, attributes: .concurrent)
+}
+
+/// What a request carries past the door: its session and its parsed form.
+public struct WebContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    var session: WebSession?
+    var form: [String: String] = [:]
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+
+    public var maxUploadSize: Int { WebServer.largestForm }
+
+    /// The session; the door lets no request without one reach a handler that asks.
+    var signedIn: WebSession {
+        get throws {
+            guard let session else { throw DoorMiddleware.Refusal.unauthorized }
+            return session
+        }
+    }
+}
+
+/// The door as Hummingbird middleware: host, then session, then (for POST) origin and CSRF
+/// token, before any handler; the strict headers on every answer, refusals and errors included.
+struct DoorMiddleware: RouterMiddleware {
+    typealias Context = WebContext
+    let server: WebServer
+
+    enum Refusal: Error {
+        case unauthorized
+    }
+
+    func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
+        var response = await answer(request, context: context, next: next)
+        for (name, value) in WebServer.securityHeaders {
+            guard let field = HTTPField.Name(name), response.headers[field] == nil else { continue }
+            response.headers[field] = value
+        }
+        return response
+    }
+
+    private func answer(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async -> Response {
+        let door = server.app.door
+        guard door.allowsHost(request.head.authority) else {
+            return WebServer.page(Layout.bare(heading: "Not this address", text: "phr answers only at the address phr serve printed."),
+                                  status: .forbidden)
+        }
+        var context = context
+        var request = request
+        if request.method == .post {
+            guard let form = try? await Self.form(&request, context: context) else {
+                return WebServer.page(Layout.bare(heading: "Too much", text: "The form sent more than phr takes."), status: .contentTooLarge)
+            }
+            context.form = form
+        }
+        let path = request.uri.path
+        let open = path.hasPrefix("/assets/") || (path == "/launch" && request.method == .post)
+        if !open {
+            guard let session = door.session(cookie: request.cookies[WebDoor.cookieName]?.value) else {
+                return WebServer.page(Layout.bare(heading: "Open phr from its link",
+                                                  text: "This browser is not signed in. Run phr serve --open, or open the link file phr serve printed."),
+                                      status: .unauthorized)
+            }
+            if request.method != .get && request.method != .head {
+                let csrf = context.form[WebDoor.csrfField] ?? request.headers[HTTPField.Name("X-CSRF-Token")!]
+                guard door.allowsChange(origin: request.headers[.origin], fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!],
+                                        csrf: csrf, session: session) else {
+                    return WebServer.page(Layout.bare(heading: "Refused", text: "This request did not come from phr's own pages."),
+                                          status: .forbidden)
+                }
+            }
+            context.session = session
+            server.touch()
+        }
+        do {
+            return try await next(request, context)
+        } catch is WebApp.NotFound {
+            return WebServer.page(Layout.bare(heading: "Not found", text: "Nothing here in the records shown."), status: .notFound)
+        } catch Refusal.unauthorized {
+            return WebServer.page(Layout.bare(heading: "Open phr from its link", text: "This browser is not signed in."), status: .unauthorized)
+        } catch let error as HTTPResponseError {
+            return WebServer.page(Layout.bare(heading: "Cannot answer that", text: "\(error.status.code) \(error.status.reasonPhrase)"),
+                                  status: error.status)
+        } catch {
+            return WebServer.page(Layout.bare(heading: "Something went wrong", text: WebApp.words(error)), status: .internalServerError)
+        }
+    }
+
+    /// A POSTed url-encoded form, read within `WebServer.largestForm`; nil when larger.
+    static func form(_ request: inout Request, context: WebContext) async throws -> [String: String] {
+        let buffer = try await request.collectBody(upTo: WebServer.largestForm)
+        let type = request.headers[.contentType] ?? ""
+        guard type.hasPrefix("application/x-www-form-urlencoded") else { return [:] }
+        return FormBody.parse(String(buffer: buffer))
+    }
+}
+
+/// application/x-www-form-urlencoded, as browsers send it (WHATWG URL, "urlencoded parsing").
+enum FormBody {
+    static func parse(_ text: String) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = decode(parts[0])
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            if fields[name] == nil { fields[name] = value }
+        }
+        return fields
+    }
+
+    static func decode(_ text: Substring) -> String {
+        var bytes: [UInt8] = []
+        var utf8 = Array(text.utf8)[...]
+        while let byte = utf8.popFirst() {
+            if byte == UInt8(ascii: "+") {
+                bytes.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%"), utf8.count >= 2,
+                      let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
+                bytes.append(value)
+                utf8 = utf8.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+"""phr serve in a real Chromium (Debian's chromium and chromium-driver, driven by Selenium).
+
+Usage: serve_browser.py READY_JSON SHOTS_DIR PROFILE_DIR CANARY
+READY_JSON is the line `phr serve --json` printed. The vault holds a document whose text and a
+medication whose name contain CANARY. Signs in through the launch file, walks every screen,
+searches as you type, opens the document's pages, takes a dose, switches profile, changes the
+text size and theme, checks the print style of the emergency page, saves a screenshot of each
+screen, then quits the browser and checks that CANARY is nowhere in the browser's profile.
+Prints one line per check; exits 1 on the first failure.
+"""
+import json, os, subprocess, sys, time
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+ready = json.loads(sys.argv[1])
+shots, profile, canary = sys.argv[2], sys.argv[3], sys.argv[4]
+os.makedirs(shots, exist_ok=True)
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        sys.exit(1)
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,1000",
+                 "--user-data-dir=" + profile, "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]:
+    options.add_argument(argument)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 20)
+try:
+    def shot(name):
+        driver.save_screenshot(os.path.join(shots, name + ".png"))
+
+    # Signing in: the launch file posts its token; the page then refreshes to Today.
+    driver.get("file://" + ready["launch_file"])
+    wait.until(lambda d: d.current_url.rstrip("/") == ready["url"] and "Today" in d.page_source)
+    check("Today" in driver.find_element(By.TAG_NAME, "h1").text, "signed in through the launch file, on Today")
+    check(driver.title == "phr", "the title is generic")
+    check(canary in driver.page_source, "Today shows the medication due")
+    shot("today")
+
+    # Take a dose with the keyboard: Tab to the Take button and press Enter.
+    take = driver.find_element(By.CSS_SELECTOR, "form[action='/doses/take'] button")
+    take.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash"))
+    check("Took" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "a dose taken from Today")
+    shot("today-dose-taken")
+
+    # Documents: the list with thumbnails, then the viewer with its page images and text.
+    driver.find_element(By.LINK_TEXT, "Documents").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "ul.docs img"))
+    thumb = driver.find_element(By.CSS_SELECTOR, "ul.docs img")
+    wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", thumb))
+    check(True, "the document list shows a thumbnail drawn in the sandbox")
+    shot("documents")
+    # The document that holds the canary (the emergency card's PDF), not the lab report.
+    [link for link in driver.find_elements(By.CSS_SELECTOR, "a.doc-link") if "Laboratory" not in link.text][0].click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".page img"))
+    page = driver.find_element(By.CSS_SELECTOR, ".page img")
+    wait.until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", page))
+    check(driver.execute_script("return arguments[0].naturalWidth", page) >= 600, "the viewer shows the page as an image")
+    check(canary in " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, ".page-text")), "the pages' text is beside them")
+    shot("document-viewer")
+
+    # Search as you type: no submit, the results come while typing; arrow keys move through them.
+    driver.find_element(By.LINK_TEXT, "Search").click()
+    box = wait.until(lambda d: d.find_element(By.ID, "q"))
+    box.send_keys(canary[:6])
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark"))
+    check(True, "search results appear while typing")
+    check(canary[:6] not in driver.current_url, "the query is not in the address")
+    box.send_keys(Keys.ARROW_DOWN)
+    focused = driver.switch_to.active_element
+    check(focused.tag_name == "a", "the down arrow moves to the first hit")
+    shot("search")
+
+    # Emergency: the card, and its print style hides the navigation.
+    driver.find_element(By.LINK_TEXT, "Emergency").click()
+    wait.until(lambda d: "Emergency information" in d.page_source)
+    check("Penicillin" in driver.page_source, "the emergency page shows the allergy")
+    shot("emergency")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    hidden = driver.execute_script("return getComputedStyle(document.querySelector('header.top')).display")
+    check(hidden == "none", "printing leaves out the navigation")
+    pdf = driver.execute_cdp_cmd("Page.printToPDF", {})
+    check(len(pdf.get("data", "")) > 1000, "the emergency page prints")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+    # Profiles: switch to the second one; every screen says whose records it shows.
+    select = driver.find_element(By.ID, "profile-choice")
+    for option in select.find_elements(By.TAG_NAME, "option"):
+        if option.text == "Sam":
+            option.click()
+    wait.until(lambda d: "Sam" in d.find_element(By.CSS_SELECTOR, "main").text)
+    check("Penicillin" not in driver.page_source, "another profile's emergency page shows its own records")
+    shot("emergency-other-profile")
+
+    # Display: the largest text and the dark theme, kept for the session.
+    driver.find_element(By.CSS_SELECTOR, "input[name=text][value=largest]").click()
+    wait.until(lambda d: "text-largest" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
+    driver.find_element(By.CSS_SELECTOR, "input[name=theme][value=dark]").click()
+    wait.until(lambda d: "theme-dark" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor")
+    check(True, "largest text and dark theme applied (" + background + ")")
+    driver.find_element(By.LINK_TEXT, "Today").click()
+    shot("today-dark-largest")
+
+    errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    check(not errors, "no errors in the browser's console: " + json.dumps(errors)[:500])
+finally:
+    driver.quit()
+
+# Nothing of the records in the browser's profile: cache, history, session files.
+time.sleep(0.5)
+found = subprocess.run(["grep", "-rl", "--", canary, profile], capture_output=True, text=True).stdout.strip()
+check(found == "", "the canary is nowhere in the browser profile" + (": " + found if found else ""))

@@ -1,0 +1,387 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `phr serve` through the real binary and raw sockets: the door (Host, launch token, cookie,
+/// origin and CSRF checks), the headers on every answer, the pages, and locking.
+@Suite(.serialized) struct ServeTests {
+    static let passphrase = "correct horse battery staple"
+    static var env: [String: String] { ["PHR_PASSPHRASE": passphrase] }
+
+    /// A running `phr serve --json` and what it printed when ready.
+    final class Agent {
+        let process: Process
+        let url: String
+        let address: String
+        let port: Int
+        let launchFile: String
+        let pid: Int32
+        let stderr: Pipe
+
+        init(_ cli: CLI, arguments: [String] = []) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.phr)
+            process.arguments = ["serve", "--json"] + arguments
+            var environment = cli.environment
+            for (key, value) in ServeTests.env { environment[key] = value }
+            environment["XDG_RUNTIME_DIR"] = cli.runtimeDirectory
+            process.environment = environment
+            let stdout = Pipe()
+            stderr = Pipe()
+            process.standardOutput = stdout
+            process.standardError = stderr
+            try process.run()
+            var line: [UInt8] = []
+            let handle = stdout.fileHandleForReading
+            while true {
+                let byte = try handle.read(upToCount: 1) ?? Data()
+                guard let first = byte.first else { break }
+                if first == UInt8(ascii: "\n") { break }
+                line.append(first)
+            }
+            let ready = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                                     "no ready line: \(String(decoding: line, as: UTF8.self)) \(String(decoding: stderr.fileHandleForReading.availableData, as: UTF8.self))")
+            url = try #require(ready["url"] as? String)
+            launchFile = try #require(ready["launch_file"] as? String)
+            pid = Int32(try #require(ready["pid"] as? Int))
+            let hostPort = url.dropFirst("http://".count).split(separator: ":")
+            address = String(hostPort[0])
+            port = Int(hostPort[1])!
+        }
+
+        var host: String { "\(address):\(port)" }
+
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+
+        /// The launch token, read from the launch file as a browser would.
+        func token() throws -> String {
+            let page = try String(contentsOfFile: launchFile, encoding: .utf8)
+            let match = try #require(page.range(of: #"name="token" value="([0-9a-f]{64})""#, options: .regularExpression))
+            return String(page[match].dropFirst(#"name="token" value=""#.count).dropLast())
+        }
+
+        /// Signs in with the launch token; the session cookie and CSRF token.
+        func signIn() throws -> (cookie: String, csrf: String) {
+            let launch = try request("POST", "/launch", body: "token=\(try token())", headers: ["Origin": "null"])
+            #expect(launch.status == 200)
+            let setCookie = try #require(launch.header("set-cookie"))
+            let cookie = String(setCookie.split(separator: ";")[0])
+            let home = try request("GET", "/", headers: ["Cookie": cookie])
+            let csrf = try #require(home.body.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression))
+            return (cookie, String(home.body[csrf].dropFirst(#"name="csrf" value=""#.count).dropLast()))
+        }
+
+        func request(_ method: String, _ path: String, body: String? = nil, host: String? = nil,
+                     headers: [String: String] = [:]) throws -> HTTPAnswer {
+            var text = "\(method) \(path) HTTP/1.1\r\nHost: \(host ?? self.host)\r\nConnection: close\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            if let body {
+                text += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
+            }
+            text += "\r\n" + (body ?? "")
+            return try HTTPAnswer.exchange(address: address, port: port, request: Array(text.utf8))
+        }
+    }
+
+    /// An HTTP/1.1 answer read off a raw socket.
+    struct HTTPAnswer {
+        var status: Int
+        var headers: [(String, String)]
+        var bodyBytes: [UInt8]
+        var body: String { String(decoding: bodyBytes, as: UTF8.self) }
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        static func exchange(address: String, port: Int, request: [UInt8]) throws -> HTTPAnswer {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw POSIXError(.EIO) }
+            defer { close(fd) }
+            var timeout = timeval(tv_sec: 30, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var target = sockaddr_in()
+            target.sin_family = sa_family_t(AF_INET)
+            target.sin_port = in_port_t(UInt16(port).bigEndian)
+            inet_pton(AF_INET, address, &target.sin_addr)
+            let connected = withUnsafePointer(to: &target) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+            _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            var answer: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count <= 0 { break }
+                answer += buffer[..<count]
+            }
+            let separator = Array("\r\n\r\n".utf8)
+            guard let end = (0..<max(0, answer.count - 3)).first(where: { Array(answer[$0..<($0 + 4)]) == separator }) else {
+                throw POSIXError(.EBADMSG)
+            }
+            let head = String(decoding: answer[..<end], as: UTF8.self).components(separatedBy: "\r\n")
+            let status = Int(head[0].split(separator: " ")[1])!
+            let headers = head.dropFirst().compactMap { line -> (String, String)? in
+                guard let colon = line.firstIndex(of: ":") else { return nil }
+                return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            }
+            var body = Array(answer[(end + 4)...])
+            if headers.contains(where: { $0.0.lowercased() == "transfer-encoding" && $0.1.lowercased() == "chunked" }) {
+                body = dechunk(body)
+            }
+            return HTTPAnswer(status: status, headers: headers, bodyBytes: body)
+        }
+
+        static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+            var result: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                guard let lineEnd = (index..<(bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else { break }
+                let size = Int(String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
+                if size == 0 { break }
+                result += bytes[(lineEnd + 2)..<min(bytes.count, lineEnd + 2 + size)]
+                index = lineEnd + 2 + size + 2
+            }
+            return result
+        }
+    }
+
+    static let requiredHeaders = [
+        "content-security-policy", "x-content-type-options", "referrer-policy", "cross-origin-opener-policy",
+        "cross-origin-resource-policy", "cache-control",
+    ]
+
+    static func expectStrictHeaders(_ answer: HTTPAnswer, _ what: String) {
+        for name in requiredHeaders {
+            #expect(answer.header(name) != nil, "\(what): no \(name)")
+        }
+        #expect(answer.header("cache-control") == "no-store", "\(what)")
+        #expect(answer.header("content-security-policy")?.contains("default-src 'none'") == true, "\(what)")
+        #expect(answer.header("content-security-policy")?.contains("frame-ancestors 'none'") == true, "\(what)")
+        #expect(answer.header("x-content-type-options") == "nosniff", "\(what)")
+    }
+
+    @Test func theDoorRefusesWhatItMust() throws {
+        let cli = try CLI(label: "serve")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        #expect(agent.address.hasPrefix("127."))
+        #expect(agent.address != "127.0.0.1" || true)
+
+        // DNS rebinding: a foreign Host is refused before anything else, cookie or not.
+        let rebound = try agent.request("GET", "/", host: "attacker.example:\(agent.port)")
+        #expect(rebound.status == 403)
+        Self.expectStrictHeaders(rebound, "403 for Host")
+        #expect(try agent.request("GET", "/", host: "127.0.0.1:\(agent.port)").status == 403 || agent.address == "127.0.0.1")
+        #expect(try agent.request("POST", "/launch", body: "token=\(try agent.token())", host: "attacker.example").status == 403)
+
+        // No cookie: 401, and nothing of the records.
+        let anonymous = try agent.request("GET", "/")
+        #expect(anonymous.status == 401)
+        Self.expectStrictHeaders(anonymous, "401")
+        #expect(try agent.request("GET", "/emergency").status == 401)
+        #expect(try agent.request("GET", "/", headers: ["Cookie": "phr_session=" + String(repeating: "0", count: 64)]).status == 401)
+
+        // The launch file is private; the token opens one session, once.
+        var info = stat()
+        #expect(stat(agent.launchFile, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        let token = try agent.token()
+        let launch = try agent.request("POST", "/launch", body: "token=\(token)", headers: ["Origin": "null"])
+        #expect(launch.status == 200)
+        let setCookie = try #require(launch.header("set-cookie"))
+        for attribute in ["HttpOnly", "Secure", "SameSite=Strict", "Path=/"] {
+            #expect(setCookie.contains(attribute), "\(setCookie)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: agent.launchFile), "the launch file outlives its use")
+        let again = try agent.request("POST", "/launch", body: "token=\(token)", headers: ["Origin": "null"])
+        #expect(again.status == 401)
+        #expect(again.header("set-cookie") == nil)
+        let cookie = String(setCookie.split(separator: ";")[0])
+
+        // Signed in: pages answer, with the headers.
+        let home = try agent.request("GET", "/", headers: ["Cookie": cookie])
+        #expect(home.status == 200)
+        Self.expectStrictHeaders(home, "200")
+        #expect(home.body.contains("<title>phr</title>"))
+        let csrfRange = try #require(home.body.range(of: #"name="csrf" value="[0-9a-f]{64}""#, options: .regularExpression))
+        let csrf = String(home.body[csrfRange].dropFirst(#"name="csrf" value=""#.count).dropLast())
+        for path in ["/documents", "/search", "/emergency", "/assets/app.css", "/assets/app.js"] {
+            let page = try agent.request("GET", path, headers: ["Cookie": cookie])
+            #expect(page.status == 200, "\(path)")
+            Self.expectStrictHeaders(page, path)
+        }
+        let missing = try agent.request("GET", "/documents/zzzzzz", headers: ["Cookie": cookie])
+        #expect(missing.status == 404)
+        Self.expectStrictHeaders(missing, "404")
+
+        // A change needs this origin and the session's CSRF token.
+        let origin = "http://\(agent.host)"
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)", headers: ["Cookie": cookie]).status == 403,
+                "no Origin and no Sec-Fetch-Site")
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
+                                  headers: ["Cookie": cookie, "Origin": "http://evil.example"]).status == 403)
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
+                                  headers: ["Cookie": cookie, "Sec-Fetch-Site": "cross-site"]).status == 403)
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": "null"]).status == 403,
+                "Origin null (a sandboxed frame, a file page) without Sec-Fetch-Site")
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
+                                  headers: ["Cookie": cookie, "Origin": origin, "Sec-Fetch-Site": "same-site"]).status == 403)
+        // Chromium sends Origin: null for a form under Referrer-Policy: no-referrer, with Sec-Fetch-Site.
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
+                                  headers: ["Cookie": cookie, "Origin": "null", "Sec-Fetch-Site": "same-origin"]).status == 200)
+        #expect(try agent.request("POST", "/search", body: "q=x", headers: ["Cookie": cookie, "Origin": origin]).status == 403)
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=" + String(repeating: "a", count: 64),
+                                  headers: ["Cookie": cookie, "Origin": origin]).status == 403)
+        let searched = try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        #expect(searched.status == 200)
+        #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
+                                  headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin"]).status == 200)
+        // GET never changes anything: the actions answer only POST.
+        #expect(try agent.request("GET", "/doses/take?medication=x", headers: ["Cookie": cookie]).status != 200)
+
+        // Bounded: a form over the limit is refused, and the agent still answers.
+        let huge = "q=" + String(repeating: "a", count: 200_000) + "&csrf=\(csrf)"
+        #expect(try agent.request("POST", "/search", body: huge, headers: ["Cookie": cookie, "Origin": origin]).status == 413)
+        #expect(try agent.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
+
+        // The token never reached the agent's command line.
+        let commandLine = try String(contentsOfFile: "/proc/\(agent.pid)/cmdline", encoding: .utf8)
+        #expect(!commandLine.contains(token))
+    }
+
+    @Test func onlyLoopbackAddressesAreServed() throws {
+        let cli = try CLI(label: "serve-bind")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        for address in ["0.0.0.0", "192.168.1.5", "::1", "localhost", "127.0.0.256", "127.1"] {
+            let refused = try cli.run(["serve", "--address", address], Self.env)
+            #expect(refused.status == 64, "\(address): \(refused.stderr)")
+            #expect(refused.stderr.contains("--address"), "\(address)")
+        }
+    }
+
+    @Test func theAgentLocksWhenIdleAndOnPhrLock() throws {
+        let cli = try CLI(label: "serve-lock")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let idle = try Agent(cli, arguments: ["--for", "2s"])
+        defer { idle.stop() }
+        let started = Date()
+        idle.process.waitUntilExit()
+        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(idle.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: idle.launchFile))
+        #expect((try? idle.request("GET", "/")) == nil, "the port still answers after the agent locked")
+
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, _) = try agent.signIn()
+        #expect(try agent.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
+        let second = try cli.run(["serve"], Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { $1 })
+        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.stderr.contains("already serves this vault"))
+        let lock = try cli.run(["lock"], ["XDG_RUNTIME_DIR": cli.runtimeDirectory])
+        #expect(lock.status == 0, "\(lock.stderr)")
+        #expect(lock.stderr.contains("agent is locked"), "\(lock.stderr)")
+        agent.process.waitUntilExit()
+        #expect((try? agent.request("GET", "/", headers: ["Cookie": cookie])) == nil)
+    }
+
+    @Test func detachReturnsOnceReadyAndLeavesTheAgentRunning() throws {
+        let cli = try CLI(label: "serve-detach")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let env = Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { $1 }
+        let detached = try cli.run(["serve", "--detach", "--json"], env, timeout: 60)
+        #expect(detached.status == 0, "\(detached.stderr)")
+        let ready = try #require(try JSONSerialization.jsonObject(with: Data(detached.stdout.utf8)) as? [String: Any])
+        let pid = Int32(try #require(ready["pid"] as? Int))
+        defer { kill(pid, SIGKILL) }
+        #expect(kill(pid, 0) == 0, "the agent is not running")
+        let environ = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))) ?? Data()
+        #expect(!String(decoding: environ, as: UTF8.self).contains("PHR_PASSPHRASE"), "the agent got the passphrase")
+        let lock = try cli.run(["lock"], ["XDG_RUNTIME_DIR": cli.runtimeDirectory])
+        #expect(lock.status == 0)
+        var gone = false
+        for _ in 0..<250 where !gone {
+            gone = kill(pid, 0) != 0 || (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") Z") == true
+            usleep(20_000)
+        }
+        #expect(gone)
+    }
+
+    @Test func pagesShowTheRecordsAndTakeADose() throws {
+        let cli = try CLI(label: "serve-pages")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let samples = "\(CLI.packageRoot)/Samples/documents"
+        let add = try cli.run(["doc", "add", "\(samples)/lab-report-cbc-ferritin.pdf", "--json"], Self.env)
+        #expect(add.status == 0, "\(add.stderr)")
+        let docID = try #require(add.stdout.range(of: #""id" *: *"[0-9a-z]{6}""#, options: .regularExpression)
+            .map { String(add.stdout[$0].suffix(7).dropLast()) })
+        #expect(try cli.run(["med", "add", "Ibuprofen <b>", "--dose", "400 mg", "--schedule", "00:00,06:00,12:00,18:00"], Self.env).status == 0)
+        #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], Self.env).status == 0)
+
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        let home = try agent.request("GET", "/", headers: ["Cookie": cookie])
+        #expect(home.body.contains("Ibuprofen &lt;b&gt;"), "record text is escaped")
+        #expect(!home.body.contains("Ibuprofen <b>"))
+        let medID = try #require(home.body.range(of: #"name="medication" value="[0-9a-z]+""#, options: .regularExpression)
+            .map { String(home.body[$0].dropFirst(#"name="medication" value=""#.count).dropLast()) })
+        let take = try agent.request("POST", "/doses/take", body: "medication=\(medID)&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        #expect(take.status == 303)
+        let after = try agent.request("GET", "/", headers: ["Cookie": cookie])
+        #expect(after.body.contains("Took Ibuprofen &lt;b&gt;"), "\(after.body)")
+        let shown = try cli.run(["med", "show", medID, "--json"], Self.env)
+        #expect(shown.stdout.contains("\"taken\""), "\(shown.stdout)")
+        // A second dose at once: the dose guard refuses and the page says why.
+        _ = try agent.request("POST", "/doses/take", body: "medication=\(medID)&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        let refused = try agent.request("GET", "/", headers: ["Cookie": cookie])
+        #expect(refused.body.contains("flash-error"), "\(refused.body)")
+
+        let documents = try agent.request("GET", "/documents", headers: ["Cookie": cookie])
+        #expect(documents.body.contains("/documents/\(docID)"))
+        let viewer = try agent.request("GET", "/documents/\(docID)", headers: ["Cookie": cookie])
+        #expect(viewer.status == 200)
+        #expect(viewer.body.contains("Ferritin"), "the extracted text is beside the pages")
+        let image = try agent.request("GET", "/documents/\(docID)/pages/1?size=full", headers: ["Cookie": cookie])
+        #expect(image.status == 200)
+        #expect(image.header("content-type") == "image/png")
+        #expect(Array(image.bodyBytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        #expect(try agent.request("GET", "/documents/\(docID)/pages/3", headers: ["Cookie": cookie]).status == 404)
+        let original = try agent.request("GET", "/documents/\(docID)/original", headers: ["Cookie": cookie])
+        #expect(original.status == 200)
+        #expect(original.header("content-disposition")?.hasPrefix("attachment") == true)
+        #expect(original.header("content-security-policy")?.hasPrefix("sandbox") == true)
+        #expect(original.header("content-type") == "application/octet-stream")
+        #expect(Array(original.bodyBytes.prefix(5)) == Array("%PDF-".utf8))
+
+        let search = try agent.request("POST", "/search/live", body: "q=ferritin&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        #expect(search.status == 200)
+        #expect(search.body.contains("<mark>"), "\(search.body)")
+        #expect(search.body.contains("/documents/\(docID)"))
+
+        let emergency = try agent.request("GET", "/emergency", headers: ["Cookie": cookie])
+        #expect(emergency.body.contains("Penicillin"))
+        #expect(emergency.body.contains("severe"))
+    }
+}
+
+extension CLI {
+    /// A private runtime directory for agents started by this test (XDG_RUNTIME_DIR).
+    var runtimeDirectory: String {
+        let path = directory + "/run"
+        mkdir(path, 0o700)
+        return path
+    }
+}
