@@ -18,9 +18,11 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificate
 # Tests and demo: setsid (util-linux), PDF tools, fonts covering every script, Python checkers,
 # what draws the OCR accuracy corpus (Tools/ScanCorpus: PIL, heif-enc for the HEIC photo), and
 # Ghostscript (a PDF whose text is drawn as outlines, for the OCR tests), and readelf (binutils: what
-# phr-render links by itself).
+# phr-render links by itself), and a real browser for the web UI's tests (Debian's Chromium, its
+# WebDriver and Selenium).
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
-	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript binutils
+	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript binutils \
+	chromium chromium-driver python3-selenium
 # Benchmarks only: the peers phr is measured against (img2pdf makes OCRmyPDF's input PDF).
 BENCH_PACKAGES := recoll hyperfine tesseract-ocr ocrmypdf img2pdf libxml2-utils
 

@@ -385,3 +385,49 @@ extension CLI {
         return path
     }
 }
+
+/// The web UI in a real Chromium (Tests/Browser/serve_browser.py, Selenium over Debian's
+/// chromium-driver): sign in through the launch file, every screen, search as you type, a
+/// document's pages, a dose, a profile switch, text size and dark theme, the print style; then
+/// the canary put in a record and a document is looked for in the browser's profile. Screenshots
+/// of each screen go to .build/screenshots/serve for review.
+@Suite(.serialized) struct ServeBrowserTests {
+    static let browserReady = ["/usr/bin/chromium", "/usr/bin/chromedriver"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+
+    @Test(.enabled(if: browserReady, "needs chromium, chromium-driver and python3-selenium (make deps installs them)"))
+    func theUIWorksInARealBrowserAndLeavesNothingBehind() throws {
+        let cli = try CLI(label: "serve-browser")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: ServeTests.passphrase)
+        let canary = "Zyxqw" + UUID().uuidString.prefix(8).lowercased().filter(\.isLetter) + "canary"
+        let env = ServeTests.env
+        #expect(try cli.run(["id", "set", "--name", "Alex Example"], env).status == 0)
+        #expect(try cli.run(["med", "add", "\(canary) tablets", "--dose", "5 mg", "--schedule", "00:00,06:00,12:00,18:00"], env).status == 0)
+        #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], env).status == 0)
+        // A document whose text holds the canary: the emergency card, drawn by phr itself.
+        let card = cli.directory + "/card.pdf"
+        #expect(try cli.run(["emergency", "--pdf", card], env).status == 0)
+        #expect(try cli.run(["doc", "add", card, "\(CLI.packageRoot)/Samples/documents/lab-report-cbc-ferritin.pdf"], env).status == 0)
+        try FileManager.default.removeItem(atPath: card)
+        #expect(try cli.run(["profile", "add", "Sam", "--relation", "child"], env).status == 0)
+
+        let agent = try ServeTests.Agent(cli)
+        defer { agent.stop() }
+        let ready = try JSONSerialization.data(withJSONObject: ["url": agent.url, "launch_file": agent.launchFile])
+        let shots = "\(CLI.packageRoot)/.build/screenshots/serve"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["\(CLI.packageRoot)/Tests/Browser/serve_browser.py", String(decoding: ready, as: UTF8.self), shots,
+                             cli.directory + "/chromium-profile", canary]
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": cli.directory, "LANG": "C.UTF-8"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(said)")
+        #expect(said.contains("ok   the canary is nowhere in the browser profile"), "\(said)")
+    }
+}
