@@ -266,10 +266,10 @@ public final class WebApp: @unchecked Sendable {
         let body: HTML = """
         <h1>Search</h1>
         <p class="whose-line">Profile: \(profile.name) (records and documents)</p>
-        <form method="post" action="/search" role="search" class="search" data-live="/search/live">
+        <form method="post" action="/search" role="search" class="search" data-live="/search/live" autocomplete="off">
         <input type="hidden" name="csrf" value="\(session.csrf)">
         <label for="q">Search for</label>
-        <input id="q" name="q" type="search" value="\(query)" autocomplete="off" autofocus
+        <input id="q" name="q" type="search" value="\(query)" autofocus
          aria-describedby="search-help" aria-controls="results">
         <button type="submit">Search</button>
         <p id="search-help" class="muted">All words must match. "a phrase", prefix*, a OR b, -leave-out, type:lab, tag:insurance, after:2025-01-01.</p>

@@ -22,6 +22,9 @@ public struct WebServer: Sendable {
     public static let mostConnections = 32
     /// A connection idle this long is closed (a slow or silent client cannot hold one).
     public static let idleSeconds: Int64 = 30
+    /// A form must arrive whole within this long: a client trickling its body cannot hold a
+    /// connection (the idle timeout restarts with every piece it sends).
+    public static let formSeconds: Int64 = 10
 
     public init(app: WebApp, touch: @escaping @Sendable () -> Void, lock: @escaping @Sendable () -> Void) {
         self.app = app
@@ -123,10 +126,15 @@ public struct WebServer: Sendable {
             response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
             return response
         }
-        router.get("/search") { _, context in try await Self.page { try app.search(context.signedIn, query: "") } }
+        router.get("/search") { _, context in
+            let session = try context.signedIn
+            return try await Self.page { try app.search(session, query: session.lastQuery ?? "") }
+        }
+        // Post, then see the answer at /search: the browser keeps a POST's body with its history
+        // entry (and so in its Sessions files) to send again; after a redirect it keeps nothing.
         router.post("/search") { _, context in
-            let query = context.form["q"] ?? ""
-            return try await Self.page { try app.search(context.signedIn, query: query) }
+            try context.signedIn.lastQuery = context.form["q"] ?? ""
+            return Self.seeOther("/search")
         }
         router.post("/search/live") { _, context in
             let query = context.form["q"] ?? ""
@@ -243,7 +251,12 @@ struct DoorMiddleware: RouterMiddleware {
         var context = context
         var request = request
         if request.method == .post {
-            guard let form = try? await Self.form(&request, context: context) else {
+            let form: [String: String]
+            do {
+                form = try await Self.form(&request, context: context)
+            } catch is FormTimeout {
+                return WebServer.page(Layout.bare(heading: "Too slow", text: "The form took too long to arrive."), status: .requestTimeout)
+            } catch {
                 return WebServer.page(Layout.bare(heading: "Too much", text: "The form sent more than phr takes."), status: .contentTooLarge)
             }
             context.form = form
@@ -281,14 +294,27 @@ struct DoorMiddleware: RouterMiddleware {
         }
     }
 
-    /// A POSTed url-encoded form, read within `WebServer.largestForm`; nil when larger.
+    /// A POSTed url-encoded form, read within `WebServer.largestForm` and `WebServer.formSeconds`;
+    /// throws when larger or slower.
     static func form(_ request: inout Request, context: WebContext) async throws -> [String: String] {
-        let buffer = try await request.collectBody(upTo: WebServer.largestForm)
+        let body = request.body
+        let buffer = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: WebServer.largestForm) }
+            group.addTask {
+                try await Task.sleep(for: .seconds(WebServer.formSeconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let buffer = first else { throw FormTimeout() }
+            return buffer
+        }
         let type = request.headers[.contentType] ?? ""
         guard type.hasPrefix("application/x-www-form-urlencoded") else { return [:] }
         return FormBody.parse(String(buffer: buffer))
     }
 }
+
+struct FormTimeout: Error {}
 
 /// application/x-www-form-urlencoded, as browsers send it (WHATWG URL, "urlencoded parsing").
 enum FormBody {

