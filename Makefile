@@ -54,9 +54,9 @@ BROWSER_VENV := .build/venv-browser
 
 deps:
 	$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
-	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import axe_selenium_python' 2>/dev/null || { \
+	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import axe_selenium_python, axe_core_python' 2>/dev/null || { \
 		mkdir -p .build && /usr/bin/python3 -m venv --system-site-packages $(BROWSER_VENV) && \
-		$(BROWSER_VENV)/bin/pip install --quiet --no-deps axe-selenium-python==2.1.6; }
+		$(BROWSER_VENV)/bin/pip install --quiet --no-deps axe-selenium-python==2.1.6 axe-core-python==0.1.0; }
 	@mkdir -p $(PKG_CONFIG_OVERRIDES); \
 	for dir in $$(pkg-config --variable pc_path pkg-config | tr ':' ' '); do \
 		for pc in $$dir/*.pc; do \

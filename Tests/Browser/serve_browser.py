@@ -10,6 +10,7 @@ screen, then quits the browser and checks that CANARY is nowhere in the browser'
 Prints one line per check; exits 1 on the first failure.
 """
 import json, os, subprocess, sys, time
+from axe_core_python.base import AXE_FILE_PATH
 from axe_selenium_python import Axe
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -41,7 +42,8 @@ try:
         """A screenshot for review, and axe-core's accessibility check of the screen: no serious
         or critical violation."""
         driver.save_screenshot(os.path.join(shots, name + ".png"))
-        axe = Axe(driver)
+        # axe-core 4.4 (bundled by axe-core-python), run by axe-selenium-python's Selenium runner.
+        axe = Axe(driver, script_url=str(AXE_FILE_PATH))
         axe.inject()
         results = axe.run()
         bad = [v for v in results["violations"] if v.get("impact") in ("serious", "critical")]
@@ -122,8 +124,10 @@ try:
     wait.until(lambda d: "text-largest" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
     driver.find_element(By.CSS_SELECTOR, "input[name=theme][value=dark]").click()
     wait.until(lambda d: "theme-dark" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
-    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor || getComputedStyle(document.documentElement).backgroundColor")
-    check(True, "largest text and dark theme applied (" + background + ")")
+    background = driver.execute_script("return getComputedStyle(document.documentElement).backgroundColor")
+    size = driver.execute_script("return getComputedStyle(document.documentElement).fontSize")
+    check(background == "rgb(18, 18, 18)", "the dark theme is dark (" + background + ")")
+    check(size == "32px", "the largest text is twice the normal size (" + size + ")")
     driver.find_element(By.LINK_TEXT, "Today").click()
     shot("today-dark-largest")
 
