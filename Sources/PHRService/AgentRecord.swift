@@ -10,11 +10,15 @@ public struct AgentRecord: Codable, Sendable, Equatable {
     /// The browser side's base address (no token).
     public var url: String
     public var started: String
+    /// The process's start time in clock ticks since boot (/proc/PID/stat, field 22): with the
+    /// pid, names this process and no later one that reuses the number.
+    public var startTicks: UInt64?
 
     enum CodingKeys: String, CodingKey {
         case pid
         case vaultID = "vault_id"
         case url, started
+        case startTicks = "start_ticks"
     }
 
     public init(pid: Int32, vaultID: String, url: String, started: String) {
@@ -22,6 +26,17 @@ public struct AgentRecord: Codable, Sendable, Equatable {
         self.vaultID = vaultID
         self.url = url
         self.started = started
+        startTicks = Self.startTicks(of: pid)
+    }
+
+    /// Field 22 of /proc/PID/stat (after the parenthesised command name, which may hold spaces).
+    static func startTicks(of pid: Int32) -> UInt64? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // The fields after the name start at field 3 (state); field 22 is the 20th of them.
+        guard fields.count >= 20 else { return nil }
+        return UInt64(fields[19])
     }
 
     static func path(vaultID: String) throws -> String {
@@ -43,7 +58,8 @@ public struct AgentRecord: Codable, Sendable, Equatable {
     /// The running agent of the vault, if any: a record whose process is alive and is phr.
     public static func running(vaultID: String) -> AgentRecord? {
         guard let path = try? path(vaultID: vaultID), let record = read(path) else { return nil }
-        guard record.pid > 0, kill(record.pid, 0) == 0, isPHR(record.pid) else {
+        guard record.pid > 0, kill(record.pid, 0) == 0, isPHR(record.pid),
+              record.startTicks == nil || record.startTicks == startTicks(of: record.pid) else {
             unlink(path)
             return nil
         }
@@ -76,7 +92,11 @@ public struct AgentRecord: Codable, Sendable, Equatable {
             guard count > 0 else { return nil }
             return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        guard let theirs = target("/proc/\(pid)/exe"), let ours = target("/proc/self/exe") else { return false }
+        // A program replaced on disk while it runs (an upgrade, a rebuild) reads "PATH (deleted)".
+        func name(_ link: String) -> String? {
+            target(link).map { $0.hasSuffix(" (deleted)") ? String($0.dropLast(" (deleted)".count)) : $0 }
+        }
+        guard let theirs = name("/proc/\(pid)/exe"), let ours = name("/proc/self/exe") else { return false }
         return theirs == ours || (theirs as NSString).lastPathComponent == "phr"
     }
 }

@@ -76,6 +76,7 @@ public final class ServeAgent: @unchecked Sendable {
         let server = WebServer(app: app, touch: { [weak self] in self?.touch() }, lock: { [weak self] in self?.lockNow() })
         let failure = Failure()
         let token = try tokenFromDoor(door)
+        let signals = watchSignals()
         let task = Task {
             do {
                 try await server.run(address: address, port: port) { [self] bound in
@@ -83,10 +84,10 @@ public final class ServeAgent: @unchecked Sendable {
                     do {
                         let url = "http://\(address):\(bound)"
                         let file = try Self.writeLaunchFile(url: url, token: token)
+                        lock.withLock { launchFile = file }
                         let record = AgentRecord(pid: getpid(), vaultID: vaultID, url: url, started: Timestamp.string(Date()))
                         try record.write()
                         lock.withLock {
-                            launchFile = file
                             self.record = record
                             lastUse = Date()
                         }
@@ -97,11 +98,10 @@ public final class ServeAgent: @unchecked Sendable {
                     }
                 }
             } catch {
-                failure.set(error)
+                failure.set(ServeFailure.cannotListen(address: address, port: port, reason: "\(error)"))
             }
             lockNow()
         }
-        let signals = watchSignals()
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global())
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in
@@ -183,4 +183,20 @@ public final class ServeAgent: @unchecked Sendable {
         var error: Error? { lock.withLock { stored } }
         func set(_ error: Error) { lock.withLock { if stored == nil { stored = error } } }
     }
+}
+
+/// Why `phr serve` could not serve.
+public enum ServeFailure: PHRError {
+    case cannotListen(address: String, port: Int, reason: String)
+
+    public var message: Message {
+        switch self {
+        case .cannotListen(let address, let port, let reason):
+            return "cannot listen on \(address):\(port == 0 ? "any port" : String(port)) (\(reason))"
+        }
+    }
+
+    public var hint: Message? { "choose another \(Field("port")), or leave it out to take any free one" }
+
+    public var exitStatus: ExitStatus { .unavailable }
 }

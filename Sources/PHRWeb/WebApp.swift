@@ -30,9 +30,9 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    func layout(_ section: Layout.Section, _ session: WebSession, _ profile: Profile) throws -> Layout {
+    func layout(_ section: Layout.Section, _ session: WebSession, _ profile: Profile, path: String? = nil) throws -> Layout {
         let profiles = try vault.database.read { db in try Profiles.all(db) }
-        return Layout(section: section, profile: profile, profiles: profiles, settings: session.settings, csrf: session.csrf,
+        return Layout(section: section, path: path ?? section.path, profile: profile, profiles: profiles, settings: session.settings, csrf: session.csrf,
                       flash: session.takeFlash())
     }
 
@@ -55,9 +55,10 @@ public final class WebApp: @unchecked Sendable {
             let state: HTML = dose.state == .overdue
                 ? "<span class=\"badge badge-warn\"><span aria-hidden=\"true\">▲</span> overdue</span>"
                 : "<span class=\"badge\"><span aria-hidden=\"true\">●</span> due</span>"
-            return """
-            <li class="dose">
-            <div><strong>\(dose.medication)</strong>\(dose.dose.map { " " + $0 }) \(state) <span class="muted">\(when)</span></div>
+            // Take and Skip for a dose whose time has come (the dose log takes nothing later than
+            // a few minutes ahead); later ones are listed with their time.
+            let actionable = dose.instant.timeIntervalSince(time.now) <= DoseLog.earlyMinutes * 60
+            let actions: HTML = actionable ? """
             <form method="post" action="/doses/take" class="inline">
             <input type="hidden" name="csrf" value="\(session.csrf)"><input type="hidden" name="medication" value="\(dose.medicationID)">
             <button type="submit" aria-label="Take \(dose.medication) (\(when))">Take</button>
@@ -67,6 +68,11 @@ public final class WebApp: @unchecked Sendable {
             <input type="hidden" name="at" value="\(dose.at)">
             <button type="submit" class="secondary" aria-label="Skip \(dose.medication) (\(when))">Skip</button>
             </form>
+            """ : .empty
+            return """
+            <li class="dose">
+            <div><strong>\(dose.medication)</strong>\(dose.dose.map { " " + $0 }) \(state) <span class="muted">\(when)</span></div>
+            \(actions)
             </li>
             """
         }
@@ -192,7 +198,7 @@ public final class WebApp: @unchecked Sendable {
             } ?? .empty
             return """
             <section class="page" aria-label="Page \(number)">
-            <figure><img src="/documents/\(document.id)/pages/\(number)?size=full" alt="Page \(number) of the document; its text is beside it" width="700" height="990">
+            <figure><img src="/documents/\(document.id)/pages/\(number)?size=full" loading="\(number <= 2 ? "eager" : "lazy")" alt="Page \(number) of the document; its text is beside it" width="700" height="990">
             <figcaption>Page \(number) of \(document.pageCount)</figcaption></figure>
             <div class="page-text"><h2>Text of page \(number)</h2>\(reading)
             \(pageText.isEmpty ? HTML("<p class=\"muted\">No text on this page.</p>") : HTML("<pre>\(pageText)</pre>"))</div>
@@ -219,7 +225,7 @@ public final class WebApp: @unchecked Sendable {
         <p><a class="button secondary" href="/documents/\(document.id)/original" download>Download the original</a></p>
         \(pages)
         """
-        return try layout(.documents, session, profile).page(body)
+        return try layout(.documents, session, profile, path: "/documents/\(document.id)").page(body)
     }
 
     /// The sizes a page image comes in: a list's thumbnail and the viewer's page.

@@ -72,7 +72,7 @@ public struct WebServer: Sendable {
         router.post("/launch") { request, context in
             guard let token = context.form["token"], let session = app.door.open(with: token) else {
                 return Self.page(Layout.bare(heading: "This link was used already",
-                                             text: "Each link phr serve gives opens phr once. Run phr serve --open again, or open the newest link it printed."),
+                                             text: "Each link phr serve gives opens phr once. To sign in again, run phr lock, then phr serve --open."),
                                  status: .unauthorized)
             }
             // A page, not a redirect: the cookie is SameSite=Strict, and a redirect that began on
@@ -144,17 +144,21 @@ public struct WebServer: Sendable {
         router.post("/profile") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.chooseProfile(session, name: context.form["profile"] ?? "") }
-            return Self.seeOther(context.form["back"].flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") ? $0 : nil } ?? "/")
+            return Self.seeOther(Self.back(context.form["back"]))
         }
-        router.post("/settings") { request, context in
+        router.post("/settings") { _, context in
             let session = try context.signedIn
             app.applySettings(session, text: context.form["text"], theme: context.form["theme"])
-            return Self.seeOther(Self.sameOriginBack(request, door: app.door) ?? "/")
+            return Self.seeOther(Self.back(context.form["back"]))
         }
         let lock = self.lock
         router.post("/lock") { _, context in
             _ = try context.signedIn
-            lock()
+            // The answer goes out first; the agent locks a moment later.
+            Task {
+                try? await Task.sleep(for: .milliseconds(300))
+                lock()
+            }
             return Self.page(Layout.bare(heading: "phr is locked", text: "Its keys are gone from memory. Run phr serve again to look at your records."))
         }
     }
@@ -177,10 +181,13 @@ public struct WebServer: Sendable {
         Response(status: .seeOther, headers: [.location: location])
     }
 
-    /// The path of the page a form came from, when the browser says it and it is this server's.
-    static func sameOriginBack(_ request: Request, door: WebDoor) -> String? {
-        guard let referer = request.headers[.referer], referer.hasPrefix(door.origin + "/") else { return nil }
-        return String(referer.dropFirst(door.origin.count))
+    /// The page a form came from (its `back` field) when that is a plain path of this server:
+    /// letters, digits and `/-_.` only, so never another site (`//host`, `/\\host`) or a header.
+    static func back(_ path: String?) -> String {
+        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.count <= 200,
+              path.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/-_.".unicodeScalars.contains($0)) })
+        else { return "/" }
+        return path
     }
 
     /// Vault work (SQLite, the drawing worker) on a thread of its own, never on the event loop.
@@ -266,7 +273,7 @@ struct DoorMiddleware: RouterMiddleware {
         if !open {
             guard let session = door.session(cookie: request.cookies[WebDoor.cookieName]?.value) else {
                 return WebServer.page(Layout.bare(heading: "Open phr from its link",
-                                                  text: "This browser is not signed in. Run phr serve --open, or open the link file phr serve printed."),
+                                                  text: "This browser is not signed in. Open the link file phr serve printed; if it was used already, run phr lock, then phr serve --open."),
                                       status: .unauthorized)
             }
             if request.method != .get && request.method != .head {
@@ -316,6 +323,10 @@ struct DoorMiddleware: RouterMiddleware {
 
 struct FormTimeout: Error {}
 
+extension UInt8 {
+    var isHexDigit: Bool { (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self) }
+}
+
 /// application/x-www-form-urlencoded, as browsers send it (WHATWG URL, "urlencoded parsing").
 enum FormBody {
     static func parse(_ text: String) -> [String: String] {
@@ -335,7 +346,7 @@ enum FormBody {
         while let byte = utf8.popFirst() {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), utf8.count >= 2,
+            } else if byte == UInt8(ascii: "%"), utf8.count >= 2, utf8.prefix(2).allSatisfy({ $0.isHexDigit }),
                       let value = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) {
                 bytes.append(value)
                 utf8 = utf8.dropFirst(2)

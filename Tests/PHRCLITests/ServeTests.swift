@@ -305,6 +305,24 @@ import Testing
         let cli = try CLI(label: "serve-bind")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
+        // A port already taken: said in words, with the address, exit 69.
+        let taken = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(taken) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.3.3.3", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(taken, $0, length) == 0 && listen(taken, 1) == 0 && getsockname(taken, $0, &length) == 0 }
+        }
+        #expect(bound)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let busy = try cli.run(["serve", "--address", "127.3.3.3", "--port", String(port)],
+                               Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { $1 })
+        #expect(busy.status == 69, "\(busy.stderr)")
+        #expect(busy.stderr.hasPrefix("phr: error: cannot listen on 127.3.3.3:\(port)"), "\(busy.stderr)")
+        #expect(busy.stderr.contains("phr: hint: choose another --port"), "\(busy.stderr)")
+
         for address in ["0.0.0.0", "192.168.1.5", "::1", "localhost", "127.0.0.256", "127.1"] {
             let refused = try cli.run(["serve", "--address", address], Self.env)
             #expect(refused.status == 64, "\(address): \(refused.stderr)")
@@ -371,7 +389,7 @@ import Testing
         #expect(add.status == 0, "\(add.stderr)")
         let docID = try #require(add.stdout.range(of: #""id" *: *"[0-9a-z]{6}""#, options: .regularExpression)
             .map { String(add.stdout[$0].suffix(7).dropLast()) })
-        #expect(try cli.run(["med", "add", "Ibuprofen <b>", "--dose", "400 mg", "--schedule", "00:00,06:00,12:00,18:00"], Self.env).status == 0)
+        #expect(try cli.run(["med", "add", "Ibuprofen <b>", "--dose", "400 mg", "--every", "8h", "--min-interval", "4h"], Self.env).status == 0)
         #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], Self.env).status == 0)
 
         let agent = try Agent(cli)
@@ -387,6 +405,9 @@ import Testing
         #expect(take.status == 303)
         let after = try agent.request("GET", "/", headers: ["Cookie": cookie])
         #expect(after.body.contains("Took Ibuprofen &lt;b&gt;"), "\(after.body)")
+        // The next dose is hours away: listed with its time, without Take or Skip.
+        #expect(after.body.contains("Ibuprofen &lt;b&gt;</strong> 400 mg"))
+        #expect(!after.body.contains("action=\"/doses/take\""), "a dose hours ahead offers Take")
         let shown = try cli.run(["med", "show", medID, "--json"], Self.env)
         #expect(shown.stdout.contains("\"taken\""), "\(shown.stdout)")
         // A second dose at once: the dose guard refuses and the page says why.
@@ -416,6 +437,18 @@ import Testing
         #expect(search.body.contains("<mark>"), "\(search.body)")
         #expect(search.body.contains("/documents/\(docID)"))
 
+        // The profile switch comes back to the page it was on; a foreign "back" goes home.
+        _ = try cli.run(["profile", "add", "Sam"], Self.env)
+        let switched = try agent.request("POST", "/profile", body: "profile=Sam&back=%2Femergency&csrf=\(csrf)",
+                                         headers: ["Cookie": cookie, "Origin": origin])
+        #expect(switched.header("location") == "/emergency")
+        for foreign in ["%2F%2Fevil.example", "%2F%5Cevil.example", "https%3A%2F%2Fevil.example", "%2Fx%0D%0ASet-Cookie%3A+a%3Db"] {
+            let answer = try agent.request("POST", "/settings", body: "theme=dark&back=\(foreign)&csrf=\(csrf)",
+                                           headers: ["Cookie": cookie, "Origin": origin])
+            #expect(answer.header("location") == "/", "\(foreign)")
+        }
+        #expect(try agent.request("GET", "/emergency", headers: ["Cookie": cookie]).body.contains("Sam (no name set)"))
+        _ = try agent.request("POST", "/profile", body: "profile=me&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
         let emergency = try agent.request("GET", "/emergency", headers: ["Cookie": cookie])
         #expect(emergency.body.contains("Penicillin"))
         #expect(emergency.body.contains("severe"))
@@ -504,7 +537,7 @@ extension CLI {
         let canary = "Zyxqw" + UUID().uuidString.prefix(8).lowercased().filter(\.isLetter) + "canary"
         let env = ServeTests.env
         #expect(try cli.run(["id", "set", "--name", "Alex Example"], env).status == 0)
-        #expect(try cli.run(["med", "add", "\(canary) tablets", "--dose", "5 mg", "--schedule", "00:00,06:00,12:00,18:00"], env).status == 0)
+        #expect(try cli.run(["med", "add", "\(canary) tablets", "--dose", "5 mg", "--every", "8h"], env).status == 0)
         #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], env).status == 0)
         // A document whose text holds the canary: the emergency card, drawn by phr itself.
         let card = cli.directory + "/card.pdf"

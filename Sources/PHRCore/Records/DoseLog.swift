@@ -111,9 +111,12 @@ public struct DoseLog {
     }
 
     /// `--at` may be up to five minutes ahead (clock skew between devices), never more.
+    /// How far ahead of now a dose may be logged (a clock a little fast, a dose taken early).
+    public static let earlyMinutes: Double = 5
+
     private func checkedInstant(_ instant: Date?) throws -> Date {
         let at = instant ?? time.now
-        guard at <= time.now.addingTimeInterval(300) else {
+        guard at <= time.now.addingTimeInterval(Self.earlyMinutes * 60) else {
             throw RecordError.invalidOption(option: Field.at, reason: "\(TimeText.short(at, time)) is in the future", hint: "log doses when they are taken")
         }
         // Minute precision, as on the schedule.

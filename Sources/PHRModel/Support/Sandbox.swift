@@ -45,6 +45,10 @@ public enum Sandbox {
             }
         }
 
+        // Nothing else phr holds reaches the child: not the vault's files, not a listening
+        // socket (swift-nio opens its sockets without close-on-exec), not a caller's pipe.
+        guard closeFrom(&actions, floor) == 0 else { throw SpawnError(code: ENOSYS) }
+
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -72,6 +76,15 @@ public enum Sandbox {
         guard status == 0 else { throw SpawnError(code: status) }
         return pid
     }
+
+    /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34 and later), which Swift's Glibc
+    /// module does not declare: looked up once by name.
+    private static let closeFrom: @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32 = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return { _, _ in ENOSYS }
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
 
     /// A worker's whole environment: the Swift backtracer off (a crash report is slow and could
     /// print memory), then `extra`. Nothing of phr's own environment (PHR_PASSPHRASE and the like)

@@ -22,6 +22,8 @@ struct Layout {
     }
 
     var section: Section
+    /// The page's own path, where the profile switch and the display settings come back to.
+    var path: String
     var profile: Profile
     var profiles: [Profile]
     var settings: WebSettings
@@ -64,7 +66,7 @@ struct Layout {
         <p class="brand"><span aria-hidden="true">▣</span> phr</p>
         <nav aria-label="Main"><ul>\(nav)</ul></nav>
         <form class="whose" method="post" action="/profile">
-        <input type="hidden" name="csrf" value="\(csrf)">
+        <input type="hidden" name="csrf" value="\(csrf)"><input type="hidden" name="back" value="\(path)">
         <label for="profile-choice">Records of</label>
         <select id="profile-choice" name="profile" data-autosubmit>\(options)</select>
         <button type="submit" class="secondary">Show</button>
@@ -76,7 +78,7 @@ struct Layout {
         </main>
         <footer class="bottom">
         <form method="post" action="/settings" class="settings" aria-label="Display">
-        <input type="hidden" name="csrf" value="\(csrf)">
+        <input type="hidden" name="csrf" value="\(csrf)"><input type="hidden" name="back" value="\(path)">
         <fieldset><legend>Text size</legend>
         \(WebSettings.TextSize.allCases.map { size -> HTML in
             let checked: HTML = size == settings.textSize ? " checked" : ""

@@ -109,13 +109,22 @@ struct ServeCommand: ParsableCommand {
         if let path = vault.path { arguments += ["--vault", path] }
         let pid = try LocalProgram.start(Self.ownExecutable, arguments, stdin: .devNull(flags: O_RDONLY),
                                          stdout: .descriptor(readyPipe[1]), stderr: .descriptor(errorPipe[1]),
-                                         descriptors: [3: .descriptor(keyPipe[0])], ownProcessGroup: true)
+                                         descriptors: [3: .descriptor(keyPipe[0])])
         close(keyPipe[0])
         close(readyPipe[1])
         close(errorPipe[1])
         defer { close(errorPipe[0]) }
-        try keys.handOver(to: keyPipe[1])
+        // An agent that stopped at once (it says why on the error pipe) must not kill this
+        // process with SIGPIPE while the keys are handed over.
+        signal(SIGPIPE, SIG_IGN)
+        try? keys.handOver(to: keyPipe[1])
         close(keyPipe[1])
+        // The agent is ready within seconds, or has failed; a minute is the most this waits.
+        var ready = pollfd(fd: readyPipe[0], events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 60_000) > 0 else {
+            kill(pid, SIGKILL)
+            throw ServeError.agentFailed
+        }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(readyPipe[0], &byte, 1) == 1 {
@@ -176,7 +185,7 @@ enum ServeError: PHRError {
 
     var hint: Message? {
         switch self {
-        case .alreadyRunning: return "use it, or end it with \(Action.lockVault) and start again"
+        case .alreadyRunning: return "to sign in again, end it with \(Action.lockVault) and start it again with --open"
         case .agentFailed: return "run phr serve without --detach to see why"
         }
     }
