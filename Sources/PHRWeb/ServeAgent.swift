@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import PHRCore
 import PHRService
 
 /// `phr serve`: one process that holds the unlocked vault and serves it to a browser on

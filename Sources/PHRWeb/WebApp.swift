@@ -1,5 +1,4 @@
 import Foundation
-import PHRCore
 import PHRService
 
 /// What the web UI shows and does, over the vault `phr serve` holds open: each function builds

@@ -5,7 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import PHRCore
+import PHRService
 
 /// `phr serve`'s HTTP side: Hummingbird on loopback, every request through the door
 /// (`WebDoor`), every response with the same strict headers, handlers run off the event loop.
@@ -120,8 +120,11 @@ public struct WebServer: Sendable {
             let original = try await Self.blocking { try app.original(session, id: id) }
             var response = Response(status: .ok, headers: [.contentType: "application/octet-stream"],
                                     body: .init(byteBuffer: ByteBuffer(bytes: original.bytes)))
-            let safe = original.name.unicodeScalars.map { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 ? String($0) : "_" }.joined()
-            response.headers[.contentDisposition] = "attachment; filename=\"\(safe)\""
+            // An ASCII stand-in for old browsers, and the real name (any script) as RFC 6266/8187's filename*.
+            let plain = original.name.unicodeScalars.map { (0x20..<0x7F).contains($0.value) && $0 != "\"" && $0 != "\\" ? String($0) : "_" }.joined()
+            let encoded = original.name.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn:
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789!#$&+-.^_`|~")) ?? plain
+            response.headers[.contentDisposition] = "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(encoded)"
             // Whatever the browser does with it, it never runs as a page of this origin.
             response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
             return response

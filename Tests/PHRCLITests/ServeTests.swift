@@ -485,7 +485,7 @@ extension ServeTests {
         let cli = try CLI(label: "serve-js")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)
-        let path = cli.directory + "/scripted.pdf"
+        let path = cli.directory + "/Письмо врача.pdf"
         #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.pdfWithJavaScript(text: "Scripted letter"))))
         let add = try cli.run(["doc", "add", path, "--json"], Self.env)
         #expect(add.status == 0, "\(add.stderr)")
@@ -507,6 +507,9 @@ extension ServeTests {
         #expect(original.header("content-type") == "application/octet-stream")
         #expect(original.header("content-disposition")?.hasPrefix("attachment") == true)
         #expect(original.header("content-security-policy")?.hasPrefix("sandbox") == true)
+        // A name in another script keeps its letters (RFC 8187), with an ASCII stand-in.
+        #expect(original.header("content-disposition") == "attachment; filename=\"______ _____.pdf\"; filename*=UTF-8''"
+            + "%D0%9F%D0%B8%D1%81%D1%8C%D0%BC%D0%BE%20%D0%B2%D1%80%D0%B0%D1%87%D0%B0.pdf")
     }
 }
 

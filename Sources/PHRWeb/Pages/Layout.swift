@@ -1,4 +1,4 @@
-import PHRCore
+import PHRService
 
 /// The frame every page shares: landmarks, the skip link, the main navigation, whose records
 /// these are with the profile switch, and the display settings (text size, theme, palette).

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRService
 
 /// Who may come in through `phr serve`'s HTTP side, and how: the checks every request passes
 /// before a handler sees it (docs/serve.md, "The door"). Pure logic, no HTTP types, so each rule

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRService
 
 /// Prints an import report: what was added per kind, then what was skipped and why, grouped
 /// so a bundle with 18 claims takes one line.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PHRCore
+import PHRService
 
 /// Reads a passphrase from the controlling terminal with echo off (like ssh and restic), so it
 /// never appears on screen, in the shell history or in argv.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PHRCore
+import PHRModel
 
 /// Turns what ArgumentParser says about a bad command line into phr's one voice:
 /// `phr: error: …`, then `phr: hint: …`, then the usage line, exit 64.

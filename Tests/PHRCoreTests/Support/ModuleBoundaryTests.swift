@@ -45,6 +45,20 @@ import Testing
         }
     }
 
+    /// The web front end goes through PHRService (which brings the core's types), never around it;
+    /// the CLI files this round touched do too. The rest of the CLI is issue 25's item 1.
+    @Test func theWebFrontEndImportsTheServiceNotTheCore() throws {
+        let web = try Self.imports(of: "PHRWeb")
+        #expect(web.count >= 6, "PHRWeb's sources were not found")
+        let cli = try Self.imports(of: "phr").filter { ["ServeCommand.swift", "ImportReportPrinter.swift", "UsageError.swift", "PassphrasePrompt.swift"]
+            .contains(($0.key as NSString).lastPathComponent) }
+        #expect(cli.count == 4)
+        for (file, modules) in (web.merging(cli) { $1 }).sorted(by: { $0.key < $1.key }) {
+            #expect(!modules.contains("PHRCore") && !modules.contains("GRDB"), "\(file) imports \(modules.sorted())")
+        }
+        #expect(try Self.imports(of: "PHRService")["PHRService/Exports.swift"] == ["PHRCore"])
+    }
+
     /// The helpers every test target shares (Tests/Support/PHRTestSupport) need nothing of phr,
     /// so PHRRenderTests can use them without linking the vault.
     @Test func theSharedTestHelpersImportOnlyTheSystemAndTesting() throws {
