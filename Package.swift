@@ -97,7 +97,7 @@ let package = Package(
         ),
         // The one module a front end needs (issue 25): the session (open, unlock, profile, clock)
         // and, as it grows, one typed function per use case. The CLI is its first front end.
-        .target(name: "PHRService", dependencies: ["PHRCore"], swiftSettings: strict),
+        .target(name: "PHRService", dependencies: ["PHRCore", "CPHRSystem"], swiftSettings: strict),
         // `phr serve`: the agent that holds the vault, its door (host, session, CSRF checks) and
         // the web UI's pages, served by Hummingbird on loopback. A front end over PHRService.
         .target(

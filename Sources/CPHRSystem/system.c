@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -156,4 +157,17 @@ int phr_flush_stdout(void) {
 
 int phr_pipe_cloexec(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
+}
+
+int phr_peer_uid(int fd, unsigned *uid) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    if (length != sizeof credentials) { errno = EINVAL; return -1; }
+    *uid = (unsigned)credentials.uid;
+    return 0;
+}
+
+int phr_accept_cloexec(int fd) {
+    return accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 }

@@ -9,6 +9,8 @@ public struct AgentRecord: Codable, Sendable, Equatable {
     public var vaultID: String
     /// The browser side's base address (no token).
     public var url: String
+    /// The Unix socket on which it answers the CLI's read commands.
+    public var socket: String?
     public var started: String
     /// The process's start time in clock ticks since boot (/proc/PID/stat, field 22): with the
     /// pid, names this process and no later one that reuses the number.
@@ -17,14 +19,15 @@ public struct AgentRecord: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case pid
         case vaultID = "vault_id"
-        case url, started
+        case url, socket, started
         case startTicks = "start_ticks"
     }
 
-    public init(pid: Int32, vaultID: String, url: String, started: String) {
+    public init(pid: Int32, vaultID: String, url: String, socket: String?, started: String) {
         self.pid = pid
         self.vaultID = vaultID
         self.url = url
+        self.socket = socket
         self.started = started
         startTicks = Self.startTicks(of: pid)
     }
@@ -61,6 +64,7 @@ public struct AgentRecord: Codable, Sendable, Equatable {
         guard record.pid > 0, kill(record.pid, 0) == 0, isPHR(record.pid),
               record.startTicks == nil || record.startTicks == startTicks(of: record.pid) else {
             unlink(path)
+            if let socket = record.socket, socket.hasPrefix((try? RuntimeDirectory.path()) ?? "/nonexistent") { unlink(socket) }
             return nil
         }
         return record

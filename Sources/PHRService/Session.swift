@@ -87,6 +87,11 @@ public struct Session {
         try openVaultIfUnlockable(location, unlocking: unlocking).map { try session($0, profileName: profileName, time: time) }
     }
 
+    /// A session on a vault already open (a `phr serve` agent's), for the profile `profileName`.
+    public static func on(_ vault: Vault, profileName: String?, time: TimeContext = .current()) throws -> Session {
+        try session(vault, profileName: profileName, time: time)
+    }
+
     private static func session(_ vault: Vault, profileName: String?, time: TimeContext) throws -> Session {
         let profile = try vault.database.read { db in try Profiles.resolve(db, name: profileName) }
         return Session(vault: vault, profile: profile, time: time)

@@ -15,6 +15,8 @@ public final class ServeAgent: @unchecked Sendable {
         public var url: String
         /// The 0600 file that signs a browser in once (open it in the browser).
         public var launchFile: String
+        /// The Unix socket on which the agent answers the CLI's read commands.
+        public var socket: String
         public var pid: Int32
         /// Seconds without a request before the agent locks itself.
         public var idleSeconds: Int
@@ -22,6 +24,7 @@ public final class ServeAgent: @unchecked Sendable {
         enum CodingKeys: String, CodingKey {
             case url
             case launchFile = "launch_file"
+            case socket
             case pid
             case idleSeconds = "idle_seconds"
         }
@@ -39,8 +42,14 @@ public final class ServeAgent: @unchecked Sendable {
     private var launchFile: String?
     private var record: AgentRecord?
     private var app: WebApp?
+    private var socketServer: AgentSocketServer?
+    private let commands: @Sendable (AgentCommand) -> AgentAnswer
 
-    public init(vault: Vault, vaultID: String, address: String, port: Int, idle: TimeInterval) {
+    /// `commands` answers the CLI's read commands that arrive on the agent's socket (the CLI
+    /// knows its commands; the agent only passes them on, for this vault, while unlocked).
+    public init(vault: Vault, vaultID: String, address: String, port: Int, idle: TimeInterval,
+                commands: @escaping @Sendable (AgentCommand) -> AgentAnswer) {
+        self.commands = commands
         self.vault = vault
         self.vaultID = vaultID
         self.address = address
@@ -84,13 +93,15 @@ public final class ServeAgent: @unchecked Sendable {
                         let url = "http://\(address):\(bound)"
                         let file = try Self.writeLaunchFile(url: url, token: token)
                         lock.withLock { launchFile = file }
-                        let record = AgentRecord(pid: getpid(), vaultID: vaultID, url: url, started: Timestamp.string(Date()))
+                        let socket = try startSocket()
+                        let record = AgentRecord(pid: getpid(), vaultID: vaultID, url: url, socket: socket.path,
+                                                 started: Timestamp.string(Date()))
                         try record.write()
                         lock.withLock {
                             self.record = record
                             lastUse = Date()
                         }
-                        ready(Ready(url: url, launchFile: file, pid: getpid(), idleSeconds: Int(idle)))
+                        ready(Ready(url: url, launchFile: file, socket: socket.path, pid: getpid(), idleSeconds: Int(idle)))
                     } catch {
                         failure.set(error)
                         lockNow()
@@ -115,6 +126,19 @@ public final class ServeAgent: @unchecked Sendable {
         if let error = failure.error { throw error }
     }
 
+    /// Listens for the CLI on the vault's socket: each command is this vault's, counts as use,
+    /// and is declined once the agent is locking.
+    private func startSocket() throws -> AgentSocketServer {
+        let server = try AgentSocketServer(path: try AgentSocket.path(vaultID: vaultID)) { [weak self] command in
+            guard let self, command.vaultID == self.vaultID, !self.lock.withLock({ self.locked }) else { return .declined }
+            self.touch()
+            return self.commands(command)
+        }
+        lock.withLock { socketServer = server }
+        server.start()
+        return server
+    }
+
     /// The door's launch token, read once to write the launch file.
     private func tokenFromDoor(_ door: WebDoor) throws -> String {
         guard let token = door.launchTokenForFile() else { throw VaultError.io("no launch token") }
@@ -132,7 +156,8 @@ public final class ServeAgent: @unchecked Sendable {
             return !locked
         }
         guard first else { return }
-        let (app, record) = lock.withLock { (self.app, self.record) }
+        let (app, record, socket) = lock.withLock { (self.app, self.record, self.socketServer) }
+        socket?.stop()
         app?.door.closeAll()
         app?.images.removeAll()
         removeLaunchFile()

@@ -62,32 +62,59 @@ struct PHR: ParsableCommand {
         _ = phr_cleanup_install()
         UnfinishedOutputs.sweep()
         Console.checkStdioAtExit()
+        var command: ParsableCommand
+        let arguments: [String]
         do {
             // A record-text value given as "-" comes from standard input, not argv (/proc).
-            var command = try parseAsRoot(RecordTextInput.substitute(Array(CommandLine.arguments.dropFirst())))
+            arguments = try RecordTextInput.substitute(Array(CommandLine.arguments.dropFirst()))
+            command = try parseAsRoot(arguments)
+        } catch {
+            Foundation.exit(report(error))
+        }
+        // A read command goes to the vault's `phr serve` agent when one runs.
+        if let status = AgentForwarding.forward(command, arguments: arguments) { Foundation.exit(status) }
+        Foundation.exit(execute(&command))
+    }
+
+    /// Runs a parsed command to its exit status, saying what went wrong in phr's words.
+    static func execute(_ command: inout ParsableCommand) -> Int32 {
+        do {
             try command.run()
             // Output that could not be written is a failure (74), even after the work was saved.
-            Foundation.exit(Console.exitStatusAfterRun())
-        } catch let error as PHRError {
-            Console.error(error.message.cli, hint: error.hint?.cli)
-            Foundation.exit(error.exitStatus.rawValue)
-        } catch let error as POSIXIOError {
-            Console.error(error.localizedDescription)
-            Foundation.exit(ExitStatus.ioError.rawValue)
-        } catch let error as CryptoError {
-            Console.error(error.localizedDescription)
-            Foundation.exit(ExitStatus.failure.rawValue)
+            return Console.exitStatusAfterRun()
         } catch {
+            return report(error)
+        }
+    }
+
+    /// Says what `error` means and returns the exit status it stands for.
+    static func report(_ error: Error) -> Int32 {
+        switch error {
+        case let error as PHRError:
+            Console.error(error.message.cli, hint: error.hint?.cli)
+            return error.exitStatus.rawValue
+        case let error as POSIXIOError:
+            Console.error(error.localizedDescription)
+            return ExitStatus.ioError.rawValue
+        case let error as CryptoError:
+            Console.error(error.localizedDescription)
+            return ExitStatus.failure.rawValue
+        default:
             // Help and --version: not failures, printed as ArgumentParser writes them.
-            guard exitCode(for: error) != .success else { exit(withError: error) }
+            // (Never in an agent answering the CLI, which must not exit: no read command throws it.)
+            guard exitCode(for: error) != .success else {
+                if Console.forwarded != nil { return 0 }
+                exit(withError: error)
+            }
             // Thrown after the command printed its own messages.
-            if let error = error as? ExitCode { Foundation.exit(error.rawValue) }
+            if let error = error as? ExitCode { return error.rawValue }
             if exitCode(for: error) == .validationFailure {
-                UsageError.report(fullMessage(for: error))
+                UsageError.say(fullMessage(for: error))
+                return ExitStatus.usage.rawValue
             }
             // Anything else escaped a command's own error handling: say it in phr's voice.
             Console.error(VaultDatabase.describe(error))
-            Foundation.exit(ExitStatus.failure.rawValue)
+            return ExitStatus.failure.rawValue
         }
     }
 }

@@ -65,6 +65,14 @@ int phr_pipe_cloexec(int descriptors[2]);
 /// error now or earlier, e.g. on a full disk). Returns 0 when all of it was written, else errno.
 int phr_flush_stdout(void);
 
+/// The user id of the process at the other end of the connected Unix socket `fd` (SO_PEERCRED,
+/// as ssh-agent and gpg-agent check it). Returns 0 and sets `uid`, or -1 with errno.
+int phr_peer_uid(int fd, unsigned *uid);
+
+/// accept4(2) with SOCK_CLOEXEC (Glibc's Swift module does not export accept4): a connection a
+/// program started meanwhile never inherits. Returns the descriptor or -1 with errno.
+int phr_accept_cloexec(int fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -69,7 +69,8 @@ struct ServeCommand: ParsableCommand {
         let opened = try Vault.open(at: location, keyFile: keyFile, keys: keys)
         if agentChild { _ = setsid() }
         let agent = ServeAgent(vault: opened, vaultID: keyFile.vaultID, address: chosenAddress, port: port,
-                               idle: DurationText.parse(duration)!)
+                               idle: DurationText.parse(duration)!,
+                               commands: { AgentForwarding.answer($0, vault: opened) })
         let json = output.json || agentChild
         let openBrowser = open
         try agent.run { ready in

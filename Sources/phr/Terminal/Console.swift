@@ -9,12 +9,20 @@ import CPHRSystem
 /// field>` then `phr: hint: <how to fix it>`; warnings as `phr: warning: ...`. Colour and
 /// progress bars appear only when the stream is a terminal and NO_COLOR is unset.
 enum Console {
-    static let stdoutIsTTY = isatty(STDOUT_FILENO) == 1
-    static let stderrIsTTY = isatty(STDERR_FILENO) == 1
+    /// This process's own streams.
+    static let processStreams = ConsoleStreams(stdoutIsTTY: isatty(STDOUT_FILENO) == 1, stderrIsTTY: isatty(STDERR_FILENO) == 1,
+                                               noColour: ProcessInfo.processInfo.environment["NO_COLOR"] != nil, columns: nil,
+                                               captured: false)
+    /// The streams of a command a `phr serve` agent answers for the CLI (bound for that command).
+    @TaskLocal static var forwarded: ConsoleStreams?
+    static var streams: ConsoleStreams { forwarded ?? processStreams }
+
+    static var stdoutIsTTY: Bool { streams.stdoutIsTTY }
+    static var stderrIsTTY: Bool { streams.stderrIsTTY }
     /// Colour on stderr (messages) and on stdout (listings, calendars, charts, highlights):
     /// only on a terminal, and never when NO_COLOR is set (no-color.org). Decided here only.
-    static let colour = stderrIsTTY && ProcessEnvironment["NO_COLOR"] == nil
-    static let stdoutColour = stdoutIsTTY && ProcessEnvironment["NO_COLOR"] == nil
+    static var colour: Bool { streams.colour }
+    static var stdoutColour: Bool { streams.stdoutColour }
 
     /// A line of data on stdout.
     static func out(_ line: String = "") {
@@ -44,16 +52,21 @@ enum Console {
 
     /// The first failed write to stdout (its errno), or nil. After one failure stdout is left
     /// alone: the command finishes its work, and `exitStatusAfterRun` turns success into exit 74.
-    nonisolated(unsafe) private(set) static var stdoutFailure: Int32?
+    static var stdoutFailure: Int32? { streams.stdoutFailure }
     /// Whether a write to stderr failed (nothing can be said about that, but the exit status can).
-    nonisolated(unsafe) private(set) static var stderrFailed = false
+    static var stderrFailed: Bool { streams.stderrFailed }
 
     /// Bytes of data on stdout, with write(2) rather than FileHandle, whose `write(_:)` traps
     /// on any error (a full disk, a closed pipe, /dev/full).
     static func writeOut(_ data: Data) {
-        guard stdoutFailure == nil else { return }
+        let streams = streams
+        guard streams.stdoutFailure == nil else { return }
+        if streams.captured {
+            streams.stdout += data
+            return
+        }
         if let code = writeAll(STDOUT_FILENO, data) {
-            stdoutFailure = code
+            streams.stdoutFailure = code
             error("cannot write to standard output: \(String(cString: strerror(code)).lowercased())",
                   hint: "check the disk or pipe phr's output goes to; what phr saved in the vault is kept")
         }
@@ -61,8 +74,13 @@ enum Console {
 
     /// Bytes on stderr; a failure only marks the run as failed.
     static func writeErr(_ data: Data) {
-        guard !stderrFailed else { return }
-        if writeAll(STDERR_FILENO, data) != nil { stderrFailed = true }
+        let streams = streams
+        guard !streams.stderrFailed else { return }
+        if streams.captured {
+            streams.stderr += data
+            return
+        }
+        if writeAll(STDERR_FILENO, data) != nil { streams.stderrFailed = true }
     }
 
     /// Writes all of `data` to `descriptor`; returns errno on failure.
@@ -153,5 +171,33 @@ enum Console {
         if h > 0 { return m > 0 ? "\(h)h \(m)m" : "\(h)h" }
         if m > 0 { return s > 0 ? "\(m)m \(s)s" : "\(m)m" }
         return "\(s)s"
+    }
+}
+
+/// Where one command's output goes and what kind of streams they are: the process's own, or
+/// (`captured`) the buffers of a command a `phr serve` agent answers for the CLI, described by
+/// the CLI's own streams so the output is the same bytes. One command uses one at a time.
+final class ConsoleStreams: @unchecked Sendable {
+    let stdoutIsTTY: Bool
+    let stderrIsTTY: Bool
+    let colour: Bool
+    let stdoutColour: Bool
+    /// The terminal's width when it was measured elsewhere (the CLI that forwarded the command).
+    let columns: Int?
+    let captured: Bool
+    var stdout = Data()
+    var stderr = Data()
+    var stdoutFailure: Int32?
+    var stderrFailed = false
+    /// Whether a progress bar is drawn on the current stderr line.
+    var progressLineDirty = false
+
+    init(stdoutIsTTY: Bool, stderrIsTTY: Bool, noColour: Bool, columns: Int?, captured: Bool) {
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        colour = stderrIsTTY && !noColour
+        stdoutColour = stdoutIsTTY && !noColour
+        self.columns = columns
+        self.captured = captured
     }
 }

@@ -7,7 +7,6 @@ final class Progress {
     private let label: String
     private var lastDraw = Date.distantPast
     private let enabled: Bool
-    nonisolated(unsafe) private static var lineDirty = false
 
     init(_ label: String, enabled: Bool = Console.stderrIsTTY) {
         self.label = label
@@ -25,7 +24,7 @@ final class Progress {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let text = "\r" + Console.forTerminal("\(label) \(bar) \(Int(fraction * 100))% \(detail)")
         Console.writeErr(Data((text + "\u{1b}[K").utf8))
-        Progress.lineDirty = true
+        Console.streams.progressLineDirty = true
     }
 
     func finish() {
@@ -33,8 +32,8 @@ final class Progress {
     }
 
     static func clearLine() {
-        guard lineDirty else { return }
-        lineDirty = false
+        guard Console.streams.progressLineDirty else { return }
+        Console.streams.progressLineDirty = false
         Console.writeErr(Data("\r\u{1b}[K".utf8))
     }
 }

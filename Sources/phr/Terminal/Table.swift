@@ -28,6 +28,7 @@ enum Table {
     }
 
     static func terminalWidth() -> Int? {
+        if let forwarded = Console.forwarded { return forwarded.columns }
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
         return Int(size.ws_col)

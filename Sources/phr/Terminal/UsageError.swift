@@ -53,11 +53,10 @@ enum UsageError {
         return first.lowercased() + text.dropFirst()
     }
 
-    /// Prints the error for a command-line problem and exits 64.
-    static func report(_ fullMessage: String) -> Never {
+    /// Prints the error for a command-line problem (its exit status is 64).
+    static func say(_ fullMessage: String) {
         let (error, hint, usage) = lines(fullMessage: fullMessage)
         Console.error(error, hint: hint)
         for line in usage { Console.message(line) }
-        Foundation.exit(ExitStatus.usage.rawValue)
     }
 }

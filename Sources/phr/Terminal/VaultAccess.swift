@@ -4,7 +4,12 @@ import PHRService
 
 /// Opens the vault for a command through PHRService's `Session`: from the unlock cache, else a
 /// passphrase from the environment, else a prompt on the terminal, else "locked" (exit 77).
+///
+/// In a `phr serve` agent answering the CLI, the agent's open vault (`served`, bound for one
+/// command) stands in for opening it.
 enum VaultAccess {
+    @TaskLocal static var served: Vault?
+
     static var environment: [String: String] { ProcessEnvironment.variables }
 
     /// The environment's passphrase sources, then the terminal.
@@ -26,11 +31,16 @@ enum VaultAccess {
 
     /// Opens the vault and resolves the profile the command works on.
     static func open(_ location: VaultLocation, profile: ProfileOptions) throws -> (Vault, Profile) {
+        if let served {
+            let session = try Session.on(served, profileName: profile.requested)
+            return (session.vault, session.profile)
+        }
         let session = try Session.open(location, profileName: profile.requested, unlocking: unlocking)
         return (session.vault, session.profile)
     }
 
     static func open(_ location: VaultLocation) throws -> Vault {
-        try Session.openVault(location, unlocking: unlocking)
+        if let served { return served }
+        return try Session.openVault(location, unlocking: unlocking)
     }
 }

@@ -1,0 +1,270 @@
+import CPHRSystem
+import Dispatch
+import Foundation
+import Glibc
+import PHRCore
+
+/// One CLI command for a running `phr serve` agent to answer in-process, as the CLI would in a
+/// process of its own: its arguments, its environment (without any passphrase source), whether
+/// its stdout and stderr are terminals, the terminal's width and the time zone it runs in.
+public struct AgentCommand: Codable, Sendable, Equatable {
+    public var vaultID: String
+    public var arguments: [String]
+    public var environment: [String: String]
+    public var stdoutIsTTY: Bool
+    public var stderrIsTTY: Bool
+    public var columns: Int?
+    public var zone: String
+
+    enum CodingKeys: String, CodingKey {
+        case vaultID = "vault_id"
+        case arguments, environment
+        case stdoutIsTTY = "stdout_tty"
+        case stderrIsTTY = "stderr_tty"
+        case columns, zone
+    }
+
+    public init(vaultID: String, arguments: [String], environment: [String: String], stdoutIsTTY: Bool,
+                stderrIsTTY: Bool, columns: Int?, zone: String) {
+        self.vaultID = vaultID
+        self.arguments = arguments
+        self.environment = ProcessEnvironment.withoutPassphrases(environment)
+        self.stdoutIsTTY = stdoutIsTTY
+        self.stderrIsTTY = stderrIsTTY
+        self.columns = columns
+        self.zone = zone
+    }
+}
+
+/// What the agent answers: the command's exit status and the bytes it wrote, or "declined"
+/// (not a command it serves, another vault, another time zone, too busy): the CLI then runs the
+/// command itself, so a decline is never an error the user sees.
+public struct AgentAnswer: Sendable, Equatable {
+    public var declined: Bool
+    public var status: Int32
+    public var stdout: [UInt8]
+    public var stderr: [UInt8]
+
+    public init(status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+        declined = false
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    public static let declined = AgentAnswer(declined: true)
+
+    private init(declined: Bool) {
+        self.declined = declined
+        status = 0
+        stdout = []
+        stderr = []
+    }
+}
+
+/// The agent's Unix socket, beside its record in phr's 0700 runtime directory. Both ends check
+/// the other's user id (SO_PEERCRED), as ssh-agent and gpg-agent do: the agent answers only its
+/// own user, and the CLI talks only to an agent of its own user.
+///
+/// The wire format is phr's own, and both ends are the same binary: a request is a 4-byte
+/// big-endian length and that much JSON (`AgentCommand`, at most 1 MiB); an answer is one byte
+/// (0 answered, 1 declined), the exit status, the lengths of stdout and stderr (4 bytes each,
+/// big-endian) and their bytes.
+public enum AgentSocket {
+    static let requestLimit = 1 << 20
+    static let answerLimit = 1 << 30
+
+    /// The socket's path for the vault `vaultID`.
+    public static func path(vaultID: String) throws -> String {
+        let path = try RuntimeDirectory.path() + "/agent-\(vaultID.filter { $0.isLetter || $0.isNumber || $0 == "-" }).sock"
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw VaultError.io("the agent's socket path is too long for a Unix socket: \(path)")
+        }
+        return path
+    }
+
+    /// Asks the agent at `socket` to answer `command`; nil when there is no agent to ask, it is not
+    /// this user's, or the exchange failed (the caller then runs the command itself). Waits at
+    /// most `timeout` seconds for each read or write.
+    public static func ask(_ command: AgentCommand, socket path: String, timeout: Int = 60) -> AgentAnswer? {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard connect(fd, path), peerIsThisUser(fd) else { return nil }
+        setTimeouts(fd, seconds: timeout)
+        guard let body = try? JSONEncoder().encode(command), body.count <= requestLimit,
+              writeAll(fd, bigEndian(UInt32(body.count)) + Array(body)) else { return nil }
+        guard let head = readExactly(fd, 13) else { return nil }
+        let status = Int32(bitPattern: uint32(head, at: 1))
+        let outCount = Int(uint32(head, at: 5)), errCount = Int(uint32(head, at: 9))
+        if head[0] == 1 { return .declined }
+        guard head[0] == 0, outCount + errCount <= answerLimit,
+              let out = readExactly(fd, outCount), let err = readExactly(fd, errCount) else { return nil }
+        return AgentAnswer(status: status, stdout: out, stderr: err)
+    }
+
+    // MARK: Shared by both ends
+
+    static func connect(_ fd: Int32, _ path: String) -> Bool {
+        var address = sockaddr_un()
+        guard fill(&address, path) else { return false }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    static func fill(_ address: inout sockaddr_un, _ path: String) -> Bool {
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.initializeMemory(as: UInt8.self, repeating: 0)
+            raw.copyBytes(from: bytes)
+        }
+        return true
+    }
+
+    /// Whether the process at the other end of `fd` runs as this process's user.
+    static func peerIsThisUser(_ fd: Int32) -> Bool {
+        var uid: UInt32 = 0
+        return phr_peer_uid(fd, &uid) == 0 && uid == geteuid()
+    }
+
+    static func setTimeouts(_ fd: Int32, seconds: Int) {
+        var time = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    static func readExactly(_ fd: Int32, _ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let got = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return nil }
+            offset += got
+        }
+        return bytes
+    }
+
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
+    }
+
+    static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+}
+
+/// The agent's end of `AgentSocket`: accepts this user's connections, one command each, at most
+/// `concurrent` at a time (a client beyond that is closed at once and runs its command itself);
+/// a client gets 5 seconds to send its command.
+public final class AgentSocketServer: @unchecked Sendable {
+    public let path: String
+    private let fd: Int32
+    private let answer: @Sendable (AgentCommand) -> AgentAnswer
+    private let slots: DispatchSemaphore
+    private let lock = NSLock()
+    private var stopped = false
+
+    /// Listens at `path` (a stale socket there is replaced); `answer` runs on a worker thread.
+    public init(path: String, concurrent: Int = 4, answer: @escaping @Sendable (AgentCommand) -> AgentAnswer) throws {
+        self.path = path
+        self.answer = answer
+        slots = DispatchSemaphore(value: concurrent)
+        fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw VaultError.io("cannot make the agent's socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        guard AgentSocket.fill(&address, path) else {
+            close(fd)
+            throw VaultError.io("the agent's socket path is too long for a Unix socket: \(path)")
+        }
+        unlink(path)
+        let bound = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0, chmod(path, 0o600) == 0, listen(fd, 16) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            unlink(path)
+            throw VaultError.io("cannot listen on \(path): \(reason)")
+        }
+    }
+
+    /// Accepts connections on a thread of its own until `stop`.
+    public func start() {
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "phr-agent-socket"
+        thread.start()
+    }
+
+    /// Stops accepting and removes the socket; commands under way finish.
+    public func stop() {
+        let first: Bool = lock.withLock {
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        unlink(path)
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    private func acceptLoop() {
+        defer { close(fd) }
+        while true {
+            let client = phr_accept_cloexec(fd)
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                if lock.withLock({ stopped }) { return }
+                usleep(10_000)
+                continue
+            }
+            if lock.withLock({ stopped }) {
+                close(client)
+                return
+            }
+            guard AgentSocket.peerIsThisUser(client), slots.wait(timeout: .now()) == .success else {
+                close(client)
+                continue
+            }
+            DispatchQueue.global().async { [self] in
+                defer {
+                    close(client)
+                    slots.signal()
+                }
+                serve(client)
+            }
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        AgentSocket.setTimeouts(client, seconds: 5)
+        guard let head = AgentSocket.readExactly(client, 4) else { return }
+        let count = Int(AgentSocket.uint32(head, at: 0))
+        guard count <= AgentSocket.requestLimit, let body = AgentSocket.readExactly(client, count),
+              let command = try? JSONDecoder().decode(AgentCommand.self, from: Data(body)) else { return }
+        let reply = answer(command)
+        AgentSocket.setTimeouts(client, seconds: 30)
+        var bytes: [UInt8] = [reply.declined ? 1 : 0]
+        bytes += AgentSocket.bigEndian(UInt32(bitPattern: reply.status))
+        bytes += AgentSocket.bigEndian(UInt32(reply.stdout.count)) + AgentSocket.bigEndian(UInt32(reply.stderr.count))
+        _ = AgentSocket.writeAll(client, bytes + reply.stdout + reply.stderr)
+    }
+}
