@@ -46,6 +46,16 @@ final class PageImageCache: @unchecked Sendable {
     }
 
     /// Forgets every image (the agent locks).
+    /// Forgets every image of one document (it was removed).
+    func remove(document: String) {
+        lock.withLock {
+            for key in entries.keys where key.document == document {
+                total -= entries[key]!.bytes.count
+                entries[key] = nil
+            }
+        }
+    }
+
     func removeAll() {
         lock.withLock {
             entries.removeAll()

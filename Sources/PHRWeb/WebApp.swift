@@ -9,6 +9,8 @@ public final class WebApp: @unchecked Sendable {
     public let door: WebDoor
     let images: PageImageCache
     let clock: @Sendable () -> TimeContext
+    /// One upload is read into the vault at a time (each may start OCR workers).
+    let uploads = NSLock()
 
     public init(vault: Vault, door: WebDoor, imageCacheBytes: Int = 48 << 20, clock: @escaping @Sendable () -> TimeContext = { .current() }) {
         self.vault = vault
@@ -47,7 +49,7 @@ public final class WebApp: @unchecked Sendable {
         let format = HealthFormat(try HealthSettingsStore(vault: vault, profile: profile, time: time).get())
         let today = time.today()
         let progress = try LogMetric.habits.map { try log.progress($0, on: today) }
-        let documents = try DocumentStore(vault: vault, profile: profile).list().prefix(5)
+        let documents = try DocumentStore(vault: vault, profile: profile).list(DocumentStore.Filter(limit: 5))
 
         let doseRows: [HTML] = due.map { dose in
             let when = TimeText.sentence(dose.instant, time)
@@ -140,92 +142,6 @@ public final class WebApp: @unchecked Sendable {
     }
 
     // MARK: - Documents
-
-    public func documents(_ session: WebSession, type: String?) throws -> HTML {
-        let profile = try profile(session)
-        let store = DocumentStore(vault: vault, profile: profile)
-        let all = try store.list()
-        let types = Array(Set(all.map(\.type))).sorted()
-        let chosen = type.flatMap { types.contains($0) ? $0 : nil }
-        let shown = chosen.map { type in all.filter { $0.type == type } } ?? all
-        let filters: [HTML] = [HTML("<li><a href=\"/documents\"\(chosen == nil ? " aria-current=\"true\"" as HTML : .empty)>All (\(all.count))</a></li>")]
-            + types.map { type in
-                let count = all.filter { $0.type == type }.count
-                return HTML("<li><a href=\"/documents?type=\(type)\"\(chosen == type ? " aria-current=\"true\"" as HTML : .empty)>\(type) (\(count))</a></li>")
-            }
-        let items: [HTML] = shown.map { document in
-            """
-            <li class="doc">
-            <a href="/documents/\(document.id)" class="doc-link">
-            <img src="/documents/\(document.id)/pages/1?size=thumb" alt="" loading="lazy" width="160" height="226">
-            <span class="doc-title">\(document.title)</span></a>
-            <span class="muted">\(document.date ?? "undated") · \(document.type) · \(document.pageCount) \(document.pageCount == 1 ? "page" : "pages")</span>
-            \(document.tags.isEmpty ? HTML.empty : HTML("<span class=\"tags\">\(document.tags.map { HTML("<span class=\"tag\">\($0)</span>") })</span>"))
-            </li>
-            """
-        }
-        let body: HTML = """
-        <h1>Documents</h1>
-        <p class="whose-line">Profile: \(profile.name)</p>
-        <nav aria-label="Document types"><ul class="filters">\(filters)</ul></nav>
-        \(shown.isEmpty ? "<p>No documents yet. Add some with <code>phr doc add</code>.</p>" as HTML : "<ul class=\"docs\">\(items)</ul>")
-        """
-        return try layout(.documents, session, profile).page(body)
-    }
-
-    public func document(_ session: WebSession, id: String) throws -> HTML {
-        let profile = try profile(session)
-        let store = DocumentStore(vault: vault, profile: profile)
-        guard let document = try? store.get(id), document.id == id else { throw NotFound() }
-        let text = try store.text(of: document)
-        let ocr = try vault.database.read { db in try DocumentStore.ocrPages(db, documentID: document.id) }
-        let results = try store.labResultCount(document.id)
-        let byPage = Dictionary(text.map { ($0.page, $0.text) }, uniquingKeysWith: { first, _ in first })
-        let ocrByPage = Dictionary(ocr.map { ($0.page, $0) }, uniquingKeysWith: { first, _ in first })
-        let pages: [HTML] = (1...max(1, document.pageCount)).map { number in
-            let pageText = byPage[number] ?? ""
-            let reading: HTML = ocrByPage[number].map { page in
-                let confidence = page.confidence.map { " \(Int($0.rounded()))% confidence" } ?? ""
-                let status: String
-                switch page.status {
-                case .read: status = "read by OCR"
-                case .lowConfidence: status = "read by OCR, low confidence"
-                case .empty: status = "OCR found no text"
-                case .failed: status = "OCR failed" + (page.detail.map { ": " + $0 } ?? "")
-                }
-                return HTML("<p class=\"muted\">\(status)\(confidence)</p>")
-            } ?? .empty
-            return """
-            <section class="page" aria-label="Page \(number)">
-            <figure><img src="/documents/\(document.id)/pages/\(number)?size=full" loading="\(number <= 2 ? "eager" : "lazy")" alt="Page \(number) of the document; its text is beside it" width="700" height="990">
-            <figcaption>Page \(number) of \(document.pageCount)</figcaption></figure>
-            <div class="page-text"><h2>Text of page \(number)</h2>\(reading)
-            \(pageText.isEmpty ? HTML("<p class=\"muted\">No text on this page.</p>") : HTML("<pre>\(pageText)</pre>"))</div>
-            </section>
-            """
-        }
-        let facts: [(String, String?)] = [
-            ("Type", document.type + (document.typeSource == "guessed" ? " (guessed from the text)" : "")),
-            ("Date", document.date.map { $0 + (document.dateSource == "user" ? "" : document.dateSource == "metadata" ? " (from the PDF's creation date)" : " (found in the text)") }),
-            ("Provider", document.provider),
-            ("Tags", document.tags.isEmpty ? nil : document.tags.joined(separator: ", ")),
-            ("Note", document.note),
-            ("File", "\(document.fileName) (\(document.mediaType))"),
-            ("Text", document.outcomeDescription),
-            ("Lab results", results == 0 ? nil : "\(results) read from it"),
-            ("Added", document.addedAt),
-        ]
-        let factRows: [HTML] = facts.compactMap { name, value in value.map { HTML("<dt>\(name)</dt><dd>\($0)</dd>") } }
-        let body: HTML = """
-        <p><a href="/documents">← All documents</a></p>
-        <h1>\(document.title)</h1>
-        <p class="whose-line">Profile: \(profile.name)</p>
-        <dl class="facts">\(factRows)</dl>
-        <p><a class="button secondary" href="/documents/\(document.id)/original" download>Download the original</a></p>
-        \(pages)
-        """
-        return try layout(.documents, session, profile, path: "/documents/\(document.id)").page(body)
-    }
 
     /// The sizes a page image comes in: a list's thumbnail and the viewer's page.
     public enum ImageSize: String, Sendable {

@@ -16,6 +16,11 @@ public struct WebServer: Sendable {
     /// Called when the browser asks to lock phr.
     public let lock: @Sendable () -> Void
 
+    /// Where the documents page uploads files.
+    static let uploadPath = "/documents/upload"
+    /// An upload must arrive whole within this long.
+    public static let uploadSeconds: Int64 = 600
+
     /// The largest form a page posts (a search, a dose, a setting).
     public static let largestForm = 64 << 10
     /// The most connections open at once; more wait in the kernel's queue.
@@ -96,9 +101,34 @@ public struct WebServer: Sendable {
             await Self.blocking { app.dose(session, medication: context.form["medication"] ?? "", take: false, at: context.form["at"]) }
             return Self.seeOther("/")
         }
+        router.post("/documents/filter") { _, context in
+            app.setDocumentFilter(try context.signedIn, form: context.form)
+            return Self.seeOther("/documents")
+        }
+        router.post(RouterPath(stringLiteral: Self.uploadPath)) { request, context in
+            try await Self.upload(request, context: context, app: app)
+        }
+        router.post("/documents/:id/edit") { _, context in
+            let session = try context.signedIn
+            let id = context.parameters.get("id") ?? ""
+            try await Self.blocking { try app.editDocument(session, id: id, form: context.form) }
+            return Self.seeOther("/documents/\(Self.plainID(id))")
+        }
+        router.get("/documents/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = context.parameters.get("id") ?? ""
+            return try await Self.page { try app.confirmRemoval(session, id: id) }
+        }
+        router.post("/documents/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = context.parameters.get("id") ?? ""
+            let withResults = context.form["with_results"] == "1"
+            try await Self.blocking { try app.removeDocument(session, id: id, withResults: withResults) }
+            return Self.seeOther("/documents")
+        }
         router.get("/documents") { request, context in
-            let type = request.uri.queryParameters.get("type")
-            return try await Self.page { try app.documents(context.signedIn, type: type) }
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+            return try await Self.page { try app.documents(context.signedIn, page: page) }
         }
         router.get("/documents/:id") { _, context in
             let id = try context.parameters.require("id")
@@ -164,6 +194,71 @@ public struct WebServer: Sendable {
             }
             return Self.page(Layout.bare(heading: "phr is locked", text: "Its keys are gone from memory. Run phr serve again to look at your records."))
         }
+    }
+
+    // MARK: - Upload
+
+    /// Reads an upload into memory files (within `UploadReader`'s limits and `uploadSeconds`),
+    /// checks its CSRF token, adds its files, and answers with each file's outcome: JSON for the
+    /// page's script, a page for a plain form.
+    static func upload(_ request: Request, context: WebContext, app: WebApp) async throws -> Response {
+        let session = try context.signedIn
+        let wantsJSON = (request.headers[.accept] ?? "").contains("application/json")
+        func refusal(_ status: HTTPResponse.Status, _ heading: String, _ text: String) -> Response {
+            var response = wantsJSON
+                ? Response(status: status, headers: [.contentType: "application/json"],
+                           body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(Self.jsonString(text))}")))
+                : page(Layout.bare(heading: heading, text: text), status: status)
+            // What the client still sends is not read: the connection ends with this answer.
+            response.headers[.connection] = "close"
+            return response
+        }
+        let body: UploadBody
+        do {
+            body = try await withThrowingTaskGroup(of: UploadBody?.self) { group in
+                group.addTask { try await UploadReader.read(request) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(uploadSeconds))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let body = first else { throw UploadError.tooSlow }
+                return body
+            }
+        } catch UploadError.tooLarge {
+            return refusal(.contentTooLarge, "Too large", "An upload may carry at most \(UploadReader.largestRequest >> 20) MB; add bigger files with phr doc add.")
+        } catch UploadError.tooMany {
+            return refusal(.contentTooLarge, "Too many files", "Add at most \(UploadReader.mostFiles) files at a time.")
+        } catch UploadError.tooSlow {
+            return refusal(.requestTimeout, "Too slow", "The upload took too long to arrive.")
+        } catch UploadError.malformed(let reason) {
+            return refusal(.badRequest, "Not an upload", "The upload could not be read: \(reason).")
+        }
+        let csrf = body.fields[WebDoor.csrfField] ?? request.headers[HTTPField.Name("X-CSRF-Token")!]
+        guard app.door.allowsCSRF(csrf, session: session) else { return DoorMiddleware.refused }
+        let files = body.files
+        let outcomes: [WebApp.UploadOutcome]
+        do {
+            outcomes = try await blocking { try app.add(session, files: files) }
+        } catch let error as PHRError {
+            return refusal(.unprocessableContent, "Not added", WebApp.words(error))
+        }
+        if wantsJSON {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(outcomes))))
+        }
+        return try await Self.page { try app.uploadResults(session, outcomes) }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    }
+
+    /// A record ID as it may go into a redirect: letters and digits only.
+    static func plainID(_ id: String) -> String {
+        String(id.unicodeScalars.filter { $0.isASCII && CharacterSet.alphanumerics.contains($0) }.prefix(16).map(Character.init))
     }
 
     // MARK: - Responses
@@ -241,6 +336,11 @@ struct DoorMiddleware: RouterMiddleware {
 
     enum Refusal: Error {
         case unauthorized
+        case forbidden
+    }
+
+    static var refused: Response {
+        WebServer.page(Layout.bare(heading: "Refused", text: "This request did not come from phr's own pages."), status: .forbidden)
     }
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
@@ -260,32 +360,40 @@ struct DoorMiddleware: RouterMiddleware {
         }
         var context = context
         var request = request
-        if request.method == .post {
-            let form: [String: String]
+        let path = request.uri.path
+        let open = path.hasPrefix("/assets/") || path == "/favicon.ico" || (path == "/launch" && request.method == .post)
+        var session: WebSession?
+        // Who is asking comes before reading anything they send.
+        if !open {
+            guard let known = door.session(cookie: request.cookies[WebDoor.cookieName]?.value) else {
+                return WebServer.page(Layout.bare(heading: "Open phr from its link",
+                                                  text: "This browser is not signed in. Open the link file phr serve printed; if it was used already, run phr lock, then phr serve --open."),
+                                      status: .unauthorized)
+            }
+            session = known
+        }
+        let changes = request.method != .get && request.method != .head
+        if changes, let session {
+            guard door.allowsOrigin(request.headers[.origin], fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!]) else {
+                return Self.refused
+            }
+            _ = session
+        }
+        // An upload's body is read by its handler as it streams in (into memory files), which
+        // checks the CSRF token before anything is stored; every other form is read here.
+        if request.method == .post && path != WebServer.uploadPath {
             do {
-                form = try await Self.form(&request, context: context)
+                context.form = try await Self.form(&request, context: context)
             } catch is FormTimeout {
                 return WebServer.page(Layout.bare(heading: "Too slow", text: "The form took too long to arrive."), status: .requestTimeout)
             } catch {
                 return WebServer.page(Layout.bare(heading: "Too much", text: "The form sent more than phr takes."), status: .contentTooLarge)
             }
-            context.form = form
         }
-        let path = request.uri.path
-        let open = path.hasPrefix("/assets/") || (path == "/launch" && request.method == .post)
-        if !open {
-            guard let session = door.session(cookie: request.cookies[WebDoor.cookieName]?.value) else {
-                return WebServer.page(Layout.bare(heading: "Open phr from its link",
-                                                  text: "This browser is not signed in. Open the link file phr serve printed; if it was used already, run phr lock, then phr serve --open."),
-                                      status: .unauthorized)
-            }
-            if request.method != .get && request.method != .head {
+        if let session {
+            if changes && path != WebServer.uploadPath {
                 let csrf = context.form[WebDoor.csrfField] ?? request.headers[HTTPField.Name("X-CSRF-Token")!]
-                guard door.allowsChange(origin: request.headers[.origin], fetchSite: request.headers[HTTPField.Name("Sec-Fetch-Site")!],
-                                        csrf: csrf, session: session) else {
-                    return WebServer.page(Layout.bare(heading: "Refused", text: "This request did not come from phr's own pages."),
-                                          status: .forbidden)
-                }
+                guard door.allowsCSRF(csrf, session: session) else { return Self.refused }
             }
             context.session = session
             server.touch()
@@ -294,6 +402,8 @@ struct DoorMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch is WebApp.NotFound {
             return WebServer.page(Layout.bare(heading: "Not found", text: "Nothing here in the records shown."), status: .notFound)
+        } catch Refusal.forbidden {
+            return Self.refused
         } catch Refusal.unauthorized {
             return WebServer.page(Layout.bare(heading: "Open phr from its link", text: "This browser is not signed in."), status: .unauthorized)
         } catch let error as HTTPResponseError {

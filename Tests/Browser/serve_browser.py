@@ -1,10 +1,11 @@
 #!/usr/bin/python3
 """phr serve in a real Chromium (Debian's chromium and chromium-driver, driven by Selenium).
 
-Usage: serve_browser.py READY_JSON SHOTS_DIR PROFILE_DIR CANARY
+Usage: serve_browser.py READY_JSON SHOTS_DIR PROFILE_DIR CANARY UPLOAD_PDF
 READY_JSON is the line `phr serve --json` printed. The vault holds a document whose text and a
 medication whose name contain CANARY. Signs in through the launch file, walks every screen,
-searches as you type, opens the document's pages, takes a dose, switches profile, changes the
+searches as you type, opens the document's pages, uploads UPLOAD_PDF through the file input and
+corrects its type, takes a dose, switches profile, changes the
 text size and theme, checks the print style of the emergency page, saves a screenshot of each
 screen, then quits the browser and checks that CANARY is nowhere in the browser's profile.
 Prints one line per check; exits 1 on the first failure.
@@ -20,7 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ready = json.loads(sys.argv[1])
-shots, profile, canary = sys.argv[2], sys.argv[3], sys.argv[4]
+shots, profile, canary, upload = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 os.makedirs(shots, exist_ok=True)
 
 def check(condition, what):
@@ -80,6 +81,27 @@ try:
     check(driver.execute_script("return arguments[0].naturalWidth", page) >= 600, "the viewer shows the page as an image")
     check(canary in " ".join(e.text for e in driver.find_elements(By.CSS_SELECTOR, ".page-text")), "the pages' text is beside them")
     shot("document-viewer")
+
+    # Upload through the file input (the page's script sends it with its progress), then open
+    # it from its outcome and correct its type.
+    driver.find_element(By.LINK_TEXT, "Documents").click()
+    picker = wait.until(lambda d: d.find_element(By.ID, "files"))
+    picker.send_keys(upload)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".upload-list li.upload-added a"))
+    added = driver.find_element(By.CSS_SELECTOR, ".upload-list li.upload-added")
+    check("Added as" in added.text, "a file uploaded through the file input says what became of it: " + added.text)
+    check(driver.find_elements(By.CSS_SELECTOR, ".upload-refresh a"), "the upload offers the updated list")
+    shot("documents-uploaded")
+    added.find_element(By.TAG_NAME, "a").click()
+    wait.until(lambda d: d.find_elements(By.ID, "e-type"))
+    for option in driver.find_element(By.ID, "e-type").find_elements(By.TAG_NAME, "option"):
+        if option.get_attribute("value") == "insurance":
+            option.click()
+    driver.find_element(By.CSS_SELECTOR, "details.edit button[type=submit]").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash"))
+    check("Saved" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "a correction saved from the viewer")
+    check("insurance" in driver.find_element(By.CSS_SELECTOR, "dl.facts").text, "the viewer shows the corrected type")
+    shot("document-corrected")
 
     # Search as you type: no submit, the results come while typing; arrow keys move through them.
     driver.find_element(By.LINK_TEXT, "Search").click()

@@ -84,6 +84,14 @@ import Testing
             text += "\r\n" + (body ?? "")
             return try HTTPAnswer.exchange(address: address, port: port, request: Array(text.utf8))
         }
+
+        /// A POST of `body` as it is, with its own Content-Type.
+        func post(_ path: String, bytes body: [UInt8], contentType: String, headers: [String: String] = [:]) throws -> HTTPAnswer {
+            var text = "POST \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\nContent-Type: \(contentType)\r\n"
+            for (name, value) in headers { text += "\(name): \(value)\r\n" }
+            text += "Content-Length: \(body.count)\r\n\r\n"
+            return try HTTPAnswer.exchange(address: address, port: port, request: Array(text.utf8) + body)
+        }
     }
 
     /// An HTTP/1.1 answer read off a raw socket.
@@ -456,6 +464,127 @@ import Testing
 }
 
 extension ServeTests {
+    /// multipart/form-data as a browser's form sends it: fields, then files.
+    static func multipart(boundary: String, fields: [(String, String)], files: [(name: String, bytes: [UInt8])]) -> [UInt8] {
+        var body: [UInt8] = []
+        for (name, value) in fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\(file.name)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8)
+            body += file.bytes + Array("\r\n".utf8)
+        }
+        return body + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    @Test func documentsAreUploadedCorrectedFilteredAndRemoved() throws {
+        let cli = try CLI(label: "serve-upload")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let samples = "\(CLI.packageRoot)/Samples/documents"
+        let prescription = Array(try Data(contentsOf: URL(fileURLWithPath: "\(samples)/prescription-amoxicillin.pdf")))
+        let lab = Array(try Data(contentsOf: URL(fileURLWithPath: "\(samples)/lab-report-cbc-ferritin.pdf")))
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func documents() throws -> [[String: Any]] {
+            let listed = try cli.run(["doc", "list", "--json"], Self.env)
+            return try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stderr)")
+        }
+
+        // Refused before anything is stored: no CSRF token, a foreign origin, no cookie.
+        let boundary = "----phrTestBoundary7MA4YWxk"
+        let type = "multipart/form-data; boundary=\(boundary)"
+        let withoutToken = Self.multipart(boundary: boundary, fields: [], files: [("a.pdf", prescription)])
+        #expect(try agent.post("/documents/upload", bytes: withoutToken, contentType: type, headers: ["Cookie": cookie, "Origin": origin]).status == 403)
+        let withToken = Self.multipart(boundary: boundary, fields: [("csrf", csrf)],
+                                       files: [("Rezept für Sam.pdf", prescription), ("notes.txt", Array("just some words\n".utf8))])
+        #expect(try agent.post("/documents/upload", bytes: withToken, contentType: type,
+                               headers: ["Cookie": cookie, "Origin": "http://evil.example"]).status == 403)
+        #expect(try agent.post("/documents/upload", bytes: withToken, contentType: type, headers: ["Origin": origin]).status == 401)
+        #expect(try documents().isEmpty)
+
+        // The form without the page's script: multipart, and a page of outcomes that add up.
+        let page = try agent.post("/documents/upload", bytes: withToken, contentType: type, headers: ["Cookie": cookie, "Origin": origin])
+        #expect(page.status == 200, "\(page.body)")
+        #expect(page.body.contains("1 of 2 files added"), "\(page.body)")
+        #expect(page.body.contains("Rezept für Sam.pdf"))
+        #expect(page.body.contains("notes.txt</strong>: Not added: not a PDF or an image"), "\(page.body)")
+        var listed = try documents()
+        #expect(listed.count == 1)
+        let first = try #require(listed.first)
+        #expect(first["file_name"] as? String == "Rezept für Sam.pdf")
+        #expect(first["type"] as? String == "prescription", "\(first)")
+        let firstID = try #require(first["id"] as? String)
+
+        // The page's script: one file as the body, its name percent-encoded; JSON back.
+        let json = try agent.post("/documents/upload", bytes: lab, contentType: "application/octet-stream",
+                                  headers: ["Cookie": cookie, "Origin": origin, "Accept": "application/json", "X-CSRF-Token": csrf,
+                                            "X-File-Name": "Blutbild%20M%C3%A4rz.pdf"])
+        #expect(json.status == 200, "\(json.body)")
+        let outcome = try #require((try JSONSerialization.jsonObject(with: Data(json.bodyBytes)) as? [[String: Any]])?.first)
+        #expect(outcome["status"] as? String == "added", "\(outcome)")
+        #expect(outcome["file"] as? String == "Blutbild März.pdf")
+        let labID = try #require(outcome["id"] as? String)
+        let again = try agent.post("/documents/upload", bytes: lab, contentType: "application/octet-stream",
+                                   headers: ["Cookie": cookie, "Origin": origin, "Accept": "application/json", "X-CSRF-Token": csrf])
+        #expect(again.body.contains("\"status\":\"duplicate\""), "\(again.body)")
+        #expect(try agent.post("/documents/upload", bytes: Array("--nope".utf8), contentType: type,
+                               headers: ["Cookie": cookie, "Origin": origin]).status == 400)
+        #expect(try documents().count == 2)
+
+        // Corrections from the viewer: type, date, tags; a wrong date saves nothing and says so.
+        let edit = try agent.request("POST", "/documents/\(firstID)/edit",
+                                     body: "csrf=\(csrf)&title=Insurance+letter&type=insurance&date=2024-02-03&tags=Insurance%2C+2024&provider=&note=",
+                                     headers: ["Cookie": cookie, "Origin": origin])
+        #expect(edit.status == 303)
+        #expect(edit.header("location") == "/documents/\(firstID)")
+        var shown = try JSONSerialization.jsonObject(with: Data(try cli.run(["doc", "show", firstID, "--json"], Self.env).stdout.utf8)) as? [String: Any]
+        var document = try #require(shown?["document"] as? [String: Any])
+        #expect(document["type"] as? String == "insurance")
+        #expect(document["type_source"] as? String == "user")
+        #expect(document["date"] as? String == "2024-02-03")
+        #expect(document["tags"] as? [String] == ["2024", "insurance"])
+        #expect(document["title"] as? String == "Insurance letter")
+        _ = try agent.request("POST", "/documents/\(firstID)/edit", body: "csrf=\(csrf)&title=Insurance+letter&type=insurance&date=2024-02-31&tags=",
+                              headers: ["Cookie": cookie, "Origin": origin])
+        let viewer = try agent.request("GET", "/documents/\(firstID)", headers: ["Cookie": cookie])
+        #expect(viewer.body.contains("flash-error") && viewer.body.contains("Not saved"), "\(viewer.body)")
+        shown = try JSONSerialization.jsonObject(with: Data(try cli.run(["doc", "show", firstID, "--json"], Self.env).stdout.utf8)) as? [String: Any]
+        document = try #require(shown?["document"] as? [String: Any])
+        #expect(document["date"] as? String == "2024-02-03" && document["tags"] as? [String] == ["2024", "insurance"])
+        // Confirming the guesses keeps them and marks them as the user's.
+        #expect(try agent.request("POST", "/documents/\(labID)/edit", body: "csrf=\(csrf)&confirm=1",
+                                  headers: ["Cookie": cookie, "Origin": origin]).status == 303)
+        shown = try JSONSerialization.jsonObject(with: Data(try cli.run(["doc", "show", labID, "--json"], Self.env).stdout.utf8)) as? [String: Any]
+        #expect((shown?["document"] as? [String: Any])?["type_source"] as? String == "user")
+
+        // Filters live in the session, never in an address.
+        let filter = try agent.request("POST", "/documents/filter", body: "csrf=\(csrf)&type=&tag=insurance&since=&until=",
+                                       headers: ["Cookie": cookie, "Origin": origin])
+        #expect(filter.header("location") == "/documents")
+        var list = try agent.request("GET", "/documents", headers: ["Cookie": cookie])
+        #expect(list.body.contains("/documents/\(firstID)\"") && !list.body.contains("/documents/\(labID)\""))
+        _ = try agent.request("POST", "/documents/filter", body: "csrf=\(csrf)&since=2025-01-01", headers: ["Cookie": cookie, "Origin": origin])
+        list = try agent.request("GET", "/documents", headers: ["Cookie": cookie])
+        #expect(!list.body.contains("/documents/\(firstID)\""))
+        _ = try agent.request("POST", "/documents/filter", body: "csrf=\(csrf)&clear=1", headers: ["Cookie": cookie, "Origin": origin])
+        list = try agent.request("GET", "/documents", headers: ["Cookie": cookie])
+        #expect(list.body.contains("/documents/\(firstID)\"") && list.body.contains("/documents/\(labID)\""))
+
+        // Removal asks first (a GET changes nothing), then removes on a POST.
+        let ask = try agent.request("GET", "/documents/\(firstID)/remove", headers: ["Cookie": cookie])
+        #expect(ask.status == 200 && ask.body.contains("Remove this document?"))
+        #expect(try documents().count == 2)
+        let removed = try agent.request("POST", "/documents/\(firstID)/remove", body: "csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        #expect(removed.status == 303)
+        listed = try documents()
+        #expect(listed.count == 1 && listed.first?["id"] as? String == labID)
+        #expect(try agent.request("GET", "/documents/\(firstID)", headers: ["Cookie": cookie]).status == 404)
+        #expect(try cli.run(["check"], Self.env).status == 0, "the vault checks clean after uploads and a removal")
+    }
+
     /// A one-page PDF that runs JavaScript when a PDF viewer opens it (/OpenAction), with a line
     /// of text: built here with exact xref offsets.
     static func pdfWithJavaScript(text: String) -> [UInt8] {
@@ -556,7 +685,8 @@ extension CLI {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
         process.arguments = ["\(CLI.packageRoot)/Tests/Browser/serve_browser.py", String(decoding: ready, as: UTF8.self), shots,
-                             cli.directory + "/chromium-profile", canary]
+                             cli.directory + "/chromium-profile", canary,
+                             "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf"]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": cli.directory, "LANG": "C.UTF-8"]
         let output = Pipe()
         process.standardOutput = output

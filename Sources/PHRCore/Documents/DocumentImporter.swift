@@ -85,10 +85,14 @@ public final class DocumentImporter {
     public struct InputFile: Sendable, Equatable {
         public var path: InputPath
         public var inDirectory: Bool
+        /// The file's name as its owner knows it, when the path is not it (a browser's upload,
+        /// held in a memory file): shown in results, kept as the document's file name.
+        public var name: String?
 
-        public init(path: InputPath, inDirectory: Bool = false) {
+        public init(path: InputPath, inDirectory: Bool = false, name: String? = nil) {
             self.path = path
             self.inDirectory = inDirectory
+            self.name = name
         }
     }
 
@@ -387,7 +391,7 @@ public final class DocumentImporter {
     /// `stopsTheBatch` (the vault cannot be written).
     private func prepare(index: Int, file: InputFile, blobsInBatch: inout [String: String],
                          finish: (Int, FileResult) -> Void) throws -> Pending? {
-        let display = file.path.display
+        let display = file.name ?? file.path.display
         func failed(_ reason: String) -> Pending? {
             finish(index, FileResult(file: display, status: .failed, reason: reason))
             return nil
@@ -433,7 +437,7 @@ public final class DocumentImporter {
         } catch let error as SourceReadError {
             return failed("cannot read the file: \(ExtractionError.describe(error.code))")
         }
-        let fileName = String(decoding: file.path.lastComponent, as: UTF8.self)
+        let fileName = file.name ?? String(decoding: file.path.lastComponent, as: UTF8.self)
         if let existing = try vault.database.read({ db in
             try String.fetchOne(db, sql: "SELECT id FROM document WHERE blob_name = ? AND profile_id = ?",
                                 arguments: [blob.name, profile.id])

@@ -44,37 +44,76 @@ public struct DocumentStore {
         public var tag: String?
         public var since: String?
         public var until: String?
+        /// At most this many, after skipping `offset` (a page of a long list).
+        public var limit: Int?
+        public var offset: Int
 
-        public init(type: String? = nil, tag: String? = nil, since: String? = nil, until: String? = nil) {
+        public init(type: String? = nil, tag: String? = nil, since: String? = nil, until: String? = nil,
+                    limit: Int? = nil, offset: Int = 0) {
             self.type = type
             self.tag = tag
             self.since = since
             self.until = until
+            self.limit = limit
+            self.offset = offset
         }
+    }
+
+    /// How many documents `filter` matches (its limit and offset aside).
+    public func count(_ filter: Filter = Filter()) throws -> Int {
+        try vault.database.read { db in
+            let (conditions, arguments) = Self.conditions(filter, profileID: profile.id)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM document d WHERE " + conditions, arguments: arguments) ?? 0
+        }
+    }
+
+    /// Each document type this profile has, with how many documents are of it.
+    public func typeCounts() throws -> [(type: String, count: Int)] {
+        try vault.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT type, count(*) FROM document WHERE profile_id = ? GROUP BY type ORDER BY type",
+                             arguments: [profile.id]).map { ($0[0], $0[1]) }
+        }
+    }
+
+    /// Each tag on this profile's documents, with how many documents carry it.
+    public func tagCounts() throws -> [(tag: String, count: Int)] {
+        try vault.database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.tag, count(*) FROM document_tag t JOIN document d ON d.id = t.document_id
+                WHERE d.profile_id = ? GROUP BY t.tag ORDER BY t.tag
+                """, arguments: [profile.id]).map { ($0[0], $0[1]) }
+        }
+    }
+
+    private static func conditions(_ filter: Filter, profileID: Int64) -> (String, StatementArguments) {
+        var sql = "d.profile_id = ?"
+        var arguments: StatementArguments = [profileID]
+        if let type = filter.type {
+            sql += " AND d.type = ?"
+            arguments += [type]
+        }
+        if let tag = filter.tag {
+            sql += " AND EXISTS (SELECT 1 FROM document_tag t WHERE t.document_id = d.id AND t.tag = ?)"
+            arguments += [tag.lowercased()]
+        }
+        if let since = filter.since {
+            sql += " AND d.date >= ?"
+            arguments += [since]
+        }
+        if let until = filter.until {
+            sql += " AND d.date <= ?"
+            arguments += [until]
+        }
+        return (sql, arguments)
     }
 
     /// Documents newest first (by document date, then by when they were added).
     public func list(_ filter: Filter = Filter()) throws -> [Document] {
         try vault.database.read { db in
-            var sql = Self.selectSQL + " WHERE d.profile_id = ?"
-            var arguments: StatementArguments = [profile.id]
-            if let type = filter.type {
-                sql += " AND d.type = ?"
-                arguments += [type]
-            }
-            if let tag = filter.tag {
-                sql += " AND EXISTS (SELECT 1 FROM document_tag t WHERE t.document_id = d.id AND t.tag = ?)"
-                arguments += [tag.lowercased()]
-            }
-            if let since = filter.since {
-                sql += " AND d.date >= ?"
-                arguments += [since]
-            }
-            if let until = filter.until {
-                sql += " AND d.date <= ?"
-                arguments += [until]
-            }
+            let (conditions, arguments) = Self.conditions(filter, profileID: profile.id)
+            var sql = Self.selectSQL + " WHERE " + conditions
             sql += " ORDER BY d.date IS NULL, d.date DESC, d.added_at DESC, d.id"
+            if let limit = filter.limit { sql += " LIMIT \(max(0, limit)) OFFSET \(max(0, filter.offset))" }
             let rows = try Row.fetchAll(db, sql: sql, arguments: arguments)
             return try rows.map { row in try Document(row: row, tags: Self.tags(db, documentID: row["id"])) }
         }

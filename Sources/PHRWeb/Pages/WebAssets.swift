@@ -88,6 +88,19 @@ enum WebAssets {
     footer.bottom { border-top: 1px solid var(--line); padding: 1rem; display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; }
     fieldset { border: 1px solid var(--line); border-radius: .35rem; display: inline-flex; gap: .75rem; flex-wrap: wrap; }
     .settings { display: flex; flex-wrap: wrap; gap: .75rem; align-items: end; }
+    form.filters-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
+    form.stacked { display: grid; grid-template-columns: max-content minmax(0, 30rem); gap: .5rem 1rem; align-items: center; }
+    form.stacked button, form.stacked p, form.stacked .actions { grid-column: 2; margin: 0; }
+    textarea { font: inherit; padding: .3rem; border: 1px solid var(--muted); border-radius: .25rem; background: var(--bg); color: var(--fg); }
+    .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
+    button.danger { background: var(--warn); border-color: var(--warn); color: var(--accent-fg); }
+    details.edit { margin: 1rem 0; }
+    details.edit summary { cursor: pointer; font-weight: 600; }
+    .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
+    .upload { margin-top: 1.5rem; }
+    .upload.dropping { outline: 3px dashed var(--accent); outline-offset: 4px; }
+    .upload-list progress { width: 10rem; vertical-align: middle; }
+    .upload-failed { color: var(--warn); font-weight: 600; }
     html.js [data-autosubmit] ~ button, html.js .settings > button, html.js .whose > button { display: none; }
     @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; scroll-behavior: auto !important; } }
     @media print {
@@ -145,6 +158,98 @@ enum WebAssets {
         event.preventDefault();
         if (event.key === "ArrowDown" && index + 1 < links.length) links[index + 1].focus();
         if (event.key === "ArrowUp") (index === 0 ? input : links[index - 1]).focus();
+      });
+    }
+    // Upload: each file goes on its own (its bytes as the body, its name in X-File-Name) and
+    // shows its progress, then what became of it. Without this script the form posts the
+    // files as multipart/form-data and a page lists the outcomes.
+    const uploadForm = document.querySelector("form[data-upload]");
+    if (uploadForm) {
+      const section = uploadForm.closest("section") || uploadForm;
+      const picker = uploadForm.querySelector("input[type=file]");
+      const list = section.querySelector(".upload-list");
+      const csrf = uploadForm.querySelector("input[name=csrf]").value;
+      const marks = { added: "✓ ", duplicate: "= ", failed: "✗ ", skipped: "✗ " };
+      const send = (file) => new Promise((resolve) => {
+        const item = document.createElement("li");
+        const mark = document.createElement("span");
+        mark.setAttribute("aria-hidden", "true");
+        const name = document.createElement("strong");
+        name.textContent = file.name;
+        const bar = document.createElement("progress");
+        bar.max = file.size || 1;
+        bar.value = 0;
+        bar.setAttribute("aria-label", "Sending " + file.name);
+        const status = document.createElement("span");
+        status.textContent = " sending…";
+        item.append(mark, name, " ", bar, status);
+        list.append(item);
+        const finish = (kind, words, id) => {
+          bar.remove();
+          item.className = "upload-" + kind;
+          mark.textContent = marks[kind] || "";
+          if (id) {
+            const link = document.createElement("a");
+            link.href = "/documents/" + encodeURIComponent(id);
+            link.textContent = file.name;
+            name.replaceChildren(link);
+          }
+          status.textContent = ": " + words;
+          resolve();
+        };
+        const request = new XMLHttpRequest();
+        request.open("POST", uploadForm.getAttribute("action"));
+        request.setRequestHeader("Content-Type", "application/octet-stream");
+        request.setRequestHeader("Accept", "application/json");
+        request.setRequestHeader("X-CSRF-Token", csrf);
+        request.setRequestHeader("X-File-Name", encodeURIComponent(file.name));
+        request.upload.addEventListener("progress", (event) => {
+          if (event.lengthComputable) { bar.max = event.total; bar.value = event.loaded; }
+        });
+        request.upload.addEventListener("load", () => { status.textContent = " reading…"; });
+        request.addEventListener("load", () => {
+          let answer = null;
+          try { answer = JSON.parse(request.responseText); } catch (error) { answer = null; }
+          if (Array.isArray(answer) && answer.length > 0) finish(answer[0].status, answer[0].words, answer[0].id);
+          else finish("failed", "Not added: " + ((answer && answer.error) || "phr answered " + request.status + "."));
+        });
+        request.addEventListener("error", () => finish("failed", "Not sent: the connection to phr failed."));
+        request.send(file);
+      });
+      const sendAll = async (files) => {
+        for (const file of files) await send(file);
+        if (!section.querySelector(".upload-refresh")) {
+          const again = document.createElement("p");
+          again.className = "upload-refresh";
+          const link = document.createElement("a");
+          link.href = "/documents";
+          link.textContent = "Show the updated list";
+          again.append(link);
+          list.after(again);
+        }
+      };
+      picker.addEventListener("change", () => {
+        const files = Array.from(picker.files);
+        picker.value = "";
+        if (files.length > 0) sendAll(files);
+      });
+      uploadForm.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const files = Array.from(picker.files);
+        picker.value = "";
+        if (files.length > 0) sendAll(files);
+      });
+      for (const type of ["dragenter", "dragover"]) {
+        section.addEventListener(type, (event) => { event.preventDefault(); section.classList.add("dropping"); });
+      }
+      section.addEventListener("dragleave", (event) => {
+        if (!section.contains(event.relatedTarget)) section.classList.remove("dropping");
+      });
+      section.addEventListener("drop", (event) => {
+        event.preventDefault();
+        section.classList.remove("dropping");
+        const files = Array.from(event.dataTransfer ? event.dataTransfer.files : []);
+        if (files.length > 0) sendAll(files);
       });
     }
     """#

@@ -97,6 +97,11 @@ public final class WebDoor: @unchecked Sendable {
     /// under `Referrer-Policy: no-referrer`) `Sec-Fetch-Site` says same-origin; and `csrf` is
     /// the session's token.
     public func allowsChange(origin: String?, fetchSite: String?, csrf: String?, session: WebSession) -> Bool {
+        allowsOrigin(origin, fetchSite: fetchSite) && allowsCSRF(csrf, session: session)
+    }
+
+    /// The first half of `allowsChange`: the request comes from this server's own pages.
+    public func allowsOrigin(_ origin: String?, fetchSite: String?) -> Bool {
         if let origin, origin != "null" {
             let port = self.port
             guard origin.lowercased() == "http://\(address):\(port)" || origin.lowercased() == "http://localhost:\(port)" else { return false }
@@ -104,6 +109,11 @@ public final class WebDoor: @unchecked Sendable {
         } else {
             guard fetchSite == "same-origin" else { return false }
         }
+        return true
+    }
+
+    /// The second half of `allowsChange`: `csrf` is the session's token.
+    public func allowsCSRF(_ csrf: String?, session: WebSession) -> Bool {
         guard let csrf else { return false }
         return constantTimeEqual(Array(csrf.utf8), Array(session.csrf.utf8))
     }
@@ -129,6 +139,7 @@ public final class WebSession: @unchecked Sendable {
     private var chosenSettings = WebSettings()
     private var pendingFlash: Layout.Flash?
     private var query: String?
+    private var filter = DocumentStore.Filter()
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -146,6 +157,12 @@ public final class WebSession: @unchecked Sendable {
     var lastQuery: String? {
         get { lock.withLock { query } }
         set { lock.withLock { query = newValue } }
+    }
+
+    /// The documents list's filter (type, tag, dates), kept for the session, never in an address.
+    var documentFilter: DocumentStore.Filter {
+        get { lock.withLock { filter } }
+        set { lock.withLock { filter = newValue } }
     }
 
     var settings: WebSettings {
