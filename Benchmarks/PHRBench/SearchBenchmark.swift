@@ -177,7 +177,12 @@ enum SearchBenchmark {
         let recollTimes = try Hyperfine.medians(recollCommands, runs: peerRuns, warmup: 0, environment: recollEnvironment,
                                                 ignoreFailure: !recollFailures.isEmpty)
 
-        // 6. The report.
+        // 6. With a `phr serve` agent running (issue 28): its figures print under this heading,
+        // the comparison with recollq in the table below.
+        let agent = try ServeBenchmark.run(vault: vault, vaultPath: vaultPath, directory: directory, phr: phr, phrCommands: phrCommands,
+                                           environment: environment, unlocked: unlocked, queries: queries.map(\.phr))
+
+        // 7. The report.
         let all = inProcess.flatMap { $0 }.sorted()
         let perQuery = inProcess.map { median($0) }
         print("\n50 queries (limit 20), in-process SearchEngine.search: \(inProcessRounds) rounds after a warm-up; processes: hyperfine,")
@@ -198,6 +203,8 @@ enum SearchBenchmark {
                                                             milliseconds(median(grepTimes)), milliseconds(median(recollTimes))])
         Benchmark.row("all 50: p95", [milliseconds(percentile(all, 0.95)), milliseconds(percentile(phrProcess.dropLast(), 0.95)),
                                       milliseconds(percentile(grepTimes, 0.95)), milliseconds(percentile(recollTimes, 0.95))])
+        Benchmark.row("all 50 with a phr serve agent: median / p95", ["", milliseconds(agent.processMedian) + " / " + milliseconds(agent.processP95),
+                                                                      "", String(format: "%.2fx recoll", agent.processMedian / median(recollTimes))])
         let common = queries.firstIndex { $0.phr == veryCommonWord }!
         let commonRows = try vault.database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM search_fts WHERE search_fts MATCH ?", arguments: [veryCommonWord])!

@@ -46,6 +46,16 @@ public struct AgentRecord: Codable, Sendable, Equatable {
         try RuntimeDirectory.path() + "/agent-\(vaultID.filter { $0.isLetter || $0.isNumber || $0 == "-" }).json"
     }
 
+    /// The vault's agent lock, held for as long as an agent runs: nil when another process holds
+    /// it (two `phr serve` started at once cannot both become the vault's agent).
+    public static func claim(vaultID: String) throws -> FileLock? {
+        let path = try RuntimeDirectory.path() + "/agent-\(vaultID.filter { $0.isLetter || $0.isNumber || $0 == "-" }).lock"
+        let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VaultError.io("cannot create \(path): \(String(cString: strerror(errno)))") }
+        close(fd)
+        return try FileLock.attempt(path: path, mode: .exclusive)
+    }
+
     /// Records this agent; replaces a record of one that is gone.
     public func write() throws {
         let path = try Self.path(vaultID: vaultID)

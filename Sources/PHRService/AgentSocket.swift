@@ -15,9 +15,17 @@ public struct AgentCommand: Codable, Sendable, Equatable {
     public var stderrIsTTY: Bool
     public var columns: Int?
     public var zone: String
+    /// Something other than a command: `launch` asks the agent for a new sign-in link (its
+    /// answer is the ready line of `phr serve --json`).
+    public var action: String?
+    /// The CLI's working directory (relative vault paths are resolved from it).
+    public var directory: String?
+
+    public static let launchAction = "launch"
 
     enum CodingKeys: String, CodingKey {
         case vaultID = "vault_id"
+        case action, directory
         case arguments, environment
         case stdoutIsTTY = "stdout_tty"
         case stderrIsTTY = "stderr_tty"
@@ -25,7 +33,8 @@ public struct AgentCommand: Codable, Sendable, Equatable {
     }
 
     public init(vaultID: String, arguments: [String], environment: [String: String], stdoutIsTTY: Bool,
-                stderrIsTTY: Bool, columns: Int?, zone: String) {
+                stderrIsTTY: Bool, columns: Int?, zone: String, action: String? = nil) {
+        self.action = action
         self.vaultID = vaultID
         self.arguments = arguments
         self.environment = ProcessEnvironment.withoutPassphrases(environment)

@@ -36,13 +36,16 @@ public final class ServeAgent: @unchecked Sendable {
     let port: Int
     let idle: TimeInterval
     private let lock = NSLock()
-    private var lastUse = Date()
+    /// When the last request came, on a clock that keeps counting while the machine sleeps and
+    /// never jumps with the wall clock: an agent left idle through a suspend locks on waking.
+    private var lastUse = ContinuousClock.now
     private var locked = false
     private let finished = DispatchSemaphore(value: 0)
     private var launchFile: String?
     private var record: AgentRecord?
     private var app: WebApp?
     private var socketServer: AgentSocketServer?
+    private var ready: Ready?
     private let commands: @Sendable (AgentCommand) -> AgentAnswer
 
     /// `commands` answers the CLI's read commands that arrive on the agent's socket (the CLI
@@ -97,11 +100,13 @@ public final class ServeAgent: @unchecked Sendable {
                         let record = AgentRecord(pid: getpid(), vaultID: vaultID, url: url, socket: socket.path,
                                                  started: Timestamp.string(Date()))
                         try record.write()
+                        let line = Ready(url: url, launchFile: file, socket: socket.path, pid: getpid(), idleSeconds: Int(idle))
                         lock.withLock {
                             self.record = record
-                            lastUse = Date()
+                            self.ready = line
+                            lastUse = ContinuousClock.now
                         }
-                        ready(Ready(url: url, launchFile: file, socket: socket.path, pid: getpid(), idleSeconds: Int(idle)))
+                        ready(line)
                     } catch {
                         failure.set(error)
                         lockNow()
@@ -116,7 +121,7 @@ public final class ServeAgent: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            if self.lock.withLock({ Date().timeIntervalSince(self.lastUse) > self.idle }) { self.lockNow() }
+            if self.lock.withLock({ ContinuousClock.now - self.lastUse > .seconds(self.idle) }) { self.lockNow() }
         }
         timer.resume()
         finished.wait()
@@ -131,6 +136,8 @@ public final class ServeAgent: @unchecked Sendable {
     private func startSocket() throws -> AgentSocketServer {
         let server = try AgentSocketServer(path: try AgentSocket.path(vaultID: vaultID)) { [weak self] command in
             guard let self, command.vaultID == self.vaultID, !self.lock.withLock({ self.locked }) else { return .declined }
+            if command.action == AgentCommand.launchAction { return self.newLaunch() }
+            guard command.action == nil else { return .declined }
             self.touch()
             return self.commands(command)
         }
@@ -146,7 +153,24 @@ public final class ServeAgent: @unchecked Sendable {
     }
 
     func touch() {
-        lock.withLock { lastUse = Date() }
+        lock.withLock { lastUse = ContinuousClock.now }
+    }
+
+    /// A new sign-in link (a new one-time token in a new launch file), for `phr serve` run
+    /// again while this agent runs; the old link stops working.
+    func newLaunch() -> AgentAnswer {
+        guard let (app, ready) = lock.withLock({ self.app.flatMap { app in self.ready.map { (app, $0) } } }),
+              let token = try? app.door.renewLaunchToken(),
+              let file = try? Self.writeLaunchFile(url: ready.url, token: token) else { return .declined }
+        removeLaunchFile()
+        lock.withLock { launchFile = file }
+        var fresh = ready
+        fresh.launchFile = file
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let line = try? encoder.encode(fresh) else { return .declined }
+        touch()
+        return AgentAnswer(status: 0, stdout: Array(line), stderr: [])
     }
 
     /// Locks: ends every session, forgets the images and the launch file, and lets `run` return.

@@ -11,6 +11,8 @@ public final class WebApp: @unchecked Sendable {
     let clock: @Sendable () -> TimeContext
     /// One upload is read into the vault at a time (each may start OCR workers).
     let uploads = NSLock()
+    /// Page images drawn at once, each in a sandboxed worker.
+    let drawings = DispatchSemaphore(value: 2)
 
     public init(vault: Vault, door: WebDoor, imageCacheBytes: Int = 48 << 20, clock: @escaping @Sendable () -> TimeContext = { .current() }) {
         self.vault = vault
@@ -156,7 +158,11 @@ public final class WebApp: @unchecked Sendable {
               number >= 1, number <= max(1, document.pageCount) else { throw NotFound() }
         let key = PageImageCache.Key(document: document.sha256, page: number, size: size.rawValue)
         if let cached = images.get(key) { return cached }
-        // Draw a few pages at once: a viewer asks for the next ones right after.
+        // Draw a few pages at once: a viewer asks for the next ones right after. At most two
+        // drawings at a time: a page of thumbnails must not start a worker per image.
+        drawings.wait()
+        defer { drawings.signal() }
+        if let cached = images.get(key) { return cached }
         let batch = Array(number...min(max(1, document.pageCount), number + (size == .thumb ? 0 : 3)))
         let drawn = try DocumentPageImages.draw(document, pages: batch.map { $0 - 1 }, maximumWidth: size.box.width,
                                                 maximumHeight: size.box.height, vault: vault)
@@ -207,7 +213,7 @@ public final class WebApp: @unchecked Sendable {
         let profile = try profile(session)
         var text = query.trimmingCharacters(in: .whitespaces)
         if asYouType, query.last.map({ $0.isLetter || $0.isNumber }) == true,
-           let last = text.split(separator: " ").last, !last.contains(where: { ":\"*-()".contains($0) }), last.count >= 2,
+           let last = text.split(separator: " ").last, !last.contains(where: { ":\"*-()".contains($0) }), last.count >= 3,
            last.uppercased() != "OR" {
             text += "*"
         }

@@ -62,6 +62,8 @@ struct PHR: ParsableCommand {
         _ = phr_cleanup_install()
         UnfinishedOutputs.sweep()
         Console.checkStdioAtExit()
+        // A read command goes to the vault's `phr serve` agent when one runs.
+        if let status = AgentForwarding.forward(arguments: Array(CommandLine.arguments.dropFirst())) { Foundation.exit(status) }
         var command: ParsableCommand
         let arguments: [String]
         do {
@@ -71,8 +73,6 @@ struct PHR: ParsableCommand {
         } catch {
             Foundation.exit(report(error))
         }
-        // A read command goes to the vault's `phr serve` agent when one runs.
-        if let status = AgentForwarding.forward(command, arguments: arguments) { Foundation.exit(status) }
         Foundation.exit(execute(&command))
     }
 

@@ -83,6 +83,10 @@ import Testing
             ["contact", "list"], ["allergy", "list"], ["condition", "list"], ["immunization", "list"], ["observation", "list"],
             ["profile", "list"], ["id", "show"], ["goal", "list"], ["stats"], ["stats", "water", "--month"], ["emergency"],
             ["emergency", "--json"],
+            // The vault named relative to the CLI's directory; another vault (none there); help
+            // and a usage error, which the agent leaves to the CLI.
+            ["med", "list", "--vault", "vault"], ["med", "list", "--vault=./vault/"], ["med", "list", "--vault", "/nonexistent"],
+            ["search", "--help"], ["search"], ["med", "list", "--bogus"],
         ]
         var alone: [[String]: CLI.Result] = [:]
         for command in commands { alone[command] = try cli.run(command, seeded.withPassphrase) }
@@ -102,6 +106,8 @@ import Testing
             #expect(through.stdout == expected.stdout, "\(command) stdout differs:\n\(through.stdout)\n---\n\(expected.stdout)")
             #expect(through.stderr == expected.stderr, "\(command) stderr differs:\n\(through.stderr)\n---\n\(expected.stderr)")
         }
+        // Served means answered without the passphrase: the relative --vault too.
+        #expect(try cli.run(["med", "list", "--vault", "vault"], seeded.withoutPassphrase).status == 0)
         // PHR_PROFILE travels with the command.
         let sam = try cli.run(["med", "list"], seeded.withoutPassphrase.merging(["PHR_PROFILE": "Sam"]) { $1 })
         #expect(sam.stdout == alone[["med", "list", "--profile", "Sam"]]?.stdout)

@@ -355,14 +355,38 @@ import Testing
         defer { agent.stop() }
         let (cookie, _) = try agent.signIn()
         #expect(try agent.request("GET", "/", headers: ["Cookie": cookie]).status == 200)
-        let second = try cli.run(["serve"], Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { $1 })
-        #expect(second.status == 69, "\(second.stderr)")
-        #expect(second.stderr.contains("already serves this vault"))
+        // phr serve again: the running agent gives a new sign-in link (the old one is spent);
+        // no second agent starts.
+        let second = try cli.run(["serve", "--json"], ["XDG_RUNTIME_DIR": cli.runtimeDirectory, "PHR_PASSPHRASE": ""])
+        #expect(second.status == 0, "\(second.stderr)")
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any], "\(second.stdout)")
+        #expect(again["url"] as? String == agent.url && again["pid"] as? Int == Int(agent.pid))
+        let newFile = try #require(again["launch_file"] as? String)
+        #expect(newFile != agent.launchFile)
+        let newPage = try String(contentsOfFile: newFile, encoding: .utf8)
+        let newToken = try #require(newPage.range(of: #"name="token" value="([0-9a-f]{64})""#, options: .regularExpression)
+            .map { String(newPage[$0].dropFirst(#"name="token" value=""#.count).dropLast()) })
+        let relaunch = try agent.request("POST", "/launch", body: "token=\(newToken)", headers: ["Origin": "null"])
+        #expect(relaunch.status == 200 && relaunch.header("set-cookie") != nil, "the new link signs a browser in")
+        #expect(try agent.request("POST", "/launch", body: "token=\(newToken)", headers: ["Origin": "null"]).status != 200, "once")
+        #expect(!FileManager.default.fileExists(atPath: newFile), "the used launch file is gone")
         let lock = try cli.run(["lock"], ["XDG_RUNTIME_DIR": cli.runtimeDirectory])
         #expect(lock.status == 0, "\(lock.stderr)")
         #expect(lock.stderr.contains("agent is locked"), "\(lock.stderr)")
         agent.process.waitUntilExit()
         #expect((try? agent.request("GET", "/", headers: ["Cookie": cookie])) == nil)
+
+        // One agent per vault: while another phr serve holds the vault's agent lock (it is
+        // starting), a second one does not start.
+        let keys = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(cli.vault)/keys.json"))) as? [String: Any])
+        let vaultID = try #require(keys["vault_id"] as? String)
+        let lockPath = "\(cli.runtimeDirectory)/phr/agent-\(vaultID).lock"
+        let held = open(lockPath, O_RDONLY)
+        #expect(held >= 0 && flock(held, LOCK_EX) == 0, "the agent lock file is there")
+        let starting = try cli.run(["serve"], Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { $1 })
+        #expect(starting.status == 69, "\(starting.stderr)")
+        #expect(starting.stderr.contains("another phr serve is starting"), "\(starting.stderr)")
+        close(held)
     }
 
     @Test func detachReturnsOnceReadyAndLeavesTheAgentRunning() throws {

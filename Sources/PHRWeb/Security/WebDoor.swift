@@ -42,6 +42,14 @@ public final class WebDoor: @unchecked Sendable {
         lock.withLock { launchToken.map { String(decoding: $0, as: UTF8.self) } }
     }
 
+    /// A new one-time launch token in place of the last one (used or not): a running agent's
+    /// new sign-in link.
+    func renewLaunchToken() throws -> String {
+        let token = try Self.token()
+        lock.withLock { launchToken = Array(token.utf8) }
+        return token
+    }
+
     /// A new random token: 32 bytes as 64 hex digits.
     public static func token() throws -> String {
         try SecureRandom.bytes(32).map { String(format: "%02x", $0) }.joined()

@@ -58,8 +58,18 @@ struct ServeCommand: ParsableCommand {
         let location = vault.location
         let keyFile = try Vault.readKeyFile(at: location)
         if let running = AgentRecord.running(vaultID: keyFile.vaultID) {
-            throw ServeError.alreadyRunning(url: running.url)
+            // The agent that runs gives a new sign-in link (its old one stops working).
+            guard !agentChild, let ready = Self.newLaunch(from: running, vaultID: keyFile.vaultID) else {
+                throw ServeError.alreadyRunning(url: running.url)
+            }
+            if address != nil || port != 0 { Console.warning("phr serve already runs for this vault; it keeps its address \(ready.url)") }
+            try announce(ready, detached: true, again: true)
+            return
         }
+        // The process that becomes the agent holds the vault's agent lock while it runs.
+        let claim = (!detach || agentChild) ? try AgentRecord.claim(vaultID: keyFile.vaultID) : nil
+        if (!detach || agentChild) && claim == nil { throw ServeError.starting }
+        defer { claim?.release() }
         let keys = agentChild ? try VaultKeys.receive(from: 3) : try VaultAccess.keys(for: location, keyFile: keyFile)
         if agentChild { close(3) }
         let chosenAddress = try address ?? ServeAgent.randomLoopbackAddress()
@@ -148,14 +158,31 @@ struct ServeCommand: ParsableCommand {
             if exited != 0 { throw ExitCode(exited) }
             throw ServeError.agentFailed
         }
+        try announce(ready, detached: true, again: false)
+    }
+
+    /// Says where the agent is and how to sign in (or, with --json, the ready line), and opens
+    /// the browser with --open.
+    private func announce(_ ready: ServeAgent.Ready, detached: Bool, again: Bool) throws {
         if output.json {
             try Console.json(ready, oneLine: true)
         } else {
             Console.out(ready.url)
-            Console.note("phr serve is running (pid \(ready.pid)) at \(ready.url); open \(ready.launchFile) in your browser to sign in (once)")
+            let state = again ? "already runs" : "is running"
+            Console.note("phr serve \(state) (pid \(ready.pid)) at \(ready.url); open \(ready.launchFile) in your browser to sign in (once)")
+            if again { Console.note("that link is new: an earlier one no longer signs in") }
             Console.note("it locks after \(Console.duration(TimeInterval(ready.idleSeconds))) without a request, or with 'phr lock'")
         }
         if open { Self.openBrowser(ready.launchFile) }
+    }
+
+    /// A new sign-in link from the vault's running agent, asked over its socket.
+    static func newLaunch(from running: AgentRecord, vaultID: String) -> ServeAgent.Ready? {
+        guard let socket = running.socket else { return nil }
+        let request = AgentCommand(vaultID: vaultID, arguments: [], environment: [:], stdoutIsTTY: false, stderrIsTTY: false,
+                                   columns: nil, zone: TimeZone.current.identifier, action: AgentCommand.launchAction)
+        guard let answer = AgentSocket.ask(request, socket: socket, timeout: 10), !answer.declined else { return nil }
+        return try? JSONDecoder().decode(ServeAgent.Ready.self, from: Data(answer.stdout))
     }
 
     static var ownExecutable: String {
@@ -174,25 +201,27 @@ struct ServeCommand: ParsableCommand {
 
 enum ServeError: PHRError {
     case alreadyRunning(url: String)
+    case starting
     case agentFailed
 
     var message: Message {
         switch self {
         case .alreadyRunning(let url): return "an agent already serves this vault at \(url)"
+        case .starting: return "another phr serve is starting for this vault"
         case .agentFailed: return "the agent stopped before it was ready"
         }
     }
 
     var hint: Message? {
         switch self {
-        case .alreadyRunning: return "to sign in again, end it with \(Action.lockVault) and start it again with --open"
+        case .alreadyRunning, .starting: return "wait for it to be ready and run phr serve again for a new sign-in link, or end it with \(Action.lockVault)"
         case .agentFailed: return "run phr serve without --detach to see why"
         }
     }
 
     var exitStatus: ExitStatus {
         switch self {
-        case .alreadyRunning: return .unavailable
+        case .alreadyRunning, .starting: return .unavailable
         case .agentFailed: return .failure
         }
     }

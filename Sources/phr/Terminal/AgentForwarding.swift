@@ -47,29 +47,69 @@ extension EmergencyCommand: AgentServable {
 /// opening and unlocking the vault again), else runs here. `PHR_NO_AGENT=1` keeps every command
 /// here.
 enum AgentForwarding {
-    /// The exit status of `command` as the agent answered it, after writing its output here; nil
-    /// when the command is to run in this process.
-    static func forward(_ command: ParsableCommand, arguments: [String]) -> Int32? {
-        guard let served = command as? AgentServable, served.servedByAgent,
-              ProcessEnvironment["PHR_NO_AGENT"].map({ $0.isEmpty || $0 == "0" }) ?? true,
-              let keyFile = try? Vault.readKeyFile(at: served.vault.location),
+    /// The read commands the agent serves, by name (nil: the command itself; else these of its
+    /// subcommands), for the look the CLI takes before parsing its arguments.
+    static let servedNames: [String: Set<String>?] = [
+        "search": nil, "stats": nil, "emergency": nil,
+        "doc": ["list", "show"], "med": ["list", "show", "due"], "appt": ["list", "show", "cal"],
+        "lab": ["list", "show", "trend"], "log": ["list", "show"], "contact": ["list"], "allergy": ["list"],
+        "condition": ["list"], "immunization": ["list"], "observation": ["list"], "profile": ["list"],
+        "id": ["show"], "goal": ["list"],
+    ]
+
+    /// The exit status of the command `arguments` name as the vault's running agent answered it,
+    /// after writing its output here; nil when the command is to run in this process (no agent,
+    /// not a command it serves, PHR_NO_AGENT set, or the agent declined).
+    ///
+    /// This runs before the arguments are parsed: a process start is most of what a warm agent's
+    /// answer costs, and parsing is a good part of that. The agent parses them as this process
+    /// would and declines anything that does not parse (help, a usage error: said here), is not
+    /// a command it serves, or names another vault.
+    static func forward(arguments: [String]) -> Int32? {
+        guard let name = arguments.first, let subcommands = servedNames[name],
+              subcommands.map({ arguments.count > 1 && $0.contains(arguments[1]) }) ?? true,
+              !arguments.contains("-"),
+              ProcessEnvironment["PHR_NO_AGENT"].map({ $0.isEmpty || $0 == "0" }) ?? true else { return nil }
+        let location = VaultLocation.resolve(explicit: vaultOption(arguments), environment: ProcessEnvironment.variables)
+        guard let keyFile = try? Vault.readKeyFile(at: location),
               let record = AgentRecord.running(vaultID: keyFile.vaultID), let socket = record.socket else { return nil }
-        let request = AgentCommand(vaultID: keyFile.vaultID, arguments: arguments, environment: ProcessEnvironment.variables,
+        var request = AgentCommand(vaultID: keyFile.vaultID, arguments: arguments, environment: ProcessEnvironment.variables,
                                    stdoutIsTTY: Console.stdoutIsTTY, stderrIsTTY: Console.stderrIsTTY,
                                    columns: Console.stdoutIsTTY ? Table.terminalWidth() : nil, zone: TimeZone.current.identifier)
+        request.directory = FileManager.default.currentDirectoryPath
         guard let answer = AgentSocket.ask(request, socket: socket), !answer.declined else { return nil }
         Console.writeOut(Data(answer.stdout))
         Console.writeErr(Data(answer.stderr))
         return Console.exitStatusAfterRun(answer.status)
     }
 
+    /// The value of the last `--vault` option (`--vault PATH` or `--vault=PATH`), if any: only to
+    /// find the agent; the agent checks the parsed option names its vault.
+    static func vaultOption(_ arguments: [String]) -> String? {
+        var found: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if argument == "--vault", index + 1 < arguments.count {
+                found = arguments[index + 1]
+                index += 1
+            } else if argument.hasPrefix("--vault=") {
+                found = String(argument.dropFirst("--vault=".count))
+            }
+            index += 1
+        }
+        return found
+    }
+
     /// The agent's answer to a command from the CLI: run here, in-process, on the agent's open
-    /// vault, with the CLI's environment and streams; declined unless it is a command the agent
-    /// serves, in the agent's time zone.
+    /// vault, with the CLI's environment and streams; declined unless it parses, is a command the
+    /// agent serves, names the agent's vault, and comes from the agent's time zone.
     static func answer(_ request: AgentCommand, vault: Vault) -> AgentAnswer {
         guard request.zone == TimeZone.current.identifier,
               var command = try? PHR.parseAsRoot(request.arguments),
-              let served = command as? AgentServable, served.servedByAgent else { return .declined }
+              let served = command as? AgentServable, served.servedByAgent,
+              location(of: served, request: request).root == vault.location.root else { return .declined }
         let streams = ConsoleStreams(stdoutIsTTY: request.stdoutIsTTY, stderrIsTTY: request.stderrIsTTY,
                                      noColour: request.environment["NO_COLOR"] != nil, columns: request.columns, captured: true)
         let status = ProcessEnvironment.$forwarded.withValue(request.environment) {
@@ -80,5 +120,16 @@ enum AgentForwarding {
             }
         }
         return AgentAnswer(status: status, stdout: Array(streams.stdout), stderr: Array(streams.stderr))
+    }
+
+    /// The vault `served` names, as the CLI that sent it resolves it: relative paths from its
+    /// working directory, defaults from its environment.
+    static func location(of served: AgentServable, request: AgentCommand) -> VaultLocation {
+        func absolute(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (request.directory ?? "/") + "/" + path
+        }
+        if let explicit = served.vault.path, !explicit.isEmpty { return VaultLocation(path: absolute(explicit)) }
+        if let path = request.environment["PHR_VAULT"], !path.isEmpty { return VaultLocation(path: absolute(path)) }
+        return VaultLocation.resolve(explicit: nil, environment: request.environment)
     }
 }
