@@ -45,20 +45,34 @@ public struct AgentCommand: Codable, Sendable, Equatable {
     }
 }
 
-/// What the agent answers: the command's exit status and the bytes it wrote, or "declined"
-/// (not a command it serves, another vault, another time zone, too busy): the CLI then runs the
-/// command itself, so a decline is never an error the user sees.
+/// What the agent answers: the command's exit status and what it wrote, stdout and stderr in
+/// the order it wrote them, or "declined" (not a command it serves, another vault, another time
+/// zone, too busy, more output than it holds): the CLI then runs the command itself, so a
+/// decline is never an error the user sees.
 public struct AgentAnswer: Sendable, Equatable {
+    public enum Stream: UInt8, Sendable {
+        case stdout = 1
+        case stderr = 2
+    }
+
+    public struct Chunk: Sendable, Equatable {
+        public var stream: Stream
+        public var bytes: [UInt8]
+
+        public init(stream: Stream, bytes: [UInt8]) {
+            self.stream = stream
+            self.bytes = bytes
+        }
+    }
+
     public var declined: Bool
     public var status: Int32
-    public var stdout: [UInt8]
-    public var stderr: [UInt8]
+    public var output: [Chunk]
 
-    public init(status: Int32, stdout: [UInt8], stderr: [UInt8]) {
+    public init(status: Int32, output: [Chunk]) {
         declined = false
         self.status = status
-        self.stdout = stdout
-        self.stderr = stderr
+        self.output = output
     }
 
     public static let declined = AgentAnswer(declined: true)
@@ -66,8 +80,7 @@ public struct AgentAnswer: Sendable, Equatable {
     private init(declined: Bool) {
         self.declined = declined
         status = 0
-        stdout = []
-        stderr = []
+        output = []
     }
 }
 
@@ -76,12 +89,23 @@ public struct AgentAnswer: Sendable, Equatable {
 /// own user, and the CLI talks only to an agent of its own user.
 ///
 /// The wire format is phr's own, and both ends are the same binary: a request is a 4-byte
-/// big-endian length and that much JSON (`AgentCommand`, at most 1 MiB); an answer is one byte
-/// (0 answered, 1 declined), the exit status, the lengths of stdout and stderr (4 bytes each,
-/// big-endian) and their bytes.
+/// big-endian length and that much JSON (`AgentCommand`, at most 1 MiB). The agent acknowledges
+/// it at once with one byte (so a CLI whose agent is stopped, say with Ctrl-Z, gives up after 2
+/// seconds and runs the command itself), then answers with frames: a kind byte (1 stdout, 2
+/// stderr, 3 the exit status, 4 declined), a 4-byte big-endian length and that many bytes, the
+/// output frames in the order the command wrote them, ending with the status or the decline.
 public enum AgentSocket {
     static let requestLimit = 1 << 20
-    static let answerLimit = 1 << 30
+    /// The most output one answer carries (a command that writes more is declined by the agent
+    /// and runs in the CLI's own process).
+    public static let answerLimit = 64 << 20
+    static let acknowledgement: UInt8 = 0x41
+    /// How long the CLI waits for the agent to take its command.
+    static let acknowledgementSeconds = 2
+
+    enum Kind: UInt8 {
+        case stdout = 1, stderr = 2, status = 3, declined = 4
+    }
 
     /// The socket's path for the vault `vaultID`.
     public static func path(vaultID: String) throws -> String {
@@ -93,23 +117,36 @@ public enum AgentSocket {
     }
 
     /// Asks the agent at `socket` to answer `command`; nil when there is no agent to ask, it is not
-    /// this user's, or the exchange failed (the caller then runs the command itself). Waits at
-    /// most `timeout` seconds for each read or write.
-    public static func ask(_ command: AgentCommand, socket path: String, timeout: Int = 60) -> AgentAnswer? {
+    /// this user's, it did not take the command within 2 seconds, or the exchange failed (the
+    /// caller then runs the command itself). Waits at most `timeout` seconds for the answer.
+    public static func ask(_ command: AgentCommand, socket path: String, timeout: Int = 600) -> AgentAnswer? {
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        // Connecting, sending and the acknowledgement each get 2 seconds: an agent that is
+        // stopped or swamped is not waited for.
+        setTimeouts(fd, seconds: acknowledgementSeconds)
         guard connect(fd, path), peerIsThisUser(fd) else { return nil }
-        setTimeouts(fd, seconds: timeout)
         guard let body = try? JSONEncoder().encode(command), body.count <= requestLimit,
-              writeAll(fd, bigEndian(UInt32(body.count)) + Array(body)) else { return nil }
-        guard let head = readExactly(fd, 13) else { return nil }
-        let status = Int32(bitPattern: uint32(head, at: 1))
-        let outCount = Int(uint32(head, at: 5)), errCount = Int(uint32(head, at: 9))
-        if head[0] == 1 { return .declined }
-        guard head[0] == 0, outCount + errCount <= answerLimit,
-              let out = readExactly(fd, outCount), let err = readExactly(fd, errCount) else { return nil }
-        return AgentAnswer(status: status, stdout: out, stderr: err)
+              writeAll(fd, bigEndian(UInt32(body.count)) + Array(body)),
+              readExactly(fd, 1) == [acknowledgement] else { return nil }
+        setTimeouts(fd, seconds: timeout)
+        var output: [AgentAnswer.Chunk] = []
+        var total = 0
+        while let head = readExactly(fd, 5), let kind = Kind(rawValue: head[0]) {
+            let count = Int(uint32(head, at: 1))
+            total += count
+            guard total <= answerLimit, let bytes = readExactly(fd, count) else { return nil }
+            switch kind {
+            case .stdout: output.append(AgentAnswer.Chunk(stream: .stdout, bytes: bytes))
+            case .stderr: output.append(AgentAnswer.Chunk(stream: .stderr, bytes: bytes))
+            case .status:
+                guard bytes.count == 4 else { return nil }
+                return AgentAnswer(status: Int32(bitPattern: uint32(bytes, at: 0)), output: output)
+            case .declined: return .declined
+            }
+        }
+        return nil
     }
 
     // MARK: Shared by both ends
@@ -226,13 +263,15 @@ public final class AgentSocketServer: @unchecked Sendable {
 
     /// Stops accepting and removes the socket; commands under way finish.
     public func stop() {
+        // Shut down under the lock: the accept loop closes the descriptor only after it has seen
+        // `stopped`, so this never reaches a descriptor number already reused.
         let first: Bool = lock.withLock {
-            defer { stopped = true }
-            return !stopped
+            guard !stopped else { return false }
+            stopped = true
+            shutdown(fd, Int32(SHUT_RDWR))
+            return true
         }
-        guard first else { return }
-        unlink(path)
-        shutdown(fd, Int32(SHUT_RDWR))
+        if first { unlink(path) }
     }
 
     private func acceptLoop() {
@@ -268,12 +307,20 @@ public final class AgentSocketServer: @unchecked Sendable {
         guard let head = AgentSocket.readExactly(client, 4) else { return }
         let count = Int(AgentSocket.uint32(head, at: 0))
         guard count <= AgentSocket.requestLimit, let body = AgentSocket.readExactly(client, count),
-              let command = try? JSONDecoder().decode(AgentCommand.self, from: Data(body)) else { return }
+              let command = try? JSONDecoder().decode(AgentCommand.self, from: Data(body)),
+              AgentSocket.writeAll(client, [AgentSocket.acknowledgement]) else { return }
         let reply = answer(command)
         AgentSocket.setTimeouts(client, seconds: 30)
-        var bytes: [UInt8] = [reply.declined ? 1 : 0]
-        bytes += AgentSocket.bigEndian(UInt32(bitPattern: reply.status))
-        bytes += AgentSocket.bigEndian(UInt32(reply.stdout.count)) + AgentSocket.bigEndian(UInt32(reply.stderr.count))
-        _ = AgentSocket.writeAll(client, bytes + reply.stdout + reply.stderr)
+        func frame(_ kind: AgentSocket.Kind, _ bytes: [UInt8]) -> [UInt8] {
+            [kind.rawValue] + AgentSocket.bigEndian(UInt32(bytes.count)) + bytes
+        }
+        guard !reply.declined else {
+            _ = AgentSocket.writeAll(client, frame(.declined, []))
+            return
+        }
+        for chunk in reply.output {
+            guard AgentSocket.writeAll(client, frame(chunk.stream == .stdout ? .stdout : .stderr, chunk.bytes)) else { return }
+        }
+        _ = AgentSocket.writeAll(client, frame(.status, AgentSocket.bigEndian(UInt32(bitPattern: reply.status))))
     }
 }

@@ -46,6 +46,11 @@ public final class ServeAgent: @unchecked Sendable {
     private var app: WebApp?
     private var socketServer: AgentSocketServer?
     private var ready: Ready?
+    /// One new sign-in link at a time (its token, file and the old file's removal together).
+    private let launches = NSLock()
+    /// Requests and commands under way: the agent is not idle while one runs (an upload read
+    /// by OCR, a long command), however long it takes.
+    private var inFlight = 0
     private let commands: @Sendable (AgentCommand) -> AgentAnswer
 
     /// `commands` answers the CLI's read commands that arrive on the agent's socket (the CLI
@@ -84,7 +89,8 @@ public final class ServeAgent: @unchecked Sendable {
         let app = WebApp(vault: vault, door: door)
         lock.withLock { self.app = app }
         door.onLaunch = { [weak self] in self?.removeLaunchFile() }
-        let server = WebServer(app: app, touch: { [weak self] in self?.touch() }, lock: { [weak self] in self?.lockNow() })
+        let server = WebServer(app: app, started: { [weak self] in self?.requestStarted() }, finished: { [weak self] in self?.requestFinished() },
+                               lock: { [weak self] in self?.lockNow() })
         let failure = Failure()
         let token = try tokenFromDoor(door)
         let signals = watchSignals()
@@ -121,7 +127,7 @@ public final class ServeAgent: @unchecked Sendable {
         timer.schedule(deadline: .now() + 1, repeating: 1)
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            if self.lock.withLock({ ContinuousClock.now - self.lastUse > .seconds(self.idle) }) { self.lockNow() }
+            if self.lock.withLock({ self.inFlight == 0 && ContinuousClock.now - self.lastUse > .seconds(self.idle) }) { self.lockNow() }
         }
         timer.resume()
         finished.wait()
@@ -138,7 +144,8 @@ public final class ServeAgent: @unchecked Sendable {
             guard let self, command.vaultID == self.vaultID, !self.lock.withLock({ self.locked }) else { return .declined }
             if command.action == AgentCommand.launchAction { return self.newLaunch() }
             guard command.action == nil else { return .declined }
-            self.touch()
+            self.requestStarted()
+            defer { self.requestFinished() }
             return self.commands(command)
         }
         lock.withLock { socketServer = server }
@@ -156,9 +163,28 @@ public final class ServeAgent: @unchecked Sendable {
         lock.withLock { lastUse = ContinuousClock.now }
     }
 
+    /// A request or command begins: it is use, and the agent is busy until `requestFinished`.
+    func requestStarted() {
+        lock.withLock {
+            inFlight += 1
+            lastUse = ContinuousClock.now
+        }
+    }
+
+    func requestFinished() {
+        lock.withLock {
+            inFlight -= 1
+            lastUse = ContinuousClock.now
+        }
+    }
+
     /// A new sign-in link (a new one-time token in a new launch file), for `phr serve` run
     /// again while this agent runs; the old link stops working.
     func newLaunch() -> AgentAnswer {
+        launches.withLock { makeNewLaunch() }
+    }
+
+    private func makeNewLaunch() -> AgentAnswer {
         guard let (app, ready) = lock.withLock({ self.app.flatMap { app in self.ready.map { (app, $0) } } }),
               let token = try? app.door.renewLaunchToken(),
               let file = try? Self.writeLaunchFile(url: ready.url, token: token) else { return .declined }
@@ -170,7 +196,7 @@ public final class ServeAgent: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let line = try? encoder.encode(fresh) else { return .declined }
         touch()
-        return AgentAnswer(status: 0, stdout: Array(line), stderr: [])
+        return AgentAnswer(status: 0, output: [AgentAnswer.Chunk(stream: .stdout, bytes: Array(line))])
     }
 
     /// Locks: ends every session, forgets the images and the launch file, and lets `run` return.

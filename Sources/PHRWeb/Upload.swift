@@ -199,7 +199,8 @@ struct MultipartReader {
             // An empty file input sends one part with an empty name and no content.
             guard !fileName.isEmpty else { return .skipping }
             guard body.files.count < UploadReader.mostFiles else { throw UploadError.tooMany }
-            let file = try UploadedFile(name: FileNames.clean(fileName))
+            let cleaned = FileNames.clean(fileName)
+            let file = try UploadedFile(name: cleaned.isEmpty ? "upload" : cleaned)
             body.files.append(file)
             return .file(file)
         }

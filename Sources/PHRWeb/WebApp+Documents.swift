@@ -97,16 +97,22 @@ extension WebApp {
         func value(_ name: String) -> String? {
             form[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        filter.type = value("type").flatMap { try? DocumentFields.type($0) }
-        filter.tag = value("tag").flatMap { try? DocumentFields.tag($0) }
         var wrong: [String] = []
+        if let type = value("type") {
+            if let known = try? DocumentFields.type(type) { filter.type = known } else { wrong.append("Type") }
+        }
+        if let tag = value("tag") {
+            if let known = try? DocumentFields.tag(tag) { filter.tag = known } else { wrong.append("Tag") }
+        }
         if let since = value("since") {
-            if let date = try? DocumentFields.date(since) { filter.since = date } else { wrong.append("From") }
+            if let date = try? DocumentFields.date(since) { filter.since = date } else { wrong.append("From date") }
         }
         if let until = value("until") {
-            if let date = try? DocumentFields.date(until) { filter.until = date } else { wrong.append("To") }
+            if let date = try? DocumentFields.date(until) { filter.until = date } else { wrong.append("To date") }
         }
-        if !wrong.isEmpty { session.flash("\(wrong.joined(separator: " and ")): not a date; use the date picker or YYYY-MM-DD.", isError: true) }
+        if !wrong.isEmpty {
+            session.flash("Not a \(wrong.map { $0.lowercased() }.joined(separator: ", ")) phr knows: left out of the filter (dates are YYYY-MM-DD).", isError: true)
+        }
         session.documentFilter = filter
     }
 

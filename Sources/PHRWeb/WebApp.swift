@@ -11,6 +11,8 @@ public final class WebApp: @unchecked Sendable {
     let clock: @Sendable () -> TimeContext
     /// One upload is read into the vault at a time (each may start OCR workers).
     let uploads = NSLock()
+    /// Uploads read at once.
+    let uploadSlots = Slots(2)
     /// Page images drawn at once, each in a sandboxed worker.
     let drawings = DispatchSemaphore(value: 2)
 
@@ -319,6 +321,7 @@ public final class WebApp: @unchecked Sendable {
 
     public func chooseProfile(_ session: WebSession, name: String) {
         if (try? vault.database.read({ db in try Profiles.resolve(db, name: name) })) != nil {
+            if session.profile != name { session.documentFilter = DocumentStore.Filter() }
             session.profile = name
         } else {
             session.flash("There is no profile named \(name).", isError: true)
@@ -340,4 +343,22 @@ public final class WebApp: @unchecked Sendable {
         }
         return (error as? LocalizedError)?.errorDescription ?? "\(error)"
     }
+}
+
+/// A count of slots taken without waiting: `take` says no when all are in use.
+final class Slots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: Int
+
+    init(_ count: Int) { free = count }
+
+    func take() -> Bool {
+        lock.withLock {
+            guard free > 0 else { return false }
+            free -= 1
+            return true
+        }
+    }
+
+    func give() { lock.withLock { free += 1 } }
 }

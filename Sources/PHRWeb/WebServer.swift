@@ -11,8 +11,10 @@ import PHRService
 /// (`WebDoor`), every response with the same strict headers, handlers run off the event loop.
 public struct WebServer: Sendable {
     public let app: WebApp
-    /// Called on every signed-in request: the agent's idle clock.
-    public let touch: @Sendable () -> Void
+    /// Called as every signed-in request starts and ends: the agent's idle clock, which does
+    /// not run while a request is under way.
+    public let started: @Sendable () -> Void
+    public let finished: @Sendable () -> Void
     /// Called when the browser asks to lock phr.
     public let lock: @Sendable () -> Void
 
@@ -31,9 +33,11 @@ public struct WebServer: Sendable {
     /// connection (the idle timeout restarts with every piece it sends).
     public static let formSeconds: Int64 = 10
 
-    public init(app: WebApp, touch: @escaping @Sendable () -> Void, lock: @escaping @Sendable () -> Void) {
+    public init(app: WebApp, started: @escaping @Sendable () -> Void, finished: @escaping @Sendable () -> Void,
+                lock: @escaping @Sendable () -> Void) {
         self.app = app
-        self.touch = touch
+        self.started = started
+        self.finished = finished
         self.lock = lock
     }
 
@@ -213,6 +217,11 @@ public struct WebServer: Sendable {
             response.headers[.connection] = "close"
             return response
         }
+        // At most two uploads are read at once (each up to 200 MB in memory files).
+        guard app.uploadSlots.take() else {
+            return refusal(.serviceUnavailable, "Busy", "phr is reading two uploads already; send this one when they are done.")
+        }
+        defer { app.uploadSlots.give() }
         let body: UploadBody
         do {
             body = try await withThrowingTaskGroup(of: UploadBody?.self) { group in
@@ -282,6 +291,13 @@ public struct WebServer: Sendable {
     /// The page a form came from (its `back` field) when that is a plain path of this server:
     /// letters, digits and `/-_.` only, so never another site (`//host`, `/\\host`) or a header.
     static func back(_ path: String?) -> String {
+        // A page of a list (`/documents?page=3`) comes back to that page.
+        if let path, let mark = path.firstIndex(of: "?") {
+            let query = path[path.index(after: mark)...]
+            guard query.hasPrefix("page="), query.dropFirst(5).count <= 6, !query.dropFirst(5).isEmpty,
+                  query.dropFirst(5).allSatisfy({ $0.isASCII && $0.isNumber }) else { return back(String(path[..<mark])) }
+            return back(String(path[..<mark])) + "?" + query
+        }
         guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.count <= 200,
               path.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/-_.".unicodeScalars.contains($0)) })
         else { return "/" }
@@ -409,8 +425,9 @@ struct DoorMiddleware: RouterMiddleware {
                 guard door.allowsCSRF(csrf, session: session) else { return Self.refused }
             }
             context.session = session
-            server.touch()
+            server.started()
         }
+        defer { if session != nil { server.finished() } }
         do {
             return try await next(request, context)
         } catch is WebApp.NotFound {

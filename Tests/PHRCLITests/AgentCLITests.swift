@@ -113,12 +113,27 @@ import Testing
         #expect(sam.stdout == alone[["med", "list", "--profile", "Sam"]]?.stdout)
         #expect(sam.stdout.contains("Salbutamol") && !sam.stdout.contains("Metformin"))
 
-        // On a terminal (colour, bold headers), the same screen.
-        let terminalAlone = try cli.runOnTerminal(["search", "metformin"], seeded.withPassphrase.merging(["PHR_NO_AGENT": "1"]) { $1 }, input: "")
-        let terminalThrough = try cli.runOnTerminal(["search", "metformin"], seeded.withoutPassphrase, input: "")
-        #expect(terminalAlone.status == 0 && terminalThrough.status == 0)
-        #expect(terminalThrough.screen == terminalAlone.screen, "\(terminalThrough.screen) vs \(terminalAlone.screen)")
-        #expect(terminalAlone.screen.contains("\u{1b}["), "the terminal run is coloured")
+        // On a terminal (colour, bold headers), the same screen, stdout and stderr in the order
+        // they were written (a misspelling's note comes before the hits).
+        for command in [["search", "metformin"], ["search", "metfromin"], ["lab", "trend", "ferritin"]] {
+            let terminalAlone = try cli.runOnTerminal(command, seeded.withPassphrase.merging(["PHR_NO_AGENT": "1"]) { $1 }, input: "")
+            let terminalThrough = try cli.runOnTerminal(command, seeded.withoutPassphrase, input: "")
+            #expect(terminalAlone.status == 0 && terminalThrough.status == 0, "\(command)")
+            #expect(terminalThrough.screen == terminalAlone.screen, "\(command): \(terminalThrough.screen) vs \(terminalAlone.screen)")
+            #expect(terminalAlone.screen.contains("\u{1b}["), "the terminal run is coloured")
+        }
+        let typo = try cli.runOnTerminal(["search", "metfromin"], seeded.withoutPassphrase, input: "")
+        let note = typo.screen.range(of: "did you mean"), hit = typo.screen.range(of: "Metformin")
+        #expect(note != nil && hit != nil && note!.lowerBound < hit!.lowerBound, "\(typo.screen)")
+
+        // An agent that is stopped (Ctrl-Z) does not hold the CLI: it runs the command itself.
+        let pid = Int32(try #require(ready["pid"] as? Int))
+        kill(pid, SIGSTOP)
+        let started = Date()
+        let meanwhile = try cli.run(["med", "list"], seeded.withPassphrase)
+        kill(pid, SIGCONT)
+        #expect(meanwhile.status == 0 && meanwhile.stdout == alone[["med", "list"]]?.stdout)
+        #expect(Date().timeIntervalSince(started) < 10, "the CLI waited \(Date().timeIntervalSince(started)) s for a stopped agent")
 
         // A write is never answered by the agent; PHR_NO_AGENT keeps reads here too.
         #expect(try cli.run(["med", "take", ids["med"] ?? "x"], seeded.withoutPassphrase).status == 77)

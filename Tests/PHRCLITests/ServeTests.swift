@@ -479,6 +479,12 @@ import Testing
                                            headers: ["Cookie": cookie, "Origin": origin])
             #expect(answer.header("location") == "/", "\(foreign)")
         }
+        let paged = try agent.request("POST", "/settings", body: "theme=dark&back=%2Fdocuments%3Fpage%3D2&csrf=\(csrf)",
+                                      headers: ["Cookie": cookie, "Origin": origin])
+        #expect(paged.header("location") == "/documents?page=2", "a page of a list comes back to that page")
+        let pagedForeign = try agent.request("POST", "/settings", body: "theme=dark&back=%2Fdocuments%3Fq%3Dx&csrf=\(csrf)",
+                                             headers: ["Cookie": cookie, "Origin": origin])
+        #expect(pagedForeign.header("location") == "/documents")
         #expect(try agent.request("GET", "/emergency", headers: ["Cookie": cookie]).body.contains("Sam (no name set)"))
         _ = try agent.request("POST", "/profile", body: "profile=me&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
         let emergency = try agent.request("GET", "/emergency", headers: ["Cookie": cookie])

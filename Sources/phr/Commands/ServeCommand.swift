@@ -182,7 +182,8 @@ struct ServeCommand: ParsableCommand {
         let request = AgentCommand(vaultID: vaultID, arguments: [], environment: [:], stdoutIsTTY: false, stderrIsTTY: false,
                                    columns: nil, zone: TimeZone.current.identifier, action: AgentCommand.launchAction)
         guard let answer = AgentSocket.ask(request, socket: socket, timeout: 10), !answer.declined else { return nil }
-        return try? JSONDecoder().decode(ServeAgent.Ready.self, from: Data(answer.stdout))
+        let line = answer.output.filter { $0.stream == .stdout }.flatMap(\.bytes)
+        return try? JSONDecoder().decode(ServeAgent.Ready.self, from: Data(line))
     }
 
     static var ownExecutable: String {

@@ -78,8 +78,9 @@ enum AgentForwarding {
                                    columns: Console.stdoutIsTTY ? Table.terminalWidth() : nil, zone: TimeZone.current.identifier)
         request.directory = FileManager.default.currentDirectoryPath
         guard let answer = AgentSocket.ask(request, socket: socket), !answer.declined else { return nil }
-        Console.writeOut(Data(answer.stdout))
-        Console.writeErr(Data(answer.stderr))
+        for chunk in answer.output {
+            if chunk.stream == .stdout { Console.writeOut(Data(chunk.bytes)) } else { Console.writeErr(Data(chunk.bytes)) }
+        }
         return Console.exitStatusAfterRun(answer.status)
     }
 
@@ -119,7 +120,8 @@ enum AgentForwarding {
                 }
             }
         }
-        return AgentAnswer(status: status, stdout: Array(streams.stdout), stderr: Array(streams.stderr))
+        guard !streams.overflowed else { return .declined }
+        return AgentAnswer(status: status, output: streams.output)
     }
 
     /// The vault `served` names, as the CLI that sent it resolves it: relative paths from its

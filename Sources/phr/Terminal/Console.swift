@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PHRCore
+import PHRService
 import CPHRSystem
 
 /// The one place phr writes to the terminal: data to stdout, messages to stderr.
@@ -62,7 +63,7 @@ enum Console {
         let streams = streams
         guard streams.stdoutFailure == nil else { return }
         if streams.captured {
-            streams.stdout += data
+            streams.capture(.stdout, data)
             return
         }
         if let code = writeAll(STDOUT_FILENO, data) {
@@ -77,7 +78,7 @@ enum Console {
         let streams = streams
         guard !streams.stderrFailed else { return }
         if streams.captured {
-            streams.stderr += data
+            streams.capture(.stderr, data)
             return
         }
         if writeAll(STDERR_FILENO, data) != nil { streams.stderrFailed = true }
@@ -185,12 +186,30 @@ final class ConsoleStreams: @unchecked Sendable {
     /// The terminal's width when it was measured elsewhere (the CLI that forwarded the command).
     let columns: Int?
     let captured: Bool
-    var stdout = Data()
-    var stderr = Data()
+    /// What a captured command wrote, stdout and stderr in the order it wrote them.
+    private(set) var output: [AgentAnswer.Chunk] = []
+    private var capturedBytes = 0
+    /// More than `AgentSocket.answerLimit` was written: the agent declines, the CLI runs it.
+    private(set) var overflowed = false
     var stdoutFailure: Int32?
     var stderrFailed = false
     /// Whether a progress bar is drawn on the current stderr line.
     var progressLineDirty = false
+
+    func capture(_ stream: AgentAnswer.Stream, _ data: Data) {
+        guard !overflowed else { return }
+        capturedBytes += data.count
+        guard capturedBytes <= AgentSocket.answerLimit else {
+            overflowed = true
+            output = []
+            return
+        }
+        if let last = output.last, last.stream == stream {
+            output[output.count - 1].bytes += data
+        } else {
+            output.append(AgentAnswer.Chunk(stream: stream, bytes: Array(data)))
+        }
+    }
 
     init(stdoutIsTTY: Bool, stderrIsTTY: Bool, noColour: Bool, columns: Int?, captured: Bool) {
         self.stdoutIsTTY = stdoutIsTTY
