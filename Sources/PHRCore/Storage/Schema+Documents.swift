@@ -208,4 +208,11 @@ extension Schema {
             PRIMARY KEY (document_id, page)
         ) STRICT, WITHOUT ROWID;
         """
+
+    /// Migration "v5-document-list-order": the order of `DocumentStore.list` (newest first,
+    /// undated last) as an index, so a page of a long list (the web UI's, 50 of 10,000) is read
+    /// in order instead of sorting every document of the profile.
+    static let documentListOrderSQL = """
+        CREATE INDEX document_list_order ON document (profile_id, date IS NULL, date DESC, added_at DESC, id);
+        """
 }

@@ -31,6 +31,7 @@ enum Schema {
         Migration(identifier: "v3-lab-results", sql: labResultsSQL),
         Migration(identifier: "v3-reminder-channels", sql: reminderChannelsSQL),
         Migration(identifier: "v4-change-journal", sql: changeJournalSQL),
+        Migration(identifier: "v5-document-list-order", sql: documentListOrderSQL),
     ]
 
     static var migrator: DatabaseMigrator {
