@@ -160,22 +160,36 @@ public final class WebApp: @unchecked Sendable {
               number >= 1, number <= max(1, document.pageCount) else { throw NotFound() }
         let key = PageImageCache.Key(document: document.sha256, page: number, size: size.rawValue)
         if let cached = images.get(key) { return cached }
-        // Draw a few pages at once: a viewer asks for the next ones right after. At most two
-        // drawings at a time: a page of thumbnails must not start a worker per image.
+        // At most two drawings at a time: a page of thumbnails must not start a worker per image.
         drawings.wait()
         defer { drawings.signal() }
         if let cached = images.get(key) { return cached }
-        let batch = Array(number...min(max(1, document.pageCount), number + (size == .thumb ? 0 : 3)))
-        let drawn = try DocumentPageImages.draw(document, pages: batch.map { $0 - 1 }, maximumWidth: size.box.width,
+        guard let wanted = try draw(document, pages: [number], size: size)[number] else { throw NotFound() }
+        // A viewer asks for the next pages right after: they are drawn meanwhile, when a drawing
+        // slot is free (never queued behind what a person asked for).
+        if size == .full && number < document.pageCount {
+            let next = Array(number + 1...min(document.pageCount, number + 3))
+            DispatchQueue.global(qos: .utility).async { [weak self] in
+                guard let self, self.drawings.wait(timeout: .now()) == .success else { return }
+                defer { self.drawings.signal() }
+                let missing = next.filter { self.images.get(PageImageCache.Key(document: document.sha256, page: $0, size: size.rawValue)) == nil }
+                if !missing.isEmpty { _ = try? self.draw(document, pages: missing, size: size) }
+            }
+        }
+        return wanted
+    }
+
+    /// Draws `pages` (from 1) of `document` in the sandbox and keeps them in the cache.
+    private func draw(_ document: Document, pages: [Int], size: ImageSize) throws -> [Int: [UInt8]] {
+        let drawn = try DocumentPageImages.draw(document, pages: pages.map { $0 - 1 }, maximumWidth: size.box.width,
                                                 maximumHeight: size.box.height, vault: vault)
-        var wanted: [UInt8]?
+        var result: [Int: [UInt8]] = [:]
         for page in drawn.pages {
             guard let png = page.png else { continue }
             images.put(PageImageCache.Key(document: document.sha256, page: page.index + 1, size: size.rawValue), png)
-            if page.index + 1 == number { wanted = png }
+            result[page.index + 1] = png
         }
-        guard let wanted else { throw NotFound() }
-        return wanted
+        return result
     }
 
     /// The original file, decrypted into memory, and its name and type.
