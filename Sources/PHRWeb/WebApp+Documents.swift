@@ -52,6 +52,7 @@ extension WebApp {
         let body: HTML = """
         <h1>Documents</h1>
         <p class="whose-line">Profile: \(profile.name) · \(total) \(total == 1 ? "document" : "documents")\(filtered ? " match" as HTML : .empty)</p>
+        \(uploadForm(session))
         <form method="post" action="/documents/filter" class="filters-form" aria-label="Filter the documents">
         <input type="hidden" name="csrf" value="\(session.csrf)">
         <label for="f-type">Type</label><select id="f-type" name="type">\(typeOptions)</select>
@@ -63,7 +64,6 @@ extension WebApp {
         </form>
         \(shown.isEmpty ? empty : HTML("<ul class=\"docs\">\(items)</ul>"))
         \(pager)
-        \(uploadForm(session))
         """
         return try layout(.documents, session, profile, path: page == 1 ? "/documents" : "/documents?page=\(page)").page(body)
     }
@@ -72,7 +72,7 @@ extension WebApp {
     /// drag and drop and each file's progress.
     func uploadForm(_ session: WebSession) -> HTML {
         """
-        <section aria-labelledby="add-heading" class="card upload">
+        <section aria-labelledby="add-heading" class="card upload no-print">
         <h2 id="add-heading">Add documents</h2>
         <form method="post" action="/documents/upload" enctype="multipart/form-data" data-upload>
         <input type="hidden" name="csrf" value="\(session.csrf)">

@@ -91,13 +91,14 @@ enum WebAssets {
     form.filters-form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
     form.stacked { display: grid; grid-template-columns: max-content minmax(0, 30rem); gap: .5rem 1rem; align-items: center; }
     form.stacked button, form.stacked p, form.stacked .actions { grid-column: 2; margin: 0; }
+    form.stacked > button { justify-self: start; }
     textarea { font: inherit; padding: .3rem; border: 1px solid var(--muted); border-radius: .25rem; background: var(--bg); color: var(--fg); }
     .actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
     button.danger { background: var(--warn); border-color: var(--warn); color: var(--accent-fg); }
     details.edit { margin: 1rem 0; }
     details.edit summary { cursor: pointer; font-weight: 600; }
     .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
-    .upload { margin-top: 1.5rem; }
+    .upload { margin: 1rem 0; }
     .upload.dropping { outline: 3px dashed var(--accent); outline-offset: 4px; }
     .upload-list progress { width: 10rem; vertical-align: middle; }
     .upload-failed { color: var(--warn); font-weight: 600; }
