@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PHRCore
+import PHRService
 import CPHRSystem
 
 /// The `phr` command: configuration only; every verb is a nested command in Commands/.

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import PHRCore
 import PHRService
 import CPHRSystem
 

@@ -1,5 +1,4 @@
 import Foundation
-import PHRCore
 import PHRService
 
 /// Opens the vault for a command through PHRService's `Session`: from the unlock cache, else a
