@@ -92,6 +92,11 @@ struct PHR: ParsableCommand {
         switch error {
         case let error as PHRError:
             Console.error(error.message.cli, hint: error.hint?.cli)
+            // Locked while an agent holds the vault: the agent answers reads only.
+            if case VaultError.locked(let path)? = error as? VaultError, Console.forwarded == nil,
+               let keyFile = try? Vault.readKeyFile(at: VaultLocation(path: path)), AgentRecord.running(vaultID: keyFile.vaultID) != nil {
+                Console.note("phr serve runs for this vault but answers read commands only; to change records, unlock with 'phr unlock' or a passphrase variable")
+            }
             return error.exitStatus.rawValue
         case let error as POSIXIOError:
             Console.error(error.localizedDescription)

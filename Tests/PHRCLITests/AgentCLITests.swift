@@ -57,7 +57,8 @@ import Testing
 
     /// Starts `phr serve --detach` and returns its ready line.
     static func serve(_ seeded: Seeded) throws -> [String: Any] {
-        let detached = try seeded.cli.run(["serve", "--detach", "--json"], seeded.withPassphrase, timeout: 60)
+        // --for: an agent a failed test leaves behind locks itself soon.
+        let detached = try seeded.cli.run(["serve", "--detach", "--json", "--for", "3m"], seeded.withPassphrase, timeout: 60)
         #expect(detached.status == 0, "\(detached.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(detached.stdout.utf8)) as? [String: Any])
     }
@@ -136,7 +137,9 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 10, "the CLI waited \(Date().timeIntervalSince(started)) s for a stopped agent")
 
         // A write is never answered by the agent; PHR_NO_AGENT keeps reads here too.
-        #expect(try cli.run(["med", "take", ids["med"] ?? "x"], seeded.withoutPassphrase).status == 77)
+        let write = try cli.run(["med", "take", ids["med"] ?? "x"], seeded.withoutPassphrase)
+        #expect(write.status == 77)
+        #expect(write.stderr.contains("phr serve runs for this vault but answers read commands only"), "\(write.stderr)")
         #expect(try cli.run(["med", "list"], seeded.withoutPassphrase.merging(["PHR_NO_AGENT": "1"]) { $1 }).status == 77)
         #expect(try cli.run(["emergency", "--pdf", "\(cli.directory)/card.pdf"], seeded.withoutPassphrase).status == 77)
         // Once locked, the CLI is on its own again and the socket is gone.
@@ -186,11 +189,17 @@ import Testing
     func anotherUserCannotUseTheAgent() throws {
         let seeded = try Self.seeded("agent-uid")
         let cli = seeded.cli
+        var agentPID: Int32 = 0
         defer {
+            // The test opened the runtime directory to everyone, which phr refuses to use (so
+            // `phr lock` would not find the agent): close it again, lock, and make sure.
+            chmod("\(cli.runtimeDirectory)/phr", 0o700)
             _ = try? cli.run(["lock"], seeded.withoutPassphrase)
+            if agentPID > 0 { kill(agentPID, SIGTERM) }
             cli.cleanUp()
         }
         let ready = try Self.serve(seeded)
+        agentPID = Int32(ready["pid"] as? Int ?? 0)
         let socket = try #require(ready["socket"] as? String)
         let vaultID = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(cli.vault)/keys.json"))) as? [String: Any])["vault_id"] as? String ?? ""
         // Its own user gets an answer.

@@ -112,6 +112,14 @@ import Testing
 
             """)
         #expect(result.stdout.isEmpty)
+        // `phr unlock` itself is not told to run `phr unlock`.
+        let unlock = try cli.run(["unlock"])
+        #expect(unlock.status == 77)
+        #expect(unlock.stderr == """
+            phr: error: cannot unlock the vault at \(cli.vault): there is no terminal to ask on and no passphrase source is set
+            phr: hint: run phr unlock on a terminal, or set PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND
+
+            """)
     }
 
     @Test func aWrongPassphraseExits77AndChangesNothing() throws {

@@ -32,7 +32,14 @@ struct UnlockCommand: ParsableCommand {
         let location = vault.location
         let keyFile = try Vault.readKeyFile(at: location)
         let seconds = DurationText.parse(duration)!
-        let keys = try Vault.unlock(keyFile: keyFile, secret: VaultAccess.secret(for: location))
+        let secret: SecretBytes
+        do {
+            secret = try VaultAccess.secret(for: location)
+        } catch VaultError.locked {
+            // "run 'phr unlock'" is no hint for the command that just ran.
+            throw UnlockError.nobodyToAsk(path: location.root)
+        }
+        let keys = try Vault.unlock(keyFile: keyFile, secret: secret)
         try UnlockCache.store(keys, vaultID: keyFile.vaultID, duration: seconds)
         let until = Date().addingTimeInterval(seconds)
         let formatter = DateFormatter()
@@ -60,4 +67,18 @@ struct LockCommand: ParsableCommand {
             Console.note("the vault was not unlocked")
         }
     }
+}
+
+enum UnlockError: PHRError {
+    case nobodyToAsk(path: String)
+
+    var message: Message {
+        switch self {
+        case .nobodyToAsk(let path): return "cannot unlock the vault at \(path): there is no terminal to ask on and no passphrase source is set"
+        }
+    }
+
+    var hint: Message? { "run phr unlock on a terminal, or set PHR_PASSPHRASE_FILE or PHR_PASSPHRASE_COMMAND" }
+
+    var exitStatus: ExitStatus { .locked }
 }
