@@ -22,20 +22,10 @@ import Testing
 
     /// A one-page PDF with nothing on its page, written by hand.
     static func blankPDF(at path: String) throws {
-        var pdf = "%PDF-1.4\n"
-        var offsets: [Int] = []
         let objects = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
                        "<< /Length 0 >>\nstream\n\nendstream"]
-        for (index, object) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        try pdf.write(toFile: path, atomically: true, encoding: .ascii)
+        try Data(HandWrittenPDF.bytes(objects: objects)).write(to: URL(fileURLWithPath: path))
     }
 
     /// A PDF whose text is drawn as outlines (Ghostscript's -dNoOutputFonts), and a blank one:

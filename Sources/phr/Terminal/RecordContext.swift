@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import PHRCore
+import PHRService
 
 /// What a record command works on: the open vault, the chosen profile, and the clock and time
 /// zone (TZ; debug builds also read PHR_TEST_NOW so tests can fix "now").

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PHRCore
+import PHRService
 
 /// Record text from standard input instead of the command line, where every local user can
 /// read it in /proc/PID/cmdline (SECURITY.md). In the commands that write record text, a

@@ -51,7 +51,8 @@ import Testing
         let web = try Self.imports(of: "PHRWeb")
         #expect(web.count >= 6, "PHRWeb's sources were not found")
         let cleanCLI = ["ServeCommand.swift", "ImportReportPrinter.swift", "UsageError.swift", "PassphrasePrompt.swift",
-                        "AgentForwarding.swift", "Console.swift", "VaultAccess.swift", "PHR.swift"]
+                        "AgentForwarding.swift", "Console.swift", "VaultAccess.swift", "PHR.swift",
+                        "HealthLogText.swift", "RecordContext.swift", "RecordTextInput.swift"]
         let cli = try Self.imports(of: "phr").filter { cleanCLI.contains(($0.key as NSString).lastPathComponent) }
         #expect(cli.count == cleanCLI.count)
         for (file, modules) in (web.merging(cli) { $1 }).sorted(by: { $0.key < $1.key }) {
