@@ -56,16 +56,18 @@ public enum AnalyteCatalog {
     static let hormones = "Hormones"
     static let pancreas = "Pancreas"
     static let urinalysis = "Urinalysis"
+    static let markers = "Tumour markers"
+    static let serology = "Serology"
 
     // Conversion factors: mg/dL → mmol/L is 10 / molar mass (g/mol); glucose 180.16,
     // cholesterol 386.65, triglycerides (as triolein) 885.7, creatinine 113.12 (→ µmol/L ×88.42).
     private static let blood: [Analyte] = [
         a("wbc", "White blood cells", ["6690-2", "26464-8"], cbc, ("10*3/uL", "10*9/L"),
           ["wbc", "white blood cells", "white blood cell count", "white cell count", "leukocytes", "leukocyte count", "total leukocyte count",
-           "leukozyten", "leucocytes", "leucocitos", "leucociti", "leukocyten", "globules blancs"]),
+           "leukozyten", "leucocytes", "leucocitos", "leucociti", "leukocyten", "globules blancs", "globuli bianchi"]),
         a("rbc", "Red blood cells", ["789-8", "26453-1"], cbc, ("10*6/uL", "10*12/L"),
           ["rbc", "red blood cells", "red blood cell count", "red cell count", "erythrocytes", "erythrozyten", "hematies", "globules rouges",
-           "eritrocitos", "eritrociti", "erytrocyten"]),
+           "eritrocitos", "eritrociti", "erytrocyten", "globuli rossi"]),
         a("hemoglobin", "Hemoglobin", ["718-7"], cbc, ("g/dL", "g/L"),
           ["hemoglobin", "haemoglobin", "hgb", "hb", "hamoglobin", "haemoglobin hb", "hemoglobine", "hemoglobina", "emoglobina"],
           [UnitConversion("g/dL", "mmol/L", factor: 0.6206)]),
@@ -246,6 +248,30 @@ public enum AnalyteCatalog {
         a("pth", "Parathyroid hormone, intact", ["2731-8"], hormones, ("pg/mL", "pmol/L"), ["pth", "pth intact", "intact pth", "parathyroid hormone", "parathormon"],
           molar("pg/mL", "pmol/L", 0.106)),
         a("homocysteine", "Homocysteine", ["13965-9"], cardiac, ("umol/L", nil), ["homocysteine", "homocystein", "homocisteina", "homocysteine total"]),
+        a("progesterone", "Progesterone", ["2839-9"], hormones, ("ng/mL", "nmol/L"), ["progesterone", "progesteron", "progesterona"], molar("ng/mL", "nmol/L", 3.18)),
+        a("dhea-s", "DHEA sulfate", ["2191-5"], hormones, ("ug/dL", "umol/L"),
+          ["dhea s", "dhea sulfate", "dhea sulphate", "dheas", "dehydroepiandrosterone sulfate", "dhea so4"], molar("ug/dL", "umol/L", 0.02714)),
+        a("shbg", "Sex hormone binding globulin", ["13967-5"], hormones, ("nmol/L", nil), ["shbg", "sex hormone binding globulin"]),
+        a("hcg", "hCG, quantitative", ["21198-7", "2106-3"], hormones, ("m[IU]/mL", "[IU]/L"),
+          ["hcg", "beta hcg", "b hcg", "hcg quantitative", "beta hcg quantitative", "human chorionic gonadotropin", "total hcg"]),
+        a("eag", "Estimated average glucose", ["27353-2"], diabetes, ("mg/dL", "mmol/L"),
+          ["estimated average glucose", "eag", "average glucose"], molar("mg/dL", "mmol/L", 1 / 18.016)),
+
+        a("cea", "CEA", ["2039-6"], markers, ("ng/mL", "ug/L"), ["cea", "carcinoembryonic antigen", "carcinoembryonales antigen", "antigene carcino embryonnaire"]),
+        a("ca-125", "CA 125", ["10334-1"], markers, ("U/mL", nil), ["ca 125", "ca125", "cancer antigen 125"]),
+        a("ca-19-9", "CA 19-9", ["24108-3"], markers, ("U/mL", nil), ["ca 19 9", "ca19 9", "ca 199", "cancer antigen 19 9"]),
+        a("ca-15-3", "CA 15-3", ["6875-9"], markers, ("U/mL", nil), ["ca 15 3", "ca15 3", "cancer antigen 15 3"]),
+        a("afp", "Alpha-fetoprotein", ["1834-1"], markers, ("ng/mL", "[IU]/mL"), ["afp", "alpha fetoprotein", "alpha 1 fetoprotein", "alfa fetoproteina"]),
+
+        a("hbsag", "Hepatitis B surface antigen", ["5196-1"], serology, (nil, nil),
+          ["hbsag", "hepatitis b surface antigen", "hbs antigen", "hbs ag", "hepatitis b surface ag", "hbs antigen qualitative"]),
+        a("anti-hbs", "Hepatitis B surface antibody", ["16935-9"], serology, ("m[IU]/mL", nil),
+          ["anti hbs", "hbsab", "hbs ab", "hepatitis b surface antibody", "hepatitis b surface ab"]),
+        a("anti-hcv", "Hepatitis C antibody", ["13955-0"], serology, (nil, nil),
+          ["anti hcv", "hcv ab", "hcv antibody", "hepatitis c antibody", "hepatitis c ab", "hepatitis c virus antibody"]),
+        a("hiv-ag-ab", "HIV-1/2 antigen and antibodies", ["56888-1"], serology, (nil, nil),
+          ["hiv 1 2 antigen antibody", "hiv 1 2 ag ab", "hiv ag ab", "hiv 1 2 antibodies", "hiv antigen antibody", "hiv screen", "hiv combo",
+           "hiv 1 2 antigen antibodies", "hiv"]),
     ]
 
     private static let urine: [Analyte] = [
@@ -325,6 +351,30 @@ public enum AnalyteCatalog {
         let ucum = unit.flatMap(LabUnits.ucum)
         for candidate in candidates(name) {
             if let entries = byName[candidate], let chosen = choose(entries, ucum: ucum, specimen: specimen) { return chosen }
+        }
+        return nil
+    }
+
+    /// A name OCR read with the letters it confuses ("lron" for Iron, "HbAlc" for HbA1c,
+    /// "Hemoglobin Alc"): the name with them put right and the analyte it then names, when
+    /// only such a swap keeps it from being known; nil otherwise.
+    public static func ocrCorrected(_ name: String, unit: String? = nil, specimen: Analyte.Specimen = .blood) -> (name: String, analyte: Analyte)? {
+        guard name.count <= 60, lookup(name, unit: unit, specimen: specimen) == nil else { return nil }
+        let swaps: [Character: [Character]] = ["l": ["I", "1"], "I": ["l", "1"], "1": ["l", "I"], "0": ["O"], "O": ["0"], "|": ["l", "I"]]
+        let characters = Array(name)
+        var candidates: [String] = []
+        for (from, tos) in swaps {
+            for to in tos {
+                candidates.append(String(characters.map { $0 == from ? to : $0 }))
+                for index in characters.indices where characters[index] == from {
+                    var swapped = characters
+                    swapped[index] = to
+                    candidates.append(String(swapped))
+                }
+            }
+        }
+        for candidate in candidates where candidate != name {
+            if let analyte = lookup(candidate, unit: unit, specimen: specimen) { return (candidate, analyte) }
         }
         return nil
     }

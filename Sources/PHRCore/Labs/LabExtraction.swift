@@ -24,8 +24,11 @@ public struct LabExtraction: Codable, Sendable {
     /// Reads the pages of a document (words with their boxes, by page from 1). `documentDate`
     /// is the date phr guessed or the user set for the document, used when the report prints
     /// no collection date.
-    public static func read(documentID: String, pages: [(page: Int, words: [LabReportReader.Word])], documentDate: String?) -> LabExtraction {
-        let rows = LabReportReader.rows(pages: pages)
+    /// `patient` chooses among ranges printed per sex or age.
+    public static func read(documentID: String, pages: [(page: Int, words: [LabReportReader.Word])], documentDate: String?,
+                            patient: LabPatient? = nil) -> LabExtraction {
+        let day = documentDate.flatMap { CalendarDate(String($0.prefix(10))) }
+        let rows = LabReportReader.rows(pages: pages, sex: patient?.sex, age: patient?.age(on: day))
         let text = pages.map { page in
             LabReportReader.cellLines(page.words).map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")
         }.joined(separator: "\n")
@@ -89,6 +92,31 @@ public struct LabExtraction: Codable, Sendable {
     func sourceKey(of index: Int, content sha256: String? = nil) -> String {
         if let sha256 { return "document-content:\(sha256.prefix(32)):\(place(of: index))" }
         return "document:\(documentID):\(place(of: index))"
+    }
+}
+
+/// Whose report is read: a report that prints a range per sex or age ("Male: 13.5 - 17.5",
+/// "Female: 12.0 - 15.5") is read with the one for this person (the profile's medical ID).
+public struct LabPatient: Sendable, Equatable {
+    public var sex: MedicalID.Sex?
+    public var born: CalendarDate?
+
+    public init(sex: MedicalID.Sex?, born: CalendarDate?) {
+        self.sex = sex
+        self.born = born
+    }
+
+    public init?(_ id: MedicalID?) {
+        guard let id, id.sex != nil || id.dateOfBirth != nil else { return nil }
+        self.init(sex: id.sex, born: id.dateOfBirth)
+    }
+
+    /// Age in years on `day` (today when nil).
+    public func age(on day: CalendarDate?) -> Double? {
+        guard let born else { return nil }
+        let on = day ?? CalendarDate(Date())
+        let days = on.dayNumber - born.dayNumber
+        return days >= 0 ? Double(days) / 365.2425 : nil
     }
 }
 

@@ -61,16 +61,28 @@ public enum LabGrammar {
     /// H, L, HH, LL, A or N from what a report prints in a flag column: `H`, `High`, `L*`,
     /// `↑`, `!`, `*`, `Abnormal`, `Crit H`... nil when it is not a flag.
     public static func flag(_ text: String) -> LabFlag? {
-        let token = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var token = text.trimmingCharacters(in: .whitespaces).uppercased()
+        // "[H]", "(L)", "<H>": the flag in brackets.
+        if token.count >= 3, let first = token.first, let last = token.last,
+           ["[": "]", "(": ")", "<": ">", "{": "}"][first] == last {
+            token = String(token.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+        }
         switch token {
         case "H", "HI", "HIGH", "↑", "H*", "H!", "HOCH", "ÉLEVÉ", "ELEVE", "ALTO": return .high
         case "L", "LO", "LOW", "↓", "L*", "L!", "NIEDRIG", "BAS", "BAJO": return .low
         case "HH", "H!!", "CRIT H", "CRITICAL HIGH", "↑↑", "PANIC HIGH", "HC": return .criticalHigh
         case "LL", "L!!", "CRIT L", "CRITICAL LOW", "↓↓", "PANIC LOW", "LC": return .criticalLow
         case "A", "ABN", "ABNORMAL", "*", "!", "**", "AA": return .abnormal
-        case "N", "NORMAL", "NORM": return .normal
+        case "N", "NORMAL", "NORM", "WNL", "WITHIN RANGE", "IN RANGE", "NORMAL RANGE": return .normal
         default: return nil
         }
+    }
+
+    /// Words that say a result is critical without saying which way ("critical", "panic",
+    /// "C"): the range tells high from low.
+    public static func isCritical(_ text: String) -> Bool {
+        let token = text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]()")).uppercased()
+        return ["CRITICAL", "CRIT", "PANIC", "C", "!!", "KRITISCH", "CRITIQUE", "CRITICO", "CRÍTICO", "ALERT"].contains(token)
     }
 
     // MARK: Values
@@ -139,6 +151,9 @@ public enum LabGrammar {
     /// misread, not 4 L; "4ll" is not 4 LL). Words ("low", "high") are.
     static func besideNumber(_ text: String) -> LabFlag? {
         if text.count <= 2, text.lowercased() == text, text.uppercased() != text { return nil }
+        // German reports mark a result above its range "+", far above "++".
+        if text == "+" { return .high }
+        if text == "++" { return .criticalHigh }
         return flag(text)
     }
 
@@ -149,7 +164,7 @@ public enum LabGrammar {
     public static func range(_ cell: String) -> ReferenceRange? {
         let written = cell.trimmingCharacters(in: .whitespaces)
         guard !written.isEmpty, written.count <= 80 else { return nil }
-        var text = written
+        var text = rangeLabelRemoved(written)
         for dash in ["–", "—", "‒", "−"] { text = text.replacingOccurrences(of: dash, with: "-") }
         text = text.replacingOccurrences(of: "<=", with: "≤").replacingOccurrences(of: ">=", with: "≥")
         for brackets in ["(", ")", "[", "]"] { text = text.replacingOccurrences(of: brackets, with: "") }
@@ -186,6 +201,89 @@ public enum LabGrammar {
             }
         }
         return ReferenceRange(low: nil, high: nil, text: written)
+    }
+
+    /// Words that introduce a range on the page: "Ref:", "Normal range:", "Desirable:".
+    static let rangeLabels = ["reference range", "reference interval", "reference", "ref range", "ref. range", "ref.", "ref", "normal range",
+                              "normal values", "normal", "standard range", "desirable", "optimal", "target", "expected", "range", "norm",
+                              "referenzbereich", "valeurs de référence", "valores de referencia", "valori di riferimento"]
+
+    /// `text` without a leading range label and its colon ("Ref: 13.0 - 17.0" → "13.0 - 17.0").
+    static func rangeLabelRemoved(_ text: String) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let lower = trimmed.lowercased()
+        for label in rangeLabels.sorted(by: { $0.count > $1.count }) where lower.hasPrefix(label) {
+            var rest = trimmed.dropFirst(label.count)
+            guard rest.first == ":" || rest.first == " " else { continue }
+            rest = rest.drop { $0 == ":" || $0 == " " }
+            guard rest.first.map({ $0.isNumber || "<>≤≥-.".contains($0) || $0.isLetter }) == true else { continue }
+            return String(rest)
+        }
+        return trimmed
+    }
+
+    // MARK: Ranges by sex and age
+
+    /// Who a population-specific range is for, as a report labels it.
+    struct Population: Equatable {
+        var sex: MedicalID.Sex?
+        /// Ages in years the range holds for (inclusive low, exclusive high).
+        var ages: ClosedRange<Double>?
+    }
+
+    /// A population label at the start of `text` ("Male:", "F", "Women", "Adults", "Children
+    /// 1-10 y", "18-49 years:") and where the range after it starts; nil when there is none.
+    static func population(_ text: String) -> (Population, String.Index)? {
+        let lower = text.lowercased()
+        let sexes: [(String, MedicalID.Sex)] = [("female", .female), ("women", .female), ("woman", .female), ("frauen", .female),
+                                                ("femmes", .female), ("mujeres", .female), ("donne", .female), ("male", .male), ("men", .male),
+                                                ("man", .male), ("männer", .male), ("manner", .male), ("hommes", .male), ("hombres", .male),
+                                                ("uomini", .male), ("f", .female), ("m", .male), ("w", .female)]
+        for (word, sex) in sexes where lower.hasPrefix(word) {
+            let after = lower.index(lower.startIndex, offsetBy: word.count)
+            guard after == lower.endIndex || !lower[after].isLetter else { continue }
+            let rest = text[after...].drop { $0 == ":" || $0 == " " || $0 == "." }
+            guard let first = rest.first, first.isNumber || "<>≤≥".contains(first) || rest.lowercased().hasPrefix("up to") else { continue }
+            return (Population(sex: sex), rest.startIndex)
+        }
+        for (word, ages) in [("adults", 18.0...200), ("adult", 18.0...200), ("children", 0.0...17.999), ("child", 0.0...17.999),
+                             ("erwachsene", 18.0...200), ("kinder", 0.0...17.999), ("adultes", 18.0...200), ("enfants", 0.0...17.999)]
+            where lower.hasPrefix(word) {
+            let rest = text[lower.index(lower.startIndex, offsetBy: word.count)...].drop { $0 == ":" || $0 == " " }
+            guard let first = rest.first, first.isNumber || "<>≤≥".contains(first) else { continue }
+            return (Population(ages: ages), rest.startIndex)
+        }
+        // "18-49 y:", "50 - 70 years", ">70 y": an age band, then the range.
+        if let match = text.range(of: #"^(<|>|≥|≤)?\s*(\d{1,3})(\s*-\s*(\d{1,3}))?\s*(y|yr|yrs|years|jahre|ans|años)\b\s*:?\s*"#,
+                                  options: [.regularExpression, .caseInsensitive]) {
+            let band = String(text[match]).lowercased()
+            let numbers = band.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+            var ages: ClosedRange<Double>?
+            if numbers.count >= 2 { ages = numbers[0]...(numbers[1] + 0.999) }
+            else if let single = numbers.first { ages = band.hasPrefix("<") || band.hasPrefix("≤") ? 0...(single - 0.001) : single...200 }
+            if let ages { return (Population(ages: ages), match.upperBound) }
+        }
+        return nil
+    }
+
+    /// A range cell that prints one range per sex or age ("Male: 13.5 - 17.5; Female: 12.0 -
+    /// 15.5"): the range for this patient, keeping the text of all; nil when the cell is not
+    /// such a list. Without a sex or age to choose by, the range keeps its text and no bounds.
+    public static func populationRange(_ cell: String, sex: MedicalID.Sex?, age: Double?) -> ReferenceRange? {
+        let parts = cell.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard parts.count >= 2 else { return nil }
+        var chosen: ReferenceRange?
+        for part in parts {
+            guard let (population, start) = population(part) else { return nil }
+            let range = Self.range(String(part[start...]))
+            guard let range, range.low != nil || range.high != nil else { return nil }
+            let sexFits = population.sex == nil || population.sex == sex
+            let ageFits = population.ages == nil || age.map { population.ages!.contains($0) } == true
+            if chosen == nil, sexFits, ageFits, population.sex == nil || sex != nil, population.ages == nil || age != nil {
+                chosen = range
+            }
+        }
+        return ReferenceRange(low: chosen?.low, high: chosen?.high, text: cell)
     }
 
     // MARK: Units

@@ -91,12 +91,22 @@ public enum LabReportReader {
     static let headerWords: [(Column, [String])] = [
         (.name, ["test", "tests", "analyte", "parameter", "investigation", "examination", "component", "test name", "untersuchung", "analyse",
                  "examen", "analisis", "prueba", "esame", "bepaling", "determination", "kenngrosse"]),
-        (.value, ["result", "results", "value", "your value", "ergebnis", "resultat", "wert", "resultado", "risultato", "befund", "uitslag", "valeur"]),
-        (.flag, ["flag", "flags", "abnormal", "h l", "kennung", "indicator", "hinweis", "alert", "markierung"]),
-        (.unit, ["unit", "units", "einheit", "unite", "unites", "unidad", "unidades", "unita", "eenheid"]),
+        (.value, ["result", "results", "value", "your value", "ergebnis", "resultat", "wert", "resultado", "risultato", "befund", "uitslag", "valeur",
+                  "observed value", "observed", "patient result", "your result", "result value", "measured value", "patient value", "messwert",
+                  "valeur mesuree", "valor", "valore", "current result", "actual value"]),
+        (.flag, ["flag", "flags", "abnormal", "h l", "kennung", "indicator", "hinweis", "alert", "markierung", "status", "interpretation",
+                 "result flag", "abnormal flag", "bewertung"]),
+        (.unit, ["unit", "units", "einheit", "unite", "unites", "unidad", "unidades", "unita", "eenheid", "unita di misura", "unit of measure",
+                 "uom"]),
+        (.other, ["method", "methode", "metodo", "specimen", "sample", "material", "probe", "comment", "comments", "remarks", "remark", "note", "notes",
+                  "kommentar", "commentaire", "previous", "previous result", "previous value", "prior result", "last result", "anteriorite",
+                  "anteriorites", "vorwert", "vorbefund", "precedent", "resultat anterieur", "risultato precedente", "resultado anterior",
+                  "loinc", "code", "date", "time", "performed at", "lab", "site"]),
         (.range, ["reference range", "reference", "range", "ref range", "reference interval", "ref interval", "normal range", "referenz",
                   "referenzbereich", "referenzwerte", "normwert", "normbereich", "valeurs de reference", "valeurs usuelles", "normes",
-                  "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range"]),
+                  "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range",
+                  "biological reference interval", "biological reference range", "bio ref interval", "reference values", "ref values", "expected range",
+                  "expected value", "reference limits", "normal limits", "ref interval", "target range", "desirable range"]),
     ]
 
     static func headerColumn(_ text: String) -> Column? {
@@ -113,24 +123,60 @@ public enum LabReportReader {
         return rows(page: page, words: words, panel: &panel)
     }
 
-    /// The rows of every page, the panel heading carried over page breaks.
-    public static func rows(pages: [(page: Int, words: [Word])]) -> [Row] {
+    /// What the reader carries from line to line and page to page.
+    struct State {
         var panel: String?
         var header: [(Column, Double, Double)]?
+        /// Lines printed on more than one page (running headers and footers, "Page 2 of 3"):
+        /// never a panel or a row.
+        var furniture: Set<String> = []
+        var sex: MedicalID.Sex?
+        var age: Double?
+    }
+
+    /// The rows of every page, the panel heading carried over page breaks. `patient` chooses
+    /// among ranges printed per sex or age; `age` is in years on the day of the sample.
+    public static func rows(pages: [(page: Int, words: [Word])], sex: MedicalID.Sex? = nil, age: Double? = nil) -> [Row] {
+        var state = State(sex: sex, age: age)
+        let linesByPage = pages.map { cellLines($0.words) }
+        if pages.count >= 2 {
+            var seen: [String: Int] = [:]
+            for lines in linesByPage {
+                for key in Set(lines.filter { !isHeader($0) }.map(furnitureKey)) where !key.isEmpty { seen[key, default: 0] += 1 }
+            }
+            state.furniture = Set(seen.filter { $0.value >= 2 }.keys)
+        }
         var result: [Row] = []
-        for page in pages {
-            result += rows(page: page.page, words: page.words, panel: &panel, carriedHeader: &header)
+        for (page, lines) in zip(pages, linesByPage) {
+            result += rows(page: page.page, words: page.words, lines: lines, state: &state)
         }
         return result
     }
 
     static func rows(page: Int, words: [Word], panel: inout String?) -> [Row] {
-        var header: [(Column, Double, Double)]?
-        return rows(page: page, words: words, panel: &panel, carriedHeader: &header)
+        var state = State(panel: panel)
+        defer { panel = state.panel }
+        return rows(page: page, words: words, lines: cellLines(words), state: &state)
     }
 
-    static func rows(page: Int, words: [Word], panel: inout String?, carriedHeader: inout [(Column, Double, Double)]?) -> [Row] {
-        let lines = cellLines(words)
+    /// A line's text as it would repeat on every page, where it stands: "Page 2 of 3" as "page
+    /// # of #". A heading repeated on a continuation page stands elsewhere, and stays a heading.
+    static func furnitureKey(_ cells: [Cell]) -> String {
+        let text = AnalyteCatalog.normalized(cells.map(\.text).joined(separator: " "))
+        guard !text.isEmpty else { return "" }
+        let band = Int(((cells.map(\.y0).min() ?? 0) / 6).rounded())
+        return "\(band):" + text.replacingOccurrences(of: #"(page|seite|pagina|blatt|feuille|pag)\s*\d+(\s*(of|von|de|di|sur|\s)\s*\d+)?"#, with: "page #",
+                                         options: .regularExpression)
+    }
+
+    /// "Page 2 of 3", "Seite 1/2", "- 2 -": a page number alone on its line.
+    static func isPageNumber(_ cells: [Cell]) -> Bool {
+        let text = cells.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return text.range(of: #"^((page|seite|página|pagina|blatt|feuille|pag\.?)\s*\d+(\s*(of|von|de|di|sur|/)\s*\d+)?|-\s*\d+\s*-|\d+\s*/\s*\d+)$"#,
+                          options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    static func rows(page: Int, words: [Word], lines: [[Cell]], state: inout State) -> [Row] {
         // Tables side by side: a line with the name column's header twice splits the page.
         if let headerIndex = lines.firstIndex(where: { isHeader($0) }) {
             let nameHeaders = lines[headerIndex].filter { headerColumn($0.text) == .name }
@@ -142,41 +188,92 @@ public enum LabReportReader {
                 for index in 0..<(bounds.count - 1) {
                     let (left, right) = (bounds[index], bounds[index + 1])
                     let part = words.filter { $0.x0 >= left && $0.x0 < right }
-                    var partPanel = panel
-                    var partHeader: [(Column, Double, Double)]?
-                    result += rows(page: page, words: part, panel: &partPanel, carriedHeader: &partHeader)
-                    panel = partPanel
+                    var partState = state
+                    partState.header = nil
+                    result += rows(page: page, words: part, lines: cellLines(part), state: &partState)
+                    state.panel = partState.panel
                 }
                 return result
             }
         }
         // A page without a header of its own continues the table of the page before.
-        var header: [(Column, Double, Double)]? = lines.contains(where: isHeader) ? nil : carriedHeader
+        var header: [(Column, Double, Double)]? = lines.contains(where: isHeader) ? nil : state.header
         var result: [Row] = []
         // The cells of the row read last, while the next line may still continue it.
         var open: [Cell]?
+        // A heading waits for the row under it: a title above the patient's details is not
+        // the panel of the rows that follow them.
+        var heading: String?
+        // Whether the line before was a row read from a line of text (its range may follow).
+        var lineRowOpen = false
+        // A table line whose result did not read, perhaps wrapped onto the next line.
+        var unfinished: [Cell]?
         for cells in lines {
             if isHeader(cells) {
                 header = cells.compactMap { cell in headerColumn(cell.text).map { ($0, cell.x0, cell.x1) } }
-                carriedHeader = header
+                state.header = header
                 open = nil
+                lineRowOpen = false
                 continue
             }
-            guard let active = header else { continue }
-            if let previous = open, let merged = continuation(cells, of: previous, header: active),
-               let row = row(merged, header: active, page: page, panel: panel) {
-                result[result.count - 1] = row
-                open = merged
-                continue
+            if isPageNumber(cells) || state.furniture.contains(furnitureKey(cells)) { continue }
+            let panel = heading ?? state.panel
+            if let active = header {
+                if let previous = open, let merged = continuation(cells, of: previous, header: active),
+                   let row = row(merged, header: active, page: page, panel: state.panel, state: state) {
+                    result[result.count - 1] = row
+                    open = merged
+                    continue
+                }
+                open = nil
+                // A result that wrapped in a narrow column ("Non-" over "Reactive").
+                if let failed = unfinished, let merged = continuation(cells, of: failed, header: active, wrappedValue: true),
+                   let row = row(merged, header: active, page: page, panel: panel, state: state) {
+                    result.append(row)
+                    open = merged
+                    unfinished = nil
+                    state.panel = panel
+                    heading = nil
+                    continue
+                }
+                unfinished = nil
+                if let row = row(cells, header: active, page: page, panel: panel, state: state) {
+                    result.append(row)
+                    open = cells
+                    state.panel = panel
+                    heading = nil
+                    lineRowOpen = false
+                    continue
+                }
+                if cells.count >= 2, cells.contains(where: { column(of: $0, header: active) == .value }) { unfinished = cells }
             }
-            open = nil
-            if let row = row(cells, header: active, page: page, panel: panel) {
+            if let (row, named) = lineRow(cells, page: page, panel: panel, heading: heading, state: state) {
                 result.append(row)
-                open = cells
-            } else if let heading = panelHeading(cells) {
-                panel = heading
-            } else if endsTable(cells) {
-                header = nil
+                // A heading that named the row ("Hemoglobin A1c" over "Your value: 5.4 %") is
+                // not a panel.
+                if !named { state.panel = panel }
+                heading = nil
+                open = nil
+                lineRowOpen = true
+                continue
+            }
+            if lineRowOpen, let last = result.last, last.range == nil, let (range, unit) = rangeLine(cells) {
+                // "Normal range: 4.0 - 5.6 %" under "Your value: 5.4 %".
+                var row = last
+                row.range = range
+                if row.unit == nil { row.unit = unit }
+                result[result.count - 1] = Self.checked(row, state: state)
+                lineRowOpen = false
+                continue
+            }
+            lineRowOpen = false
+            if let found = panelHeading(cells) {
+                // "HbAlc" read by OCR over the HbA1c rows.
+                heading = cells.contains { $0.confidence != nil } ? AnalyteCatalog.ocrCorrected(found)?.name ?? found : found
+            } else {
+                // A result that did not read yet may be finished by the next line, under the heading.
+                if unfinished == nil { heading = nil }
+                if header != nil && endsTable(cells) { header = nil }
             }
         }
         return result
@@ -248,7 +345,7 @@ public enum LabReportReader {
     /// between the lines, and only in the unit or range columns, each part starting under a cell
     /// of the row in the same column. A name that wraps is not joined: a line of words under a
     /// row is as likely a heading or a comment, and the row stays as read.
-    static func continuation(_ cells: [Cell], of previous: [Cell], header: [(Column, Double, Double)]) -> [Cell]? {
+    static func continuation(_ cells: [Cell], of previous: [Cell], header: [(Column, Double, Double)], wrappedValue: Bool = false) -> [Cell]? {
         guard !cells.isEmpty, let rowTop = previous.map(\.y0).min(), let rowBottom = previous.map(\.y1).max(),
               let top = cells.map(\.y0).min() else { return nil }
         let height = max(rowBottom - rowTop, 1)
@@ -256,11 +353,13 @@ public enum LabReportReader {
         var merged = previous
         for cell in cells {
             let column = column(of: cell, header: header)
-            guard column == .unit || column == .range,
+            guard column == .unit || column == .range || wrappedValue && column == .value,
                   let index = merged.firstIndex(where: { abs($0.x0 - cell.x0) < 3 && Self.column(of: $0, header: header) == column }) else {
                 return nil
             }
-            let joiner = merged[index].text.hasSuffix("/") || merged[index].text.hasSuffix("-") ? "" : " "
+            // Ranges by sex or age, one to a line, stay apart: "Male: 13.5 - 17.5; Female: ...".
+            let joiner = LabGrammar.population(cell.text) != nil ? "; "
+                : merged[index].text.hasSuffix("/") || merged[index].text.hasSuffix("-") ? "" : " "
             merged[index].text += joiner + cell.text
             merged[index].x1 = max(merged[index].x1, cell.x1)
             merged[index].y1 = max(merged[index].y1, cell.y1)
@@ -270,7 +369,12 @@ public enum LabReportReader {
 
     /// A heading line: a single cell of words, no numbers that look like a result.
     static func panelHeading(_ cells: [Cell]) -> String? {
-        guard cells.count == 1, let text = cells.first?.text, text.count <= 80, text.first?.isLetter == true,
+        // OCR's ink-tight boxes widen the spaces of a larger heading into gaps between cells:
+        // words closer than the line is high are one heading, a table's columns stand further apart.
+        let height = cells.map { $0.y1 - $0.y0 }.max() ?? 0
+        guard !cells.isEmpty, zip(cells, cells.dropFirst()).allSatisfy({ $1.x0 - $0.x1 < height * 1.2 }) else { return nil }
+        let text = cells.map(\.text).joined(separator: " ")
+        guard text.count <= 80, text.first?.isLetter == true, !text.contains(where: \.isNumber) || cells.count == 1,
               LabGrammar.value(text) == nil, !text.hasSuffix(":"), !text.contains(":") else { return nil }
         let lower = text.lowercased()
         for ignored in ["page ", "seite ", "comment", "note", "end of report", "continued", "fortsetzung", "suite", "footnote", "*"] where lower.hasPrefix(ignored) {
@@ -306,28 +410,48 @@ public enum LabReportReader {
         return 0
     }
 
-    static func row(_ cells: [Cell], header: [(Column, Double, Double)], page: Int, panel: String?) -> Row? {
+    /// Words of a column that is neither unit nor range: a specimen, a method, a status.
+    static let otherColumnWords: Set<String> = ["serum", "plasma", "whole blood", "urine", "blood", "edta", "edta blood", "citrate", "csf", "heparin",
+                                               "ise", "ise indirekt", "ise indirect", "enzymatic", "enzymatisch", "ifcc", "hplc", "immunoassay", "clia",
+                                               "eclia", "photometric", "photometrie", "calculated", "berechnet", "final", "preliminary", "corrected",
+                                               "immunturbidimetrie", "immunoturbidimetric", "turbidimetric", "colorimetric", "flow cytometry", "impedance"]
+
+    static func row(_ cells: [Cell], header: [(Column, Double, Double)], page: Int, panel: String?, state: State = State()) -> Row? {
         guard cells.count >= 2 else { return nil }
         var byColumn: [Column: [Cell]] = [:]
         for cell in cells { byColumn[column(of: cell, header: header), default: []].append(cell) }
         var doubts: [String] = []
+        // A column the header does not name, found by what it holds: a status (High, Normal)
+        // or a specimen or method that stands under the unit or range column.
+        for column in [Column.unit, .range] {
+            guard let found = byColumn[column], found.count > 1 else { continue }
+            var kept: [Cell] = []
+            for cell in found {
+                if LabGrammar.flag(cell.text) != nil, !LabGrammar.isUnit(cell.text), byColumn[.flag] == nil {
+                    byColumn[.flag] = [cell]
+                } else if otherColumnWords.contains(AnalyteCatalog.normalized(cell.text)) {
+                    continue
+                } else {
+                    kept.append(cell)
+                }
+            }
+            byColumn[column] = kept
+        }
         // The name: the name column's text, else the first cell when it is words.
         var nameCells = byColumn[.name] ?? []
         if nameCells.isEmpty, let first = cells.first, first.text.first?.isLetter == true, LabGrammar.value(first.text) == nil {
             nameCells = [first]
             doubts.append("name not under the test column")
         }
-        let name = nameCells.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        // Without the colon a name may end in, or the speck OCR reads as a full stop.
+        let name = nameCells.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " :.,"))
         guard !name.isEmpty, name.first?.isLetter == true || name.first == "(" else { return nil }
         // The value: the result column; a flag or unit that ran into it is split off.
-        var valueCells = byColumn[.value] ?? []
-        var flagText = byColumn[.flag]?.map(\.text).joined(separator: " ")
+        let valueCells = byColumn[.value] ?? []
         var unitText = byColumn[.unit]?.map(\.text).joined(separator: " ")
         let rangeText = byColumn[.range]?.map(\.text).joined(separator: " ")
-        if valueCells.isEmpty {
-            // A row without a result in the result column is a heading or a note, not a result.
-            return nil
-        }
+        // A row without a result in the result column is a heading or a note, not a result.
+        if valueCells.isEmpty { return nil }
         if valueCells.count > 1 { doubts.append("several cells under the result column") }
         var valueText = valueCells.map(\.text).joined(separator: " ")
         var parsed = LabGrammar.value(valueText)
@@ -347,32 +471,22 @@ public enum LabReportReader {
             parsed = LabGrammar.Value(text: valueText)
             doubts.append("'\(valueText)' is not a result as read")
         }
-        guard var value = parsed else {
-            valueCells = []
-            return nil
-        }
-        if let text = flagText, !text.isEmpty {
+        guard var value = parsed else { return nil }
+        var critical = false
+        if let text = byColumn[.flag]?.map(\.text).joined(separator: " "), !text.isEmpty {
             if let flag = LabGrammar.flag(text) {
                 if let glued = value.flag, glued != flag { doubts.append("flag column says \(flag.rawValue), value says \(glued.rawValue)") }
                 value.flag = flag
+            } else if LabGrammar.isCritical(text) {
+                critical = true
             } else {
                 doubts.append("'\(text)' in the flag column is not a flag")
             }
         }
-        flagText = nil
         var range: ReferenceRange?
         var unit = unitText?.trimmingCharacters(in: .whitespaces)
         if let rangeText, !rangeText.isEmpty {
-            range = LabGrammar.range(rangeText)
-            // A unit printed after the range in the same cell: "30 - 400 ng/mL".
-            if let parsedRange = range, parsedRange.low == nil, parsedRange.high == nil {
-                let parts = rangeText.split(separator: " ").map(String.init)
-                if parts.count >= 2, LabGrammar.isUnit(parts.last!), let inner = LabGrammar.range(parts.dropLast().joined(separator: " ")),
-                   inner.low != nil || inner.high != nil {
-                    range = ReferenceRange(low: inner.low, high: inner.high, text: parts.dropLast().joined(separator: " "))
-                    if unit == nil { unit = parts.last }
-                }
-            }
+            (range, unit) = Self.range(rangeText, unit: unit, state: state)
         }
         // OCR reads "uIU/mL" as "ulU/mL" and "x10E3/uL" as "X10E3/uL": a unit that only such a
         // confusion keeps from being known is read as the known one.
@@ -380,27 +494,87 @@ public enum LabReportReader {
            let corrected = LabGrammar.ocrCorrectedUnit(text) {
             unit = corrected
         }
+        let ocr = (nameCells + valueCells + (byColumn[.range] ?? []) + (byColumn[.unit] ?? []) + (byColumn[.flag] ?? []))
+            .compactMap(\.confidence).min()
+        return assemble(name: name, value: value, unit: unit, range: range, critical: critical, doubts: doubts, ocr: ocr,
+                        page: page, panel: panel, fromLine: false)
+    }
+
+    /// A range cell's range, and the unit when it is printed there ("30 - 400 ng/mL"); ranges
+    /// printed per sex or age ("Male: 13.5 - 17.5; Female: 12.0 - 15.5") are chosen for the patient.
+    static func range(_ text: String, unit: String?, state: State) -> (ReferenceRange?, String?) {
+        if text.contains(";"), let chosen = LabGrammar.populationRange(text, sex: state.sex, age: state.age) { return (chosen, unit) }
+        var range = LabGrammar.range(text)
+        var unit = unit
+        // A unit printed after the range in the same cell: "30 - 400 ng/mL".
+        if let parsedRange = range, parsedRange.low == nil, parsedRange.high == nil {
+            var parts = text.split(separator: " ").map(String.init)
+            var peeled: String?
+            if parts.count >= 3, LabUnits.ucum(parts.suffix(2).joined(separator: " ")) != nil {
+                peeled = parts.suffix(2).joined(separator: " ")
+                parts.removeLast(2)
+            } else if parts.count >= 2, LabGrammar.isUnit(parts.last!) {
+                peeled = parts.removeLast()
+            }
+            if let peeled, let inner = LabGrammar.range(parts.joined(separator: " ")), inner.low != nil || inner.high != nil {
+                range = ReferenceRange(low: inner.low, high: inner.high, text: parts.joined(separator: " "))
+                if unit == nil || unit?.isEmpty == true { unit = peeled }
+            }
+        }
+        return (range, unit)
+    }
+
+    /// The row from what was read of it: the analyte it names, the flag the lab printed (a
+    /// "critical" without a direction takes the range's), and every reason to doubt it,
+    /// including a value or unit the analyte cannot have.
+    static func assemble(name: String, value: LabGrammar.Value, unit: String?, range: ReferenceRange?, critical: Bool, doubts: [String],
+                         ocr: Double?, page: Int, panel: String?, fromLine: Bool) -> Row {
+        var doubts = doubts
+        var name = name
+        var unit = unit?.trimmingCharacters(in: .whitespaces)
+        if ocr != nil, let text = unit, LabUnits.ucum(text) == nil, let corrected = LabGrammar.ocrCorrectedUnit(text) { unit = corrected }
         if let text = unit, !text.isEmpty, !LabGrammar.isUnit(text) { doubts.append("'\(text)' is not a unit phr knows") }
         if unit?.isEmpty == true { unit = nil }
         let panelWords = panel.map(AnalyteCatalog.normalized) ?? ""
         let specimen: Analyte.Specimen = ["urin", "harn"].contains { panelWords.contains($0) } ? .urine : .blood
-        let analyte = AnalyteCatalog.lookup(name, unit: unit, specimen: specimen)
+        var analyte = AnalyteCatalog.lookup(name, unit: unit, specimen: specimen)
+        // OCR read "Iron" as "lron": the name a swap of the letters it confuses makes known.
+        if analyte == nil, ocr != nil, let corrected = AnalyteCatalog.ocrCorrected(name, unit: unit, specimen: specimen) {
+            (name, analyte) = (corrected.name, corrected.analyte)
+        }
         var flag = value.flag
         if let number = value.number {
             let computed = LabFlag.computed(number, range: range)
             if value.marked && flag == nil { flag = computed ?? .abnormal }
+            if critical {
+                switch computed {
+                case .high?, .criticalHigh?: flag = .criticalHigh
+                case .low?, .criticalLow?: flag = .criticalLow
+                default:
+                    flag = .abnormal
+                    doubts.append("marked critical, but its range does not say which way")
+                }
+            }
             let bounded = range?.low != nil || range?.high != nil
             if let flag, bounded, (flag == .high || flag == .low) && computed != flag || flag == .normal && computed != nil {
                 doubts.append("flag \(flag.rawValue) disagrees with the range")
             }
+        } else if critical {
+            flag = .abnormal
+        }
+        if let analyte {
+            if let doubt = AnalytePlausibility.doubt(analyte: analyte, value: value.number, unit: unit) { doubts.append(doubt) }
+            if fromLine, value.number != nil, unit == nil, analyte.conventionalUnit != nil, AnalytePlausibility.unitless(analyte) == false {
+                doubts.append("no unit printed beside the result")
+            }
+        } else if fromLine {
+            doubts.append("'\(name)' is not a test phr knows, read from a line of text")
         }
         var confidence = 1.0
         if analyte == nil { confidence -= 0.15 }
         if value.number != nil && unit == nil && analyte?.conventionalUnit != nil { confidence -= 0.1 }
         if value.number != nil && range == nil { confidence -= 0.05 }
         confidence -= Double(doubts.count) * 0.3
-        let ocr = (nameCells + valueCells + (byColumn[.range] ?? []) + (byColumn[.unit] ?? []) + (byColumn[.flag] ?? []))
-            .compactMap(\.confidence).min()
         if let ocr {
             confidence *= max(0, min(1, ocr / 100))
             if ocr < 60 { doubts.append("the scan is hard to read here (OCR confidence \(Int(ocr)))") }
@@ -409,6 +583,167 @@ public enum LabReportReader {
         return Row(page: page, name: name, valueNumber: value.number, valueText: value.number == nil ? value.text : nil, unit: unit,
                    range: range, flag: flag, panel: panel, analyte: analyte?.key, loinc: analyte?.loinc.first,
                    confidence: (confidence * 100).rounded() / 100, unsure: doubts.isEmpty ? nil : doubts.joined(separator: "; "))
+    }
+
+    /// A row read from a line, checked again once its range was found on the next line.
+    static func checked(_ row: Row, state: State) -> Row {
+        let value = LabGrammar.Value(number: row.valueNumber, text: row.valueText, flag: row.flag)
+        return assemble(name: row.name, value: value, unit: row.unit, range: row.range, critical: false, doubts: [], ocr: nil,
+                        page: row.page, panel: row.panel, fromLine: true)
+    }
+
+    // MARK: Rows written as lines
+
+    /// Names that stand for "the result" in a line, whose test is named by the line above:
+    /// "Your value: 5.4 %" under "Hemoglobin A1c".
+    static let valueLabels: Set<String> = ["your value", "value", "result", "your result", "results", "ergebnis", "resultat", "resultado",
+                                           "valeur", "wert", "risultato", "observed value", "patient value", "current value", "latest value"]
+
+    /// A result written as a line of text rather than a table row, found by what phr knows:
+    /// a test name (from the catalogue), a result, and a unit that measures that test, then
+    /// the flag and the range in any of the ways labs print them:
+    /// `Haemoglobin: 13.2 g/dL (Ref: 13.0 - 17.0)`, `Glucose, fasting ........ 5.4 mmol/L
+    /// [3.9-5.5]`, `• TSH: 5.8 mIU/L (High)`, a table row with no header above it. A name phr
+    /// does not know is proposed, unsure, only when the line has a unit and a bounded range.
+    /// `named` is true when the name came from `heading` (the line is "Your value: ...").
+    static func lineRow(_ cells: [Cell], page: Int, panel: String?, heading: String?, state: State) -> (row: Row, named: Bool)? {
+        var tokens = cells.flatMap { cell in cell.text.split(separator: " ").map(String.init) }
+        if let first = tokens.first {
+            if ["•", "·", "-", "–", "*", "‣", "◦", "▪", "○", "■", "□", "→", "⁃"].contains(first) {
+                tokens.removeFirst()
+            } else if let mark = first.first, "•·‣◦▪■→".contains(mark) {
+                tokens[0] = String(first.dropFirst())
+            }
+        }
+        guard tokens.count >= 2, tokens.count <= 40 else { return nil }
+        let ocr = cells.contains { $0.confidence != nil }
+        // Where the result starts: after the longest name phr knows, else after the first words.
+        var first: (Int, Int, LabGrammar.Value, String)?
+        var known: (Int, Int, LabGrammar.Value, String)?
+        for start in 1..<tokens.count {
+            guard let (value, end) = valueAt(tokens, start) else { continue }
+            let name = lineName(tokens[..<start])
+            guard isLineName(name) else { continue }
+            if first == nil { first = (start, end, value, name) }
+            let normal = AnalyteCatalog.normalized(name)
+            if AnalyteCatalog.lookup(name) != nil || valueLabels.contains(normal) || ocr && AnalyteCatalog.ocrCorrected(name) != nil {
+                known = (start, end, value, name)
+            }
+        }
+        guard let chosen = known ?? first else { return nil }
+        let end = chosen.1
+        var value = chosen.2
+        var name = chosen.3
+        var named = false
+        if valueLabels.contains(AnalyteCatalog.normalized(name)) {
+            guard let heading else { return nil }
+            name = heading
+            named = true
+        }
+        // After the result: unit, flag, then the range (a flag may also follow the range).
+        var unit: String?
+        var critical = false
+        var rangeTokens: [String] = []
+        var index = end
+        while index < tokens.count {
+            let token = tokens[index]
+            if rangeTokens.isEmpty {
+                if unit == nil, index + 1 < tokens.count, LabUnits.ucum(token + " " + tokens[index + 1]) != nil {
+                    unit = token + " " + tokens[index + 1]
+                    index += 2
+                    continue
+                }
+                if unit == nil, LabGrammar.isUnit(token) {
+                    unit = token
+                    index += 1
+                    continue
+                }
+                if value.flag == nil, let flag = LabGrammar.besideNumber(token) ?? (token.hasPrefix("(") || token.hasPrefix("[") ? LabGrammar.flag(token) : nil) {
+                    value.flag = flag
+                    index += 1
+                    continue
+                }
+                if value.flag == nil, LabGrammar.isCritical(token) {
+                    critical = true
+                    index += 1
+                    continue
+                }
+            } else if index == tokens.count - 1, value.flag == nil, token.first == "[" || token.first == "(" || token.uppercased() == token,
+                      let flag = LabGrammar.flag(token) {
+                value.flag = flag
+                index += 1
+                continue
+            }
+            rangeTokens.append(token)
+            index += 1
+        }
+        var range: ReferenceRange?
+        if !rangeTokens.isEmpty {
+            var text = rangeTokens.joined(separator: " ").filter { !"()[]{}".contains($0) }
+            text = LabGrammar.rangeLabelRemoved(text).trimmingCharacters(in: CharacterSet(charactersIn: " ;,."))
+            (range, unit) = Self.range(text, unit: unit, state: state)
+            // What follows the result is not a range: a comment, a date, another column's words.
+            if let found = range, found.low == nil, found.high == nil, LabGrammar.value(text) == nil {
+                if known == nil { return nil }
+                range = nil
+            }
+        }
+        let ocrConfidence = cells.compactMap(\.confidence).min()
+        if AnalyteCatalog.lookup(name, unit: unit) == nil, !ocr || AnalyteCatalog.ocrCorrected(name, unit: unit) == nil {
+            // An unknown name: only a line shaped like a result (a number, a unit, a range).
+            guard value.number != nil, let unit, LabGrammar.isUnit(unit), range?.low != nil || range?.high != nil else { return nil }
+        }
+        let row = assemble(name: name, value: value, unit: unit, range: range, critical: critical, doubts: [],
+                           ocr: ocrConfidence, page: page, panel: named ? state.panel : panel, fromLine: true)
+        return (row, named)
+    }
+
+    /// The result that starts at `tokens[start]` and the index after it: a number (a flag may
+    /// be glued to it), a comparison ("< 0.5" in one or two words), a word or two of a
+    /// qualitative result ("Not detected").
+    static func valueAt(_ tokens: [String], _ start: Int) -> (LabGrammar.Value, Int)? {
+        let token = tokens[start]
+        if ["<", ">", "≤", "≥", "<=", ">="].contains(token), start + 1 < tokens.count, LabGrammar.number(tokens[start + 1]) != nil {
+            return (LabGrammar.Value(text: token + tokens[start + 1]), start + 2)
+        }
+        if start + 1 < tokens.count, let value = LabGrammar.value(token + " " + tokens[start + 1]), value.number == nil,
+           LabGrammar.textResults.contains((token + " " + tokens[start + 1]).lowercased()) {
+            return (value, start + 2)
+        }
+        guard let value = LabGrammar.value(token) else { return nil }
+        return (value, start + 1)
+    }
+
+    /// The name part of a line: without its colon, dot leaders and bullet.
+    static func lineName(_ tokens: ArraySlice<String>) -> String {
+        let kept = tokens.filter { token in !token.allSatisfy { ".…_·:-–".contains($0) } }
+        var name = kept.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        while let last = name.last, ":.…_=".contains(last) { name.removeLast() }
+        return name.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether words before a result can be a test's name: letters first, not a sentence, no
+    /// measured number or unit inside.
+    static func isLineName(_ name: String) -> Bool {
+        guard let first = name.first, first.isLetter, name.count <= 60 else { return false }
+        let words = name.split(separator: " ")
+        guard words.count <= 8 else { return false }
+        return !words.contains { word in
+            let text = String(word)
+            return (LabGrammar.number(text) != nil && (text.contains(".") || text.contains(","))) || (text.contains("/") && LabGrammar.isUnit(text))
+                || text.contains("@") || text.hasSuffix(":") && word != words.last
+        }
+    }
+
+    /// A line that holds only a range under its label ("Normal range: 4.0 - 5.6 %", "(Ref:
+    /// 13 - 17)"), and the unit printed with it.
+    static func rangeLine(_ cells: [Cell]) -> (ReferenceRange, String?)? {
+        let written = cells.map(\.text).joined(separator: " ").filter { !"()[]".contains($0) }.trimmingCharacters(in: .whitespaces)
+        let text = LabGrammar.rangeLabelRemoved(written)
+        guard text != written else { return nil }
+        let (range, unit) = Self.range(text, unit: nil, state: State())
+        guard let range, range.low != nil || range.high != nil else { return nil }
+        return (range, unit)
     }
 
     // MARK: Dates

@@ -39,10 +39,10 @@ public enum LabUnits {
         add("%", ["percent"])
         add("fL", ["fl", "µm3", "um3"])
         add("pg", ["pg/cell"])
-        add("10*3/uL", ["x10E3/uL", "x10^3/uL", "10^3/uL", "×10³/µL", "x10³/µL", "K/uL", "K/µL", "thou/uL", "10e3/uL", "Tsd/µL", "/nL"])
-        add("10*6/uL", ["x10E6/uL", "x10^6/uL", "10^6/uL", "×10⁶/µL", "x10⁶/µL", "M/uL", "M/µL", "mill/uL", "10e6/uL", "Mio/µL", "/pL"])
-        add("10*9/L", ["x10^9/L", "10^9/L", "×10⁹/L", "x10⁹/L", "10⁹/L", "x10E9/L", "10e9/L", "Giga/L"])
-        add("10*12/L", ["x10^12/L", "10^12/L", "×10¹²/L", "x10¹²/L", "10¹²/L", "T/L", "x10E12/L", "10e12/L", "Tera/L"])
+        add("10*3/uL", ["x10E3/uL", "x10^3/uL", "10^3/uL", "×10³/µL", "x10³/µL", "K/uL", "K/µL", "thou/uL", "10e3/uL", "Tsd/µL", "/nL", "x10*3/uL"])
+        add("10*6/uL", ["x10E6/uL", "x10^6/uL", "10^6/uL", "×10⁶/µL", "x10⁶/µL", "M/uL", "M/µL", "mill/uL", "10e6/uL", "Mio/µL", "/pL", "x10*6/uL"])
+        add("10*9/L", ["x10^9/L", "10^9/L", "×10⁹/L", "x10⁹/L", "10⁹/L", "x10E9/L", "10e9/L", "Giga/L", "x10*9/L"])
+        add("10*12/L", ["x10^12/L", "10^12/L", "×10¹²/L", "x10¹²/L", "10¹²/L", "T/L", "x10E12/L", "10e12/L", "Tera/L", "x10*12/L"])
         add("/uL", ["cells/uL", "cells/µL", "/µL", "/mm3"])
         add("mL/min/{1.73_m2}", ["mL/min/1.73m2", "mL/min/1.73 m2", "mL/min/1.73m²", "mL/min/1.73 m²", "ml/min/1,73m2", "ml/min/1,73 m²", "mL/min/1.73m^2"])
         add("mm/h", ["mm/hr", "mm/1h", "mm/Std"])
@@ -57,6 +57,8 @@ public enum LabUnits {
         add("L/L", ["l/l"])
         add("ug/mL", ["µg/mL", "mcg/mL"])
         add("mm[Hg]", ["mmHg"])
+        add("mg/L{FEU}", ["mg/L FEU", "mg/l FEU", "mg FEU/L"])
+        add("ug/mL{FEU}", ["ug/mL FEU", "µg/mL FEU", "mcg/mL FEU"])
         return table
     }()
 
@@ -69,6 +71,9 @@ public enum LabUnits {
     public static func ucum(_ written: String) -> String? {
         let trimmed = written.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return nil }
+        // French and Belgian reports count cells in "G/L" (giga per litre) and "T/L": a capital
+        // G is never grams, which UCUM and every lab write g.
+        if trimmed == "G/L" || trimmed == "Giga/L" { return "10*9/L" }
         // Compared without case: labs write mEq/L, meq/L and MEQ/L alike, and no two units
         // in the table differ only in case.
         return Self.written[key(trimmed)]
@@ -93,7 +98,7 @@ public enum LabUnits {
     }
 
     /// Conversions that hold for every analyte: the same quantity written two ways.
-    private static let general: [String: [String: Double]] = [
+    fileprivate static let general: [String: [String: Double]] = [
         "ng/mL": ["ug/L": 1, "ng/dL": 100, "pg/mL": 1000],
         "ug/L": ["ng/mL": 1],
         "pg/mL": ["ng/L": 1, "ng/mL": 0.001],
@@ -115,6 +120,8 @@ public enum LabUnits {
         "meq/L": ["mmol/L": 1],
         "mmol/L": ["meq/L": 1],
         "umol/L": ["mmol/L": 0.001],
+        "mg/L{FEU}": ["ug/mL{FEU}": 1],
+        "ug/mL{FEU}": ["mg/L{FEU}": 1],
     ]
 
     /// `value` in `from` expressed in `to`, for `analyte` (a catalog key) when the conversion
@@ -132,6 +139,18 @@ public enum LabUnits {
                 if let factor = general[from]?[conversion.from], conversion.to == to { return conversion.forward(value * factor) }
                 if let factor = general[conversion.to]?[to], conversion.from == from { return conversion.forward(value).map { $0 * factor } }
             }
+        }
+        return nil
+    }
+}
+
+extension LabUnits {
+    /// `convert`, or through one unit that writes the same quantity another way (troponin in
+    /// ng/mL to ng/L via pg/mL): whether a unit can measure an analyte at all.
+    public static func convertThroughOne(_ value: Double, from: String, to: String, analyte: String?) -> Double? {
+        if let direct = convert(value, from: from, to: to, analyte: analyte) { return direct }
+        for (middle, factor) in general[from] ?? [:] {
+            if let converted = convert(value * factor, from: middle, to: to, analyte: analyte) { return converted }
         }
         return nil
     }

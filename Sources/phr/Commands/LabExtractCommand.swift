@@ -32,14 +32,18 @@ struct LabExtract: ParsableCommand {
         let extractor = TextExtractor(limits: try ExtractionLimits.fromEnvironment(ProcessEnvironment.variables))
         let importer = DocumentImporter(vault: context.vault, profile: context.profile, extractor: extractor)
         let layouts = try importer.layouts(of: found)
-        var extraction = LabExtraction.read(documentID: found.id, pages: layouts.map { ($0.page, $0.words) }, documentDate: found.date)
+        // Ranges printed per sex or age are read for the profile's (its medical ID).
+        let patient = LabPatient(try MedicalIDStore(vault: context.vault, profile: context.profile, time: context.time).get())
+        var extraction = LabExtraction.read(documentID: found.id, pages: layouts.map { ($0.page, $0.words) }, documentDate: found.date,
+                                            patient: patient)
         // Scanned pages are read again as tables, which keeps a flag column's lone letters; the
-        // reading with more rows the reader is sure of wins.
-        if layouts.contains(where: { $0.source == .ocr }) {
+        // reading with more rows the reader is sure of wins. A scan whose first reading holds
+        // no candidate row is not a results table, and is not read twice.
+        if layouts.contains(where: { $0.source == .ocr }), !extraction.rows.isEmpty {
             if interactive { Console.note("reading the scanned pages again as tables...") }
             let tables = try importer.tableLayouts(of: found)
             extraction = LabExtraction.better(extraction, LabExtraction.read(documentID: found.id, pages: tables.map { ($0.page, $0.words) },
-                                                                             documentDate: found.date))
+                                                                             documentDate: found.date, patient: patient))
         }
         if let date {
             extraction.collected = try RecordContext.options { try RecordFields.date(date, field: Field("date")) }.description

@@ -29,9 +29,20 @@ import Testing
             }
         }
 
+        struct Patient: Decodable {
+            var sex: String
+            var dateOfBirth: String?
+            enum CodingKeys: String, CodingKey {
+                case sex
+                case dateOfBirth = "date_of_birth"
+            }
+        }
+
         var document: String
         var collected: String
         var rows: [Row]
+        /// Whose report it is, when the ranges it prints depend on it.
+        var patient: Patient?
     }
 
     static func read(_ row: LabReportReader.Row) -> Expected.Row {
