@@ -132,6 +132,8 @@ public enum LabReportReader {
         var furniture: Set<String> = []
         var sex: MedicalID.Sex?
         var age: Double?
+        /// A heading read, waiting for the row under it.
+        var heading: String?
     }
 
     /// The rows of every page, the panel heading carried over page breaks. `patient` chooses
@@ -201,9 +203,12 @@ public enum LabReportReader {
         var result: [Row] = []
         // The cells of the row read last, while the next line may still continue it.
         var open: [Cell]?
-        // A heading waits for the row under it: a title above the patient's details is not
-        // the panel of the rows that follow them.
-        var heading: String?
+        // A heading waits for the row under it (over a page break too, "LIPID PANEL" at the foot
+        // of a page): a title above the patient's details is not the panel of the rows below them.
+        var heading: String? {
+            get { state.heading }
+            set { state.heading = newValue }
+        }
         // Whether the line before was a row read from a line of text (its range may follow).
         var lineRowOpen = false
         // A table line whose result did not read, perhaps wrapped onto the next line.
@@ -730,7 +735,7 @@ public enum LabReportReader {
         guard words.count <= 8 else { return false }
         return !words.contains { word in
             let text = String(word)
-            return (LabGrammar.number(text) != nil && (text.contains(".") || text.contains(","))) || (text.contains("/") && LabGrammar.isUnit(text))
+            return (LabGrammar.number(text) != nil && (text.contains(".") || text.contains(","))) || LabUnits.ucum(text) != nil && text.contains("/")
                 || text.contains("@") || text.hasSuffix(":") && word != words.last
         }
     }

@@ -39,11 +39,11 @@ public enum LabUnits {
         add("%", ["percent"])
         add("fL", ["fl", "µm3", "um3"])
         add("pg", ["pg/cell"])
-        add("10*3/uL", ["x10E3/uL", "x10^3/uL", "10^3/uL", "×10³/µL", "x10³/µL", "K/uL", "K/µL", "thou/uL", "10e3/uL", "Tsd/µL", "/nL", "x10*3/uL"])
-        add("10*6/uL", ["x10E6/uL", "x10^6/uL", "10^6/uL", "×10⁶/µL", "x10⁶/µL", "M/uL", "M/µL", "mill/uL", "10e6/uL", "Mio/µL", "/pL", "x10*6/uL"])
+        add("10*3/uL", ["x10E3/uL", "x10^3/uL", "10^3/uL", "×10³/µL", "x10³/µL", "K/uL", "K/µL", "thou/uL", "10e3/uL", "Tsd/µL", "/nL", "x10*3/uL", "thousand/uL", "thou/µL", "10^3/mm3", "x10^3/mm3"])
+        add("10*6/uL", ["x10E6/uL", "x10^6/uL", "10^6/uL", "×10⁶/µL", "x10⁶/µL", "M/uL", "M/µL", "mill/uL", "10e6/uL", "Mio/µL", "/pL", "x10*6/uL", "million/uL", "millions/uL", "mill/µL", "million/cmm", "millions/cumm", "million/mm3", "10^6/mm3"])
         add("10*9/L", ["x10^9/L", "10^9/L", "×10⁹/L", "x10⁹/L", "10⁹/L", "x10E9/L", "10e9/L", "Giga/L", "x10*9/L"])
         add("10*12/L", ["x10^12/L", "10^12/L", "×10¹²/L", "x10¹²/L", "10¹²/L", "T/L", "x10E12/L", "10e12/L", "Tera/L", "x10*12/L"])
-        add("/uL", ["cells/uL", "cells/µL", "/µL", "/mm3"])
+        add("/uL", ["cells/uL", "cells/µL", "/µL", "/mm3", "cells/mm3", "/cumm", "cells/cumm", "/cmm", "cells/cmm", "per uL"])
         add("mL/min/{1.73_m2}", ["mL/min/1.73m2", "mL/min/1.73 m2", "mL/min/1.73m²", "mL/min/1.73 m²", "ml/min/1,73m2", "ml/min/1,73 m²", "mL/min/1.73m^2"])
         add("mm/h", ["mm/hr", "mm/1h", "mm/Std"])
         add("s", ["sec", "seconds", "Sek"])
@@ -107,7 +107,7 @@ public enum LabUnits {
         "g/L": ["g/dL": 0.1],
         "mg/dL": ["mg/L": 10, "g/dL": 0.001],
         "mg/L": ["mg/dL": 0.1],
-        "10*3/uL": ["10*9/L": 1],
+        "10*3/uL": ["10*9/L": 1, "/uL": 1000],
         "10*9/L": ["10*3/uL": 1],
         "10*6/uL": ["10*12/L": 1],
         "10*12/L": ["10*6/uL": 1],
@@ -120,6 +120,7 @@ public enum LabUnits {
         "meq/L": ["mmol/L": 1],
         "mmol/L": ["meq/L": 1],
         "umol/L": ["mmol/L": 0.001],
+        "/uL": ["10*3/uL": 0.001, "10*9/L": 0.001],
         "mg/L{FEU}": ["ug/mL{FEU}": 1],
         "ug/mL{FEU}": ["mg/L{FEU}": 1],
     ]

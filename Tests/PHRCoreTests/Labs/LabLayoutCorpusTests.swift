@@ -98,6 +98,51 @@ import Testing
         #expect(Double(total.right) >= 0.95 * Double(total.total))
     }
 
+    /// A lab report nobody here made (the third-party corpus, an fpdf2 report of three pages:
+    /// a running letterhead, "Page n/3" footers, a panel heading at the foot of page 1 whose
+    /// table starts on page 2, counts in cells/uL and million/uL). The rows below were read off
+    /// the pages by eye: every one must be read right, and sure.
+    @Test(.corpus) func aThirdPartyReportIsReadRowForRow() throws {
+        let printed = """
+            1|COMPLETE BLOOD COUNT (CBC)|Hemoglobin|10.2|g/dL|12.0 - 17.5;1|COMPLETE BLOOD COUNT (CBC)|Red Blood Cell Count|4.5|million/uL|4.0 - 6.0
+            1|COMPLETE BLOOD COUNT (CBC)|White Blood Cell Count|12500|cells/uL|4000 - 11000;1|COMPLETE BLOOD COUNT (CBC)|Platelet Count|250000|cells/uL|150000 - 400000
+            1|COMPLETE BLOOD COUNT (CBC)|Hematocrit|38.0|%|36.0 - 54.0;1|COMPLETE BLOOD COUNT (CBC)|MCV|78.0|fL|80.0 - 100.0
+            1|COMPLETE BLOOD COUNT (CBC)|MCH|29.5|pg|27.0 - 33.0;1|COMPLETE BLOOD COUNT (CBC)|MCHC|33.8|g/dL|32.0 - 36.0
+            1|COMPLETE BLOOD COUNT (CBC)|ESR|25|mm/hr|0 - 20;1|LIVER FUNCTION TEST (LFT)|Total Bilirubin|0.8|mg/dL|0.1 - 1.2
+            1|LIVER FUNCTION TEST (LFT)|Direct Bilirubin|0.2|mg/dL|0.0 - 0.3;1|LIVER FUNCTION TEST (LFT)|ALT (SGPT)|28|U/L|7 - 56
+            1|LIVER FUNCTION TEST (LFT)|AST (SGOT)|32|U/L|10 - 40;1|LIVER FUNCTION TEST (LFT)|Alkaline Phosphatase|95|U/L|44 - 147
+            1|LIVER FUNCTION TEST (LFT)|Albumin|4.2|g/dL|3.5 - 5.5;1|LIVER FUNCTION TEST (LFT)|Total Protein|7.1|g/dL|6.0 - 8.3
+            1|KIDNEY FUNCTION TEST (KFT)|Creatinine|0.9|mg/dL|0.6 - 1.2;1|KIDNEY FUNCTION TEST (KFT)|Blood Urea Nitrogen|15|mg/dL|7 - 20
+            1|KIDNEY FUNCTION TEST (KFT)|Uric Acid|5.5|mg/dL|3.0 - 7.0;2|LIPID PANEL|Total Cholesterol|245|mg/dL|Up to 200
+            2|LIPID PANEL|HDL Cholesterol|35|mg/dL|40 - 60;2|LIPID PANEL|LDL Cholesterol|165|mg/dL|Up to 100
+            2|LIPID PANEL|Triglycerides|180|mg/dL|Up to 150;2|LIPID PANEL|VLDL Cholesterol|36|mg/dL|2 - 30
+            3|DIABETES / METABOLIC|Fasting Blood Sugar|132|mg/dL|70 - 100;3|DIABETES / METABOLIC|HbA1c|6.8|%|4.0 - 5.7
+            3|THYROID PANEL|TSH|2.5|uIU/mL|0.4 - 4.0;3|THYROID PANEL|Free T3|3.1|pg/mL|2.0 - 4.4;3|THYROID PANEL|Free T4|1.2|ng/dL|0.8 - 1.8
+            3|ELECTROLYTES|Sodium|140|mEq/L|136 - 145;3|ELECTROLYTES|Potassium|4.2|mEq/L|3.5 - 5.0;3|ELECTROLYTES|Calcium|9.5|mg/dL|8.5 - 10.5
+            3|VITAMINS & IRON STUDIES|Vitamin D|18|ng/mL|30 - 100;3|VITAMINS & IRON STUDIES|Vitamin B12|350|pg/mL|200 - 900
+            3|VITAMINS & IRON STUDIES|Ferritin|45|ng/mL|12 - 300;3|VITAMINS & IRON STUDIES|Serum Iron|85|ug/dL|60 - 170
+            """.replacingOccurrences(of: "\n", with: ";").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).split(separator: "|").map(String.init) }
+        let expected = printed.map { cells in
+            let range = LabGrammar.range(cells[5])
+            return Expected.Row(page: Int(cells[0])!, name: cells[2], valueNumber: Double(cells[3]), valueText: nil, unit: cells[4], flag: nil,
+                                panel: cells[1], rangeLow: range?.low, rangeHigh: range?.high, rangeText: cells[5])
+        }
+        #expect(expected.count == 36)
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-third-party")
+        defer { TestSupport.remove(directory) }
+        let importer = DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
+        let document = try #require(try importer.add([CorpusData.path("pdfs/medical/medical__lab_report_cbc_lipid_3p.pdf")], options: .init())[0].document)
+        let extraction = LabExtraction.read(documentID: document.id, pages: try importer.layouts(of: document).map { ($0.page, $0.words) },
+                                            documentDate: document.date)
+        #expect(extraction.collected == "2026-02-27")
+        let score = Self.score(extraction, Expected(document: "", collected: "2026-02-27", rows: expected))
+        print("third-party lab report (fpdf2, 3 pages): \(score.right)/\(score.total) rows right, \(score.sure) sure"
+              + (score.misses.isEmpty ? "" : "; misses: \(score.misses.joined(separator: "; "))"))
+        #expect(score.right == expected.count)
+        #expect(score.sure == expected.count)
+        #expect(score.extra.isEmpty && score.sureWrong.isEmpty, "\(score.extra) \(score.sureWrong)")
+    }
+
     /// Scanned variants: layouts drawn at 150 DPI in grey, saved as a low-quality JPEG (the
     /// blur and blocks of a cheap scan) and read by OCR, both readings as `phr lab extract` does.
     /// Every row the reader is sure of is right; most rows are found.
