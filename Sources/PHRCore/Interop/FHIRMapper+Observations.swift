@@ -78,6 +78,14 @@ extension FHIRMapper {
         if let quantity = try FHIRElements.quantity(json["valueQuantity"], field: "valueQuantity") {
             let system = try FHIRElements.string(json["valueQuantity"]?["system"], field: "valueQuantity.system")
             let code = try FHIRElements.string(json["valueQuantity"]?["code"], field: "valueQuantity.code")
+            // "<0.5" ("comparator": "<"): a bound, not the result itself; kept as the lab wrote it.
+            if let comparator = try FHIRElements.string(json["valueQuantity"]?["comparator"], field: "valueQuantity.comparator") {
+                guard ["<", "<=", ">=", ">", "ad"].contains(comparator) else {
+                    throw FHIRFieldError(field: "valueQuantity.comparator", reason: "'\(comparator.prefix(10))' is not a comparator (<, <=, >=, >, ad)")
+                }
+                let written = comparator == "ad" ? "\(Observation.number(quantity.value)) (sufficient)" : comparator + Observation.number(quantity.value)
+                return Value(unit: quantity.unit, text: written, ucum: system == Coding.System.ucum ? code : nil)
+            }
             return Value(number: quantity.value, unit: quantity.unit, ucum: system == Coding.System.ucum ? code : nil)
         }
         if let concept = try FHIRElements.concept(json["valueCodeableConcept"], field: "valueCodeableConcept") {

@@ -105,6 +105,22 @@ public enum LabGrammar {
         }
     }
 
+    /// A result printed as a comparison ("<0.5", ">= 90", "≤ 3"): the FHIR comparator code
+    /// ("<", "<=", ">=", ">") and the number; nil for anything else.
+    public static func comparison(_ text: String) -> (comparator: String, value: Double)? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let first = trimmed.first, "<>≤≥".contains(first) else { return nil }
+        var rest = trimmed.dropFirst()
+        var comparator = String(first)
+        if rest.first == "=" {
+            comparator += "="
+            rest = rest.dropFirst()
+        }
+        comparator = ["≤": "<=", "≥": ">="][comparator] ?? comparator
+        guard let number = number(String(rest).trimmingCharacters(in: .whitespaces)) else { return nil }
+        return (comparator, number)
+    }
+
     /// Words that are results in their own right (urinalysis, serology).
     static let textResults: Set<String> = [
         "negative", "positive", "neg", "pos", "trace", "nil", "none", "not detected", "detected", "non-reactive", "nonreactive",

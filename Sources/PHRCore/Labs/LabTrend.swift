@@ -12,6 +12,10 @@ public struct LabTrend: Sendable {
         /// The range in `unit`.
         public var range: ReferenceRange?
         public var flag: LabFlag?
+        /// A result beyond what the lab measures ("<0.5"): the FHIR comparator and the bound in
+        /// `unit`, drawn as a marker at the bound; `value` stays nil, no number is made up.
+        public var comparator: String?
+        public var bound: Double?
     }
 
     public var analyte: Analyte?
@@ -27,7 +31,9 @@ public struct LabTrend: Sendable {
         self.analyte = analyte
         displayName = analyte?.name ?? ordered.last?.name ?? ""
         let key = analyte?.key
-        let written = ordered.compactMap { $0.valueNumber == nil ? nil : ($0.unitUCUM ?? $0.valueUnit) }
+        let written = ordered.compactMap { observation in
+            observation.valueNumber == nil && observation.valueText.flatMap(LabGrammar.comparison) == nil ? nil : (observation.unitUCUM ?? observation.valueUnit)
+        }
         // The preferred unit when every number converts to it; else the latest result's unit.
         var target = written.last
         if let preferred = analyte?.preferredUnit(units),
@@ -45,9 +51,10 @@ public struct LabTrend: Sendable {
                 return converted == value ? value : Self.significant(converted, digits: 3)
             }
             let value = observation.valueNumber.flatMap(convert)
+            let comparison = observation.valueNumber == nil ? observation.valueText.flatMap(LabGrammar.comparison) : nil
             return Point(observation: observation, day: observation.day, value: value,
                          range: observation.lab?.range.map { range in range.low == nil && range.high == nil ? range : range.converted(convert) },
-                         flag: observation.effectiveFlag)
+                         flag: observation.effectiveFlag, comparator: comparison?.comparator, bound: comparison.flatMap { convert($0.value) })
         }
     }
 
@@ -91,9 +98,10 @@ public struct LabTrend: Sendable {
 /// differ by shape as well as, on a colour terminal, by colour (red points, green band).
 public enum LabTrendChart {
     public static func lines(_ trend: LabTrend, height: Int = 8, colour: Bool) -> [String] {
-        let points = trend.points.filter { $0.value != nil }
+        // Results beyond the lab's limit ("<0.5") stand at their bound, marked < or >.
+        let points = trend.points.filter { $0.value != nil || $0.bound != nil }
         guard !points.isEmpty, height >= 2 else { return [] }
-        let values = points.compactMap(\.value)
+        let values = points.compactMap { $0.value ?? $0.bound }
         let band = trend.band
         var low = values.min()!, high = values.max()!
         if let bandLow = band?.low { low = min(low, bandLow) }
@@ -115,15 +123,16 @@ public enum LabTrendChart {
         var lines: [String] = []
         for r in 0..<height {
             var cells = Array(repeating: bandRows?.contains(r) == true ? "░" : " ", count: width)
-            for (index, point) in points.enumerated() where row(point.value!) == r {
+            for (index, point) in points.enumerated() where row((point.value ?? point.bound)!) == r {
                 let symbol: String
                 switch point.flag {
+                case _ where point.value == nil: symbol = point.comparator?.hasPrefix("<") == true ? "<" : ">"
                 case .high?, .criticalHigh?: symbol = "▲"
                 case .low?, .criticalLow?: symbol = "▼"
                 case .abnormal?: symbol = "◆"
                 default: symbol = "●"
                 }
-                cells[column(index)] = colour && symbol != "●" ? "\u{1b}[1;31m\(symbol)\u{1b}[0m" : symbol
+                cells[column(index)] = colour && ["▲", "▼", "◆"].contains(symbol) ? "\u{1b}[1;31m\(symbol)\u{1b}[0m" : symbol
             }
             var body = cells.joined()
             if colour && bandRows?.contains(r) == true {
@@ -139,6 +148,7 @@ public enum LabTrendChart {
             : "\(first) → \(last)"
         lines.append(String(repeating: " ", count: labelWidth + 2) + axis)
         var legend = "● in range  ▲ high  ▼ low"
+        if points.contains(where: { $0.value == nil }) { legend += "  < > beyond the lab's limit" }
         if let band { legend += "  ░ reference \(band.display)\(trend.unit.map { " " + LabUnits.display($0) } ?? "")" }
         lines.append(String(repeating: " ", count: labelWidth + 2) + legend)
         return lines

@@ -253,6 +253,12 @@ enum IPSResources {
             return [("valueQuantity", quantity(number, unit: unit, ucum: ucum))]
         }
         if let codes, !codes.isEmpty { return [("valueCodeableConcept", concept(codes, text: text))] }
+        // "<0.5": below the lab's limit, a quantity with its comparator, not a string.
+        if let text, let (comparator, bound) = LabGrammar.comparison(text) {
+            guard case .object(var members) = quantity(bound, unit: unit, ucum: ucum) else { return [] }
+            members.insert(("comparator", .string(comparator)), at: 1)
+            return [("valueQuantity", .object(members))]
+        }
         if let text { return [("valueString", .string(text))] }
         return []
     }

@@ -128,4 +128,43 @@ import Testing
         #expect(coloured[4] == " 37.6 ┤\u{1b}[32m░░░░\u{1b}[1;31m▼\u{1b}[0m\u{1b}[32m░░●░░░░░░░\u{1b}[0m")
         #expect(coloured[5] == "   12 ┤ \u{1b}[1;31m▼\u{1b}[0m")
     }
+
+    /// "<0.5" is below what the lab measures: stored as written (no number made up), drawn in the
+    /// trend as a marker at its bound, exported to IPS as a quantity with its comparator, and
+    /// read back from FHIR the same way.
+    @Test func aResultBeyondTheLabsLimitKeepsItsComparator() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-comparator")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        try Self.add(store, "CRP", "3.2", "mg/L", range: "<5", date: "2024-01-10")
+        let below = try Self.add(store, "CRP", "<0.5", "mg/L", range: "<5", date: "2025-01-10")
+        #expect(below.valueNumber == nil && below.valueText == "<0.5")
+        let trend = try store.trend("crp", units: .us)
+        #expect(trend.points.map(\.value) == [3.2, nil])
+        #expect(trend.points.last?.comparator == "<" && trend.points.last?.bound == 0.5)
+        #expect(trend.direction == nil, "no direction from a bound")
+        let lines = LabTrendChart.lines(trend, height: 4, colour: false)
+        #expect(lines.contains { $0.hasPrefix("0.5 ┤") && $0.contains("<") }, "\(lines)")
+        #expect(lines.last?.contains("< > beyond the lab's limit") == true)
+
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(IPSResources.observation(below, id: "o1", patient: "p1").serialized()))
+            as? [String: Any])
+        let quantity = try #require(json["valueQuantity"] as? [String: Any])
+        #expect(quantity["comparator"] as? String == "<" && quantity["value"] as? Double == 0.5 && quantity["code"] as? String == "mg/L")
+        #expect(json["valueString"] == nil)
+
+        let bundle = "\(directory)/comparator.json"
+        try Data("""
+            {"resourceType": "Bundle", "type": "collection", "entry": [{"resource": {"resourceType": "Observation", "id": "crp1", "status": "final",
+              "category": [{"coding": [{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"}]}],
+              "code": {"coding": [{"system": "http://loinc.org", "code": "1988-5"}], "text": "CRP"}, "effectiveDateTime": "2025-03-01",
+              "valueQuantity": {"value": 0.5, "comparator": "<", "unit": "mg/L", "system": "http://unitsofmeasure.org", "code": "mg/L"}}}]}
+            """.utf8).write(to: URL(fileURLWithPath: bundle))
+        let (other, otherProfile, otherDirectory) = try RecordFixtures.vault("lab-comparator-import")
+        defer { TestSupport.remove(otherDirectory) }
+        _ = try RecordImport.run(path: bundle, vault: other, profileName: otherProfile.name, time: Self.time)
+        let imported = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("crp", units: .metric)
+        #expect(imported.points.map(\.observation.valueText) == ["<0.5"])
+        #expect(imported.points.first?.observation.valueNumber == nil)
+    }
 }
