@@ -214,4 +214,37 @@ import Testing
         let left = try JSONSerialization.jsonObject(with: Data(try cli.run(["lab", "list", "--json"], Self.env).stdout.utf8)) as? [Any]
         #expect(left?.isEmpty == true)
     }
+
+    /// A report that prints a range per sex ("Male: 13.5 - 17.5", "Female: 12.0 - 15.5" in one
+    /// cell) is read with the range of the profile's sex from its medical ID; without one, the
+    /// ranges are kept as text and no bound is guessed. `--yes` saves the rows it is sure of.
+    @Test func rangesBySexAreReadForTheProfilesMedicalID() throws {
+        let cli = try CLI(label: "lab-sex")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        #expect(try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/lab-layouts/ranges-by-sex.pdf"], Self.env).status == 0)
+        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
+            .split(separator: " ").first.map(String.init))
+        func hemoglobin() throws -> [String: Any] {
+            let result = try cli.run(["lab", "extract", id, "--json"], Self.env)
+            #expect(result.status == 0, "\(result.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            let rows = try #require(json["rows"] as? [[String: Any]])
+            #expect(rows.count == 5)
+            return try #require(rows.first)
+        }
+        let unknown = try #require(try hemoglobin()["range"] as? [String: Any])
+        #expect(unknown["low"] == nil && unknown["text"] as? String == "Male: 13.5 - 17.5; Female: 12.0 - 15.5")
+        #expect(try cli.run(["id", "set", "--sex", "female", "--dob", "1990-03-09"], Self.env).status == 0)
+        let female = try hemoglobin()
+        let range = try #require(female["range"] as? [String: Any])
+        #expect(range["low"] as? Double == 12 && range["high"] as? Double == 15.5)
+        #expect(female["flag"] as? String == "L" && female["unsure"] == nil)
+        let saved = try cli.run(["lab", "extract", id, "--yes"], Self.env)
+        #expect(saved.status == 0, "\(saved.stderr)")
+        #expect(saved.stdout == "saved 5 results from document \(id)\n")
+        let list = try cli.run(["lab", "list", "--flagged"], Self.env)
+        let line = try #require(list.stdout.split(separator: "\n").first { $0.contains("Hemoglobin") })
+        #expect(line.contains("11.6 g/dL  12–15.5  L"), "\(list.stdout)")
+    }
 }

@@ -337,3 +337,13 @@ public enum LabGrammar {
         return text.contains("/") && text.contains(where: \.isLetter)
     }
 }
+
+extension ReferenceRange {
+    /// The range as a listing shows it: the text the lab printed, except when it printed one
+    /// range per sex or age ("Male: 13.5 - 17.5; Female: 12.0 - 15.5"), where the bounds
+    /// chosen for the patient stand ("12–15.5") and the whole text stays in `text`.
+    public var listed: String {
+        if let text, text.contains(";"), low != nil || high != nil { return display }
+        return text ?? display
+    }
+}

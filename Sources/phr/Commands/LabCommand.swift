@@ -82,7 +82,7 @@ struct LabList: ParsableCommand {
         if results.isEmpty { return Console.note("no lab results; add one with 'phr lab add' or read a report with 'phr lab extract DOC'") }
         Table.print(header: ["ID", "DATE", "ANALYTE", "VALUE", "RANGE", "FLAG", "SOURCE"], rows: results.map { result in
             [result.id, RecordText.or(result.day?.description), result.name, result.valueDescription,
-             RecordText.or(result.lab?.range.map { $0.text ?? $0.display }), result.effectiveFlag?.rawValue ?? "", result.labSourceText]
+             RecordText.or(result.lab?.range.map(\.listed)), result.effectiveFlag?.rawValue ?? "", result.labSourceText]
         })
     }
 }
@@ -105,7 +105,9 @@ struct LabShow: ParsableCommand {
             ("Analyte", result.name + (result.analyte.map { $0.name.lowercased() == result.name.lowercased() ? "" : " (\($0.name))" } ?? "")),
             ("Value", result.valueDescription),
             ("UCUM", lab?.unitUCUM),
-            ("Range", lab?.range.map { $0.text ?? $0.display }),
+            ("Range", lab?.range.map { range in
+                range.listed == (range.text ?? range.display) ? range.listed : "\(range.listed) (the report prints \(range.text ?? ""))"
+            }),
             ("Flag", result.effectiveFlag.map { "\($0.rawValue) (\($0.words))" }),
             ("Date", result.effective),
             ("Panel", lab?.panel),

@@ -104,7 +104,7 @@ struct LabReview {
             let row = extraction.rows[index]
             let mark = !kept[index] ? "dropped" : row.unsure != nil ? "?" : ""
             return [String(index + 1), mark, String(row.page), row.name, row.valueDisplay, row.flag?.rawValue ?? "",
-                    row.range.map { $0.text ?? $0.display } ?? "", row.panel ?? ""]
+                    row.range.map(\.listed) ?? "", row.panel ?? ""]
         })
         for (index, row) in extraction.rows.enumerated() where kept[index] && row.unsure != nil {
             Console.message("phr: note: row \(index + 1) is unsure: \(row.unsure!)")
