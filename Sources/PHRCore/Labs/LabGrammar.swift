@@ -74,6 +74,9 @@ public enum LabGrammar {
         case "LL", "L!!", "CRIT L", "CRITICAL LOW", "↓↓", "PANIC LOW", "LC": return .criticalLow
         case "A", "ABN", "ABNORMAL", "*", "!", "**", "AA": return .abnormal
         case "N", "NORMAL", "NORM", "WNL", "WITHIN RANGE", "IN RANGE", "NORMAL RANGE": return .normal
+        case "ABOVE HIGH REFERENCE LIMIT", "ABOVE REFERENCE RANGE", "ABOVE RANGE", "ABOVE NORMAL", "ABOVE THE REFERENCE RANGE": return .high
+        case "BELOW LOW REFERENCE LIMIT", "BELOW REFERENCE RANGE", "BELOW RANGE", "BELOW NORMAL", "BELOW THE REFERENCE RANGE": return .low
+        case "OUTSIDE REFERENCE RANGE", "OUT OF RANGE", "OUTSIDE RANGE": return .abnormal
         default: return nil
         }
     }
@@ -183,6 +186,9 @@ public enum LabGrammar {
         var text = rangeLabelRemoved(written)
         for dash in ["–", "—", "‒", "−"] { text = text.replacingOccurrences(of: dash, with: "-") }
         text = text.replacingOccurrences(of: "<=", with: "≤").replacingOccurrences(of: ">=", with: "≥")
+        // US reference labs print "> OR = 40".
+        text = text.replacingOccurrences(of: #">\s*or\s*="#, with: "≥", options: [.regularExpression, .caseInsensitive])
+            .replacingOccurrences(of: #"<\s*or\s*="#, with: "≤", options: [.regularExpression, .caseInsensitive])
         for brackets in ["(", ")", "[", "]"] { text = text.replacingOccurrences(of: brackets, with: "") }
         text = text.trimmingCharacters(in: .whitespaces)
         let lower = text.lowercased()

@@ -93,7 +93,8 @@ public enum LabReportReader {
                  "examen", "analisis", "prueba", "esame", "bepaling", "determination", "kenngrosse"]),
         (.value, ["result", "results", "value", "your value", "ergebnis", "resultat", "wert", "resultado", "risultato", "befund", "uitslag", "valeur",
                   "observed value", "observed", "patient result", "your result", "result value", "measured value", "patient value", "messwert",
-                  "valeur mesuree", "valor", "valore", "current result", "actual value"]),
+                  "valeur mesuree", "valor", "valore", "current result", "actual value", "in range", "out of range", "within range",
+                  "outside range", "current", "today", "latest", "this result"]),
         (.flag, ["flag", "flags", "abnormal", "h l", "kennung", "indicator", "hinweis", "alert", "markierung", "status", "interpretation",
                  "result flag", "abnormal flag", "bewertung"]),
         (.unit, ["unit", "units", "einheit", "unite", "unites", "unidad", "unidades", "unita", "eenheid", "unita di misura", "unit of measure",
@@ -101,7 +102,9 @@ public enum LabReportReader {
         (.other, ["method", "methode", "metodo", "specimen", "sample", "material", "probe", "comment", "comments", "remarks", "remark", "note", "notes",
                   "kommentar", "commentaire", "previous", "previous result", "previous value", "prior result", "last result", "anteriorite",
                   "anteriorites", "vorwert", "vorbefund", "precedent", "resultat anterieur", "risultato precedente", "resultado anterior",
-                  "loinc", "code", "date", "time", "performed at", "lab", "site"]),
+                  "loinc", "code", "date", "time", "performed at", "lab", "site", "change", "delta", "difference", "risk category", "risk",
+                  "category", "technology", "technique", "methodology", "instrument", "analyzer", "analyser", "trend", "history",
+                  "cumulative", "prior", "last"]),
         (.range, ["reference range", "reference", "range", "ref range", "reference interval", "ref interval", "normal range", "referenz",
                   "referenzbereich", "referenzwerte", "normwert", "normbereich", "valeurs de reference", "valeurs usuelles", "normes",
                   "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range",
@@ -110,9 +113,47 @@ public enum LabReportReader {
     ]
 
     static func headerColumn(_ text: String) -> Column? {
-        let normal = AnalyteCatalog.normalized(text)
+        var normal = AnalyteCatalog.normalized(text)
+        // "Current 14/04/2025", "Previous (01/2025)": the column's word without its date.
+        while let last = normal.split(separator: " ").last, last.allSatisfy(\.isNumber), normal.contains(" ") {
+            normal = String(normal.dropLast(last.count + 1))
+        }
         for (column, words) in headerWords where words.contains(normal) { return column }
         return nil
+    }
+
+    /// A table header printed over two or three lines ("Current" over "14/04/2025",
+    /// "Reference" over "Range"): the lines from `index` joined column by column, when together
+    /// they are a header and each alone is not; nil otherwise.
+    static func stackedHeader(_ lines: [[Cell]], at index: Int) -> (cells: [Cell], count: Int)? {
+        func named(_ cells: [Cell]) -> Int { cells.filter { headerColumn($0.text) != nil }.count }
+        guard lines[index].contains(where: { headerColumn($0.text) != nil }),
+              lines[index].allSatisfy({ LabGrammar.value($0.text) == nil }) else { return nil }
+        var merged = lines[index]
+        var best: (cells: [Cell], count: Int)?
+        for count in 2...3 where index + count - 1 < lines.count {
+            let next = lines[index + count - 1]
+            guard !isHeader(next), let bottom = merged.map(\.y1).max(), let top = next.map(\.y0).min(),
+                  top - bottom < max(merged.map { $0.y1 - $0.y0 }.max() ?? 0, 1) * 0.8,
+                  next.allSatisfy({ $0.text.count <= 30 && LabGrammar.value($0.text) == nil || $0.text.contains("/") }) else { break }
+            for cell in next {
+                if let at = merged.firstIndex(where: { min($0.x1, cell.x1) - max($0.x0, cell.x0) > 0 }) {
+                    merged[at].text += " " + cell.text
+                    merged[at].x0 = min(merged[at].x0, cell.x0)
+                    merged[at].x1 = max(merged[at].x1, cell.x1)
+                    merged[at].y1 = max(merged[at].y1, cell.y1)
+                } else {
+                    merged.append(cell)
+                }
+            }
+            merged.sort { $0.x0 < $1.x0 }
+            // A header alone gains the columns named on the lines under it ("Test", "Units"
+            // vertically centred between "Current" and its date).
+            if isHeader(merged), named(merged) > (isHeader(lines[index]) ? named(lines[index]) : 0), named(merged) > named(best?.cells ?? []) {
+                best = (merged, count)
+            }
+        }
+        return best
     }
 
     // MARK: Reading
@@ -134,6 +175,11 @@ public enum LabReportReader {
         var age: Double?
         /// A heading read, waiting for the row under it.
         var heading: String?
+        var headingX0: Double?
+        /// Where the panel's heading stands, and whether its rows stand indented under it: a
+        /// row back at the heading's edge is outside the panel (a TSH after an indented panel).
+        var panelX0: Double?
+        var panelIndented = false
     }
 
     /// The rows of every page, the panel heading carried over page breaks. `patient` chooses
@@ -178,7 +224,15 @@ public enum LabReportReader {
                           options: [.regularExpression, .caseInsensitive]) != nil
     }
 
-    static func rows(page: Int, words: [Word], lines: [[Cell]], state: inout State) -> [Row] {
+    static func rows(page: Int, words: [Word], lines given: [[Cell]], state: inout State) -> [Row] {
+        var lines = given
+        var index = 0
+        while index < lines.count {
+            if let (header, count) = stackedHeader(lines, at: index) {
+                lines.replaceSubrange(index..<(index + count), with: [header])
+            }
+            index += 1
+        }
         // Tables side by side: a line with the name column's header twice splits the page.
         if let headerIndex = lines.firstIndex(where: { isHeader($0) }) {
             let nameHeaders = lines[headerIndex].filter { headerColumn($0.text) == .name }
@@ -213,7 +267,32 @@ public enum LabReportReader {
         var lineRowOpen = false
         // A table line whose result did not read, perhaps wrapped onto the next line.
         var unfinished: [Cell]?
+        // Where the last row read stands: what is right under it may belong to it.
+        var rowBottom: Double?
+        var rowHeight = 0.0
+        var rowNameX0 = 0.0
+        var counted = 0
         for cells in lines {
+            let headingAtStart = heading
+            // Where the row appended on this line starts (a wrapped row: its first line).
+            var rowStart = cells.first?.x0
+            defer {
+                if result.count != counted, let x = rowStart {
+                    if headingAtStart != nil, result.last?.panel == headingAtStart {
+                        state.panelX0 = state.headingX0
+                        state.panelIndented = x > (state.headingX0 ?? .infinity) + 4
+                    } else if result.last?.panel == nil {
+                        state.panelX0 = nil
+                        state.panelIndented = false
+                    }
+                }
+                if result.count != counted {
+                    counted = result.count
+                    rowBottom = cells.map(\.y1).max()
+                    rowHeight = cells.map { $0.y1 - $0.y0 }.max() ?? 0
+                    rowNameX0 = rowStart ?? 0
+                }
+            }
             if isHeader(cells) {
                 header = cells.compactMap { cell in headerColumn(cell.text).map { ($0, cell.x0, cell.x1) } }
                 state.header = header
@@ -222,7 +301,28 @@ public enum LabReportReader {
                 continue
             }
             if isPageNumber(cells) || state.furniture.contains(furnitureKey(cells)) { continue }
-            let panel = heading ?? state.panel
+            var panel = heading ?? state.panel
+            if heading == nil, state.panelIndented, let edge = state.panelX0, let x = cells.first?.x0, x <= edge + 2 { panel = nil }
+            // Under a row: "Below low reference limit" is its flag; a name that wrapped ("square
+            // metres") the rest of its name.
+            if let last = result.last, rowBottom.map({ (cells.map(\.y0).min() ?? 0) - $0 < max(rowHeight, 1) * 0.9 }) == true {
+                let text = cells.map(\.text).joined(separator: " ")
+                if last.flag == nil, let flag = LabGrammar.flag(text) {
+                    var row = last
+                    row.flag = flag
+                    result[result.count - 1] = Self.rechecked(row, state: state)
+                    rowBottom = cells.map(\.y1).max()
+                    continue
+                }
+                if cells.count == 1, let first = text.first, first.isLowercase, text.count <= 40, LabGrammar.value(text) == nil,
+                   abs(cells[0].x0 - rowNameX0) < 4 {
+                    var row = last
+                    row.name += " " + text
+                    result[result.count - 1] = Self.rechecked(row, state: state)
+                    rowBottom = cells.map(\.y1).max()
+                    continue
+                }
+            }
             if let active = header {
                 if let previous = open, let merged = continuation(cells, of: previous, header: active),
                    let row = row(merged, header: active, page: page, panel: state.panel, state: state) {
@@ -235,6 +335,7 @@ public enum LabReportReader {
                 if let failed = unfinished, let merged = continuation(cells, of: failed, header: active, wrappedValue: true),
                    let row = row(merged, header: active, page: page, panel: panel, state: state) {
                     result.append(row)
+                    rowStart = merged.first?.x0
                     open = merged
                     unfinished = nil
                     state.panel = panel
@@ -272,9 +373,10 @@ public enum LabReportReader {
                 continue
             }
             lineRowOpen = false
-            if let found = panelHeading(cells) {
+            if let found = panelHeading(cells), rowBottom == nil || (cells.first?.x0 ?? 0) <= rowNameX0 + 4 {
                 // "HbAlc" read by OCR over the HbA1c rows.
                 heading = cells.contains { $0.confidence != nil } ? AnalyteCatalog.ocrCorrected(found)?.name ?? found : found
+                state.headingX0 = cells.first?.x0
             } else {
                 // A result that did not read yet may be finished by the next line, under the heading.
                 if unfinished == nil { heading = nil }
@@ -382,6 +484,7 @@ public enum LabReportReader {
         guard text.count <= 80, text.first?.isLetter == true, !text.contains(where: \.isNumber) || cells.count == 1,
               LabGrammar.value(text) == nil, !text.hasSuffix(":"), !text.contains(":") else { return nil }
         let lower = text.lowercased()
+        if LabGrammar.flag(text) != nil || lower.contains("reference") || lower.contains("interval") { return nil }
         for ignored in ["page ", "seite ", "comment", "note", "end of report", "continued", "fortsetzung", "suite", "footnote", "*"] where lower.hasPrefix(ignored) {
             return nil
         }
@@ -419,7 +522,8 @@ public enum LabReportReader {
     static let otherColumnWords: Set<String> = ["serum", "plasma", "whole blood", "urine", "blood", "edta", "edta blood", "citrate", "csf", "heparin",
                                                "ise", "ise indirekt", "ise indirect", "enzymatic", "enzymatisch", "ifcc", "hplc", "immunoassay", "clia",
                                                "eclia", "photometric", "photometrie", "calculated", "berechnet", "final", "preliminary", "corrected",
-                                               "immunturbidimetrie", "immunoturbidimetric", "turbidimetric", "colorimetric", "flow cytometry", "impedance"]
+                                               "immunturbidimetrie", "immunoturbidimetric", "turbidimetric", "colorimetric", "flow cytometry", "impedance", "c l i a",
+                                               "photometry", "e c l i a", "c m i a", "h p l c", "nephelometry", "spectrophotometry"]
 
     static func row(_ cells: [Cell], header: [(Column, Double, Double)], page: Int, panel: String?, state: State = State()) -> Row? {
         guard cells.count >= 2 else { return nil }
@@ -450,7 +554,11 @@ public enum LabReportReader {
         }
         // Without the colon a name may end in, or the speck OCR reads as a full stop.
         let name = nameCells.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " :.,"))
-        guard !name.isEmpty, name.first?.isLetter == true || name.first == "(" else { return nil }
+        // "% Transferrin saturation", "25-OH Vitamin D": a name may start with a sign or a
+        // number when it stands in the name column and has words.
+        guard !name.isEmpty, name.first?.isLetter == true || name.first == "(" || !(byColumn[.name] ?? []).isEmpty
+                && name.contains(where: \.isLetter) && LabGrammar.value(name) == nil && (name.first == "%" || name.first?.isNumber == true)
+        else { return nil }
         // The value: the result column; a flag or unit that ran into it is split off.
         let valueCells = byColumn[.value] ?? []
         var unitText = byColumn[.unit]?.map(\.text).joined(separator: " ")
@@ -507,7 +615,12 @@ public enum LabReportReader {
 
     /// A range cell's range, and the unit when it is printed there ("30 - 400 ng/mL"); ranges
     /// printed per sex or age ("Male: 13.5 - 17.5; Female: 12.0 - 15.5") are chosen for the patient.
-    static func range(_ text: String, unit: String?, state: State) -> (ReferenceRange?, String?) {
+    static func range(_ written: String, unit: String?, state: State) -> (ReferenceRange?, String?) {
+        var text = written.trimmingCharacters(in: .whitespaces)
+        // "(4.5-11.0)", "[3.9-5.5]": the range without its brackets.
+        if let first = text.first, let last = text.last, ["(": ")", "[": "]"][first] == last {
+            text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+        }
         if text.contains(";"), let chosen = LabGrammar.populationRange(text, sex: state.sex, age: state.age) { return (chosen, unit) }
         var range = LabGrammar.range(text)
         var unit = unit
@@ -588,6 +701,17 @@ public enum LabReportReader {
         return Row(page: page, name: name, valueNumber: value.number, valueText: value.number == nil ? value.text : nil, unit: unit,
                    range: range, flag: flag, panel: panel, analyte: analyte?.key, loinc: analyte?.loinc.first,
                    confidence: (confidence * 100).rounded() / 100, unsure: doubts.isEmpty ? nil : doubts.joined(separator: "; "))
+    }
+
+    /// A row checked again once a line under it gave it a flag or the rest of its name.
+    static func rechecked(_ row: Row, state: State) -> Row {
+        var value = LabGrammar.Value(number: row.valueNumber, text: row.valueText, flag: row.flag)
+        value.marked = false
+        return assemble(name: row.name, value: value, unit: row.unit, range: row.range, critical: false,
+                        doubts: row.unsure?.components(separatedBy: "; ").filter { doubt in
+                            !["disagrees", "not a possible", "is not a unit of", "not a unit phr knows", "no unit printed"].contains { doubt.contains($0) }
+                        } ?? [],
+                        ocr: nil, page: row.page, panel: row.panel, fromLine: false)
     }
 
     /// A row read from a line, checked again once its range was found on the next line.
