@@ -856,7 +856,9 @@ public enum LabReportReader {
     static func isLineName(_ name: String) -> Bool {
         guard let first = name.first, first.isLetter, name.count <= 60 else { return false }
         let words = name.split(separator: " ")
-        guard words.count <= 8 else { return false }
+        guard words.count <= 8, !name.contains("="), !name.contains(";") else { return false }
+        // "b) K(s)": a list item or a formula, not a test's name.
+        if let close = name.firstIndex(of: ")"), name.firstIndex(of: "(").map({ $0 > close }) ?? true { return false }
         return !words.contains { word in
             let text = String(word)
             return (LabGrammar.number(text) != nil && (text.contains(".") || text.contains(","))) || LabUnits.ucum(text) != nil && text.contains("/")

@@ -143,6 +143,24 @@ import Testing
         #expect(score.extra.isEmpty && score.sureWrong.isEmpty, "\(score.extra) \(score.sureWrong)")
     }
 
+    /// Documents that hold no lab results (third-party: a discharge summary, prescriptions, an
+    /// insurance card, a government fact sheet, a scanned claim form) give no row at all: the
+    /// reader that no longer needs a header must not find results in letters and forms. On the
+    /// scans, no candidate row means `phr lab extract` does not read the pages a second time.
+    @Test(.corpus) func documentsWithoutResultsGiveNoRows() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-no-results")
+        defer { TestSupport.remove(directory) }
+        let importer = DocumentImporter(vault: vault, profile: profile, extractor: TextExtractor(workerExecutable: TestSupport.renderBinary))
+        for file in ["medical/medical__discharge_summary_citycare.pdf", "medical/medical__prescription_reportlab_1.pdf",
+                     "medical/medical__health_insurance_card.pdf", "medical/medical__cms_mln_medical_record_documentation.pdf",
+                     "scanned/medical__cms1500_sample_filled_IMAGE.pdf", "scanned/medical__prescription_template_IMAGE.pdf"] {
+            let document = try #require(try importer.add([CorpusData.path("pdfs/\(file)")], options: .init())[0].document)
+            let extraction = LabExtraction.read(documentID: document.id, pages: try importer.layouts(of: document).map { ($0.page, $0.words) },
+                                                documentDate: document.date)
+            #expect(extraction.rows.isEmpty, "\(file): \(extraction.rows.map { "\($0.name) \($0.valueDisplay)" })")
+        }
+    }
+
     /// Scanned variants: layouts drawn at 150 DPI in grey, saved as a low-quality JPEG (the
     /// blur and blocks of a cheap scan) and read by OCR, both readings as `phr lab extract` does.
     /// Every row the reader is sure of is right; most rows are found.
