@@ -160,9 +160,12 @@ bench: bench-deps
 	swift build $(RELEASE_FLAGS) --product phr-bench
 	"$$(swift build $(RELEASE_FLAGS) --show-bin-path)/phr-bench"
 
-# Regenerates the synthetic sample documents committed under Samples/documents.
+# Regenerates the synthetic sample documents committed under Samples/documents, the cairo lab
+# reports under Samples/lab-reports and the Chromium-printed lab layout corpus under
+# Samples/lab-layouts (Tools/LabLayouts/generate.py; needs chromium, which deps installs).
 samples: build
 	"$$(swift build --show-bin-path)/phr-samples" Samples/documents Samples/lab-reports
+	python3 Tools/LabLayouts/generate.py Samples/lab-layouts
 
 clean:
 	rm -rf .build
