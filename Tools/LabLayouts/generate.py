@@ -576,7 +576,8 @@ def main():
     out = sys.argv[1]
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import heldout  # the held-out layouts (heldout-*), written without looking at the reader
-    layouts = LAYOUTS + heldout.LAYOUTS
+    import heldout2  # a second set of held-out layouts (heldout2-*), written the same way
+    layouts = LAYOUTS + heldout.LAYOUTS + heldout2.LAYOUTS
     for layout in layouts:
         layout(out)
     if "--html-only" in sys.argv:

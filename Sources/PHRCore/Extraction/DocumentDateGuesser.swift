@@ -135,7 +135,7 @@ struct DateScanner {
         add([
             "expiry", "expiry date", "expiration", "expiration date", "expires", "exp", "valid until", "valid thru",
             "valid through", "due", "due date", "due by", "next", "next visit", "next appointment", "follow up",
-            "return", "printed", "revised", "rev",
+            "return", "printed", "revised", "rev", "exported", "export date", "generated", "downloaded",
         ], -1)
         return weights
     }()
@@ -146,6 +146,7 @@ struct DateScanner {
         "collected", "collection date", "date collected", "date of collection", "specimen collected", "sample collected",
         "Entnahme", "Probenentnahme", "Entnahmedatum", "Abnahme", "Abnahmedatum", "prélèvement", "date de prélèvement",
         "prélevé", "fecha de toma", "fecha de extracción", "data prelievo", "data del prelievo", "afname", "afnamedatum",
+        "data da coleta", "data de coleta", "coleta", "colhido em", "sample collected on", "date de prélèvement", "drawn", "date drawn",
     ]
     static let collectionLabels = Set(collectionLabelWords.map(TextNormalizer.phrase))
 

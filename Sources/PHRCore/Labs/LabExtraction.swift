@@ -28,14 +28,19 @@ public struct LabExtraction: Codable, Sendable {
     public static func read(documentID: String, pages: [(page: Int, words: [LabReportReader.Word])], documentDate: String?,
                             patient: LabPatient? = nil) -> LabExtraction {
         let day = documentDate.flatMap { CalendarDate(String($0.prefix(10))) }
-        let rows = LabReportReader.rows(pages: pages, sex: patient?.sex, age: patient?.age(on: day))
+        var rows = LabReportReader.rows(pages: pages, sex: patient?.sex, age: patient?.age(on: day))
         let text = pages.map { page in
             LabReportReader.cellLines(page.words).map { $0.map(\.text).joined(separator: " ") }.joined(separator: "\n")
         }.joined(separator: "\n")
         // Decimal commas say the report is European, whose dates are day-first.
         let dayFirst = rows.filter { row in row.range?.text?.contains(",") == true }.count > rows.count / 3
-        let collected = LabReportReader.collectionDate(text, dayFirst: dayFirst)?.description
-            ?? documentDate.flatMap { CalendarDate(String($0.prefix(10))) }?.description
+        let printed = LabReportReader.collectionDate(text, dayFirst: dayFirst)
+        // Ranges by age are chosen for the age on the day the sample was taken, which the
+        // report prints (a document's own date may be another: the date of birth on it).
+        if let printed, printed != day, let patient, patient.born != nil, rows.contains(where: { $0.range?.text?.contains(";") == true }) {
+            rows = LabReportReader.rows(pages: pages, sex: patient.sex, age: patient.age(on: printed))
+        }
+        let collected = printed?.description ?? day?.description
         return LabExtraction(documentID: documentID, collected: collected, rows: rows)
     }
 

@@ -7,8 +7,15 @@ import Foundation
 public enum LabGrammar {
     /// A number as labs print it: `12`, `12.5`, `3,6` (decimal comma), `1,200` and `150 000`
     /// (thousands), `.5`. nil for anything else.
+    /// Set while a report that writes decimal commas is read: "6.300" is then six thousand
+    /// three hundred, not six point three.
+    @TaskLocal static var pointsGroupThousands = false
+
     public static func number(_ text: String) -> Double? {
         var body = text.trimmingCharacters(in: .whitespaces)
+        if pointsGroupThousands, body.range(of: #"^\d{1,3}(\.\d{3})+$"#, options: .regularExpression) != nil {
+            body = body.replacingOccurrences(of: ".", with: "")
+        }
         var sign = 1.0
         if body.hasPrefix("-") || body.hasPrefix("−") { sign = -1; body.removeFirst() }
         if body.hasPrefix("+") { body.removeFirst() }
@@ -228,12 +235,15 @@ public enum LabGrammar {
     /// Words that introduce a range on the page: "Ref:", "Normal range:", "Desirable:".
     static let rangeLabels = ["reference range", "reference interval", "reference", "ref range", "ref. range", "ref.", "ref", "normal range",
                               "normal values", "normal", "standard range", "desirable", "optimal", "target", "expected", "range", "norm",
-                              "referenzbereich", "valeurs de référence", "valores de referencia", "valori di riferimento"]
+                              "referenzbereich", "valeurs de reference", "valores de referencia", "valori di riferimento", "valor de referencia",
+                              "intervalo de referencia", "ref", "reference values"]
 
     /// `text` without a leading range label and its colon ("Ref: 13.0 - 17.0" → "13.0 - 17.0").
     static func rangeLabelRemoved(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let lower = trimmed.lowercased()
+        // Compared without accents ("Valores de referência"), keeping the text's length.
+        let lower = trimmed.lowercased().folding(options: .diacriticInsensitive, locale: Locale(identifier: "en_US_POSIX"))
+        guard lower.count == trimmed.count else { return trimmed }
         for label in rangeLabels.sorted(by: { $0.count > $1.count }) where lower.hasPrefix(label) {
             var rest = trimmed.dropFirst(label.count)
             guard rest.first == ":" || rest.first == " " else { continue }
@@ -276,13 +286,31 @@ public enum LabGrammar {
             return (Population(ages: ages), rest.startIndex)
         }
         // "18-49 y:", "50 - 70 years", ">70 y": an age band, then the range.
-        if let match = text.range(of: #"^(<|>|≥|≤)?\s*(\d{1,3})(\s*-\s*(\d{1,3}))?\s*(y|yr|yrs|years|jahre|ans|años)\b\s*:?\s*"#,
-                                  options: [.regularExpression, .caseInsensitive]) {
+        // "6 mo - 2 y:", "2 - 6 y:": each bound in months or years, the unit after it or shared.
+        let unitPattern = "(y|yr|yrs|years?|mo|mos|months?|jahre|ans|años|m)"
+        if let match = text.range(of: "^(<|>|≥|≤)?\\s*(\\d{1,3})\\s*\(unitPattern)?(\\s*-\\s*(\\d{1,3})\\s*\(unitPattern))?\\s*:\\s*",
+                                  options: [.regularExpression, .caseInsensitive])
+            ?? text.range(of: "^(<|>|≥|≤)?\\s*(\\d{1,3})(\\s*-\\s*(\\d{1,3}))?\\s*\(unitPattern)\\b\\s*:?\\s*", options: [.regularExpression, .caseInsensitive]) {
             let band = String(text[match]).lowercased()
-            let numbers = band.split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
+            // Each number with the unit written after it, or the last unit for both.
+            var parts: [(Double, Bool)] = []
+            var scanner = band[...]
+            while let start = scanner.firstIndex(where: \.isNumber) {
+                let digits = scanner[start...].prefix { $0.isNumber }
+                let after = scanner[digits.endIndex...].drop { $0 == " " }
+                let months = after.hasPrefix("mo") || (after.hasPrefix("m") && !after.hasPrefix("min"))
+                let years = after.hasPrefix("y") || after.hasPrefix("j") || after.hasPrefix("a")
+                parts.append((Double(digits) ?? 0, months ? true : years ? false : parts.last?.1 ?? false))
+                scanner = scanner[digits.endIndex...]
+            }
+            // A bound with no unit of its own takes the unit written after the other.
+            if parts.count == 2, !band.contains("mo"), band.contains("m:") == false { parts[0].1 = parts[1].1 }
+            let inYears = parts.map { $0.1 ? $0.0 / 12 : $0.0 }
             var ages: ClosedRange<Double>?
-            if numbers.count >= 2 { ages = numbers[0]...(numbers[1] + 0.999) }
-            else if let single = numbers.first { ages = band.hasPrefix("<") || band.hasPrefix("≤") ? 0...(single - 0.001) : single...200 }
+            // "18-49 y" holds until the 50th birthday; bands that share an end ("2 - 6 y", "6 - 12 y")
+            // are told apart by taking the last band that fits.
+            if inYears.count >= 2, inYears[0] <= inYears[1] { ages = inYears[0]...(inYears[1] + (parts[1].1 ? 1.0 / 12 : 1) - 0.0001) }
+            else if let single = inYears.first { ages = band.hasPrefix("<") || band.hasPrefix("≤") ? 0...(single - 0.001) : single...200 }
             if let ages { return (Population(ages: ages), match.upperBound) }
         }
         return nil
@@ -301,7 +329,7 @@ public enum LabGrammar {
             guard let range, range.low != nil || range.high != nil else { return nil }
             let sexFits = population.sex == nil || population.sex == sex
             let ageFits = population.ages == nil || age.map { population.ages!.contains($0) } == true
-            if chosen == nil, sexFits, ageFits, population.sex == nil || sex != nil, population.ages == nil || age != nil {
+            if sexFits, ageFits, population.sex == nil || sex != nil, population.ages == nil || age != nil {
                 chosen = range
             }
         }

@@ -104,7 +104,8 @@ public enum LabReportReader {
                   "anteriorites", "vorwert", "vorbefund", "precedent", "resultat anterieur", "risultato precedente", "resultado anterior",
                   "loinc", "code", "date", "time", "performed at", "lab", "site", "change", "delta", "difference", "risk category", "risk",
                   "category", "technology", "technique", "methodology", "instrument", "analyzer", "analyser", "trend", "history",
-                  "cumulative", "prior", "last"]),
+                  "cumulative", "prior", "last", "collected", "collection date", "date collected", "drawn", "specimen date", "date time",
+                  "collection", "reported", "result date", "order", "ordered", "accession"]),
         (.range, ["reference range", "reference", "range", "ref range", "reference interval", "ref interval", "normal range", "referenz",
                   "referenzbereich", "referenzwerte", "normwert", "normbereich", "valeurs de reference", "valeurs usuelles", "normes",
                   "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range",
@@ -113,12 +114,21 @@ public enum LabReportReader {
     ]
 
     static func headerColumn(_ text: String) -> Column? {
-        var normal = AnalyteCatalog.normalized(text)
+        // "Reference Range (by age)", "Result (SI)": the column's words without the remark.
+        let plain = text.replacingOccurrences(of: #"\s*\([^)]*\)\s*$"#, with: "", options: .regularExpression)
+        var normal = AnalyteCatalog.normalized(plain.isEmpty ? text : plain)
         // "Current 14/04/2025", "Previous (01/2025)": the column's word without its date.
         while let last = normal.split(separator: " ").last, last.allSatisfy(\.isNumber), normal.contains(" ") {
             normal = String(normal.dropLast(last.count + 1))
         }
         for (column, words) in headerWords where words.contains(normal) { return column }
+        // "Result / Résultat": a bilingual header is known by either half.
+        if text.contains("/") {
+            let halves = text.split(separator: "/").map { AnalyteCatalog.normalized(String($0)) }.filter { !$0.isEmpty }
+            if halves.count == 2 {
+                for (column, words) in headerWords where words.contains(halves[0]) || words.contains(halves[1]) { return column }
+            }
+        }
         return nil
     }
 
@@ -185,12 +195,16 @@ public enum LabReportReader {
     /// The rows of every page, the panel heading carried over page breaks. `patient` chooses
     /// among ranges printed per sex or age; `age` is in years on the day of the sample.
     public static func rows(pages: [(page: Int, words: [Word])], sex: MedicalID.Sex? = nil, age: Double? = nil) -> [Row] {
+        LabGrammar.$pointsGroupThousands.withValue(writesDecimalCommas(pages)) { readRows(pages: pages, sex: sex, age: age) }
+    }
+
+    static func readRows(pages: [(page: Int, words: [Word])], sex: MedicalID.Sex?, age: Double?) -> [Row] {
         var state = State(sex: sex, age: age)
         let linesByPage = pages.map { cellLines($0.words) }
         if pages.count >= 2 {
             var seen: [String: Int] = [:]
             for lines in linesByPage {
-                for key in Set(lines.filter { !isHeader($0) }.map(furnitureKey)) where !key.isEmpty { seen[key, default: 0] += 1 }
+                for key in Set(lines.filter { !isHeader($0) && !holdsResult($0) }.map(furnitureKey)) where !key.isEmpty { seen[key, default: 0] += 1 }
             }
             state.furniture = Set(seen.filter { $0.value >= 2 }.keys)
         }
@@ -207,6 +221,20 @@ public enum LabReportReader {
         return rows(page: page, words: words, lines: cellLines(words), state: &state)
     }
 
+    /// Whether a report writes decimals with a comma ("4,21", "0,70 - 1,20"): then a point
+    /// between digit groups of three separates thousands ("6.300 /mm³" is 6300, "245.000"
+    /// 245000, as Brazilian and German labs print counts), and the text stays as printed.
+    static func writesDecimalCommas(_ pages: [(page: Int, words: [Word])]) -> Bool {
+        var commas = 0, points = 0
+        for page in pages {
+            for word in page.words {
+                if word.text.range(of: #"^\d+,\d{1,2}$"#, options: .regularExpression) != nil { commas += 1 }
+                if word.text.range(of: #"^\d+\.\d{1,2}$"#, options: .regularExpression) != nil { points += 1 }
+            }
+        }
+        return commas >= 3 && commas > points * 3
+    }
+
     /// A line's text as it would repeat on every page, where it stands: "Page 2 of 3" as "page
     /// # of #". A heading repeated on a continuation page stands elsewhere, and stays a heading.
     static func furnitureKey(_ cells: [Cell]) -> String {
@@ -215,6 +243,13 @@ public enum LabReportReader {
         let band = Int(((cells.map(\.y0).min() ?? 0) / 6).rounded())
         return "\(band):" + text.replacingOccurrences(of: #"(page|seite|pagina|blatt|feuille|pag)\s*\d+(\s*(of|von|de|di|sur|\s)\s*\d+)?"#, with: "page #",
                                          options: .regularExpression)
+    }
+
+    /// Whether a line reads as a result: such a line repeated on several pages is the same
+    /// report printed twice (a patient's and a doctor's copy), not a running header, and its rows
+    /// are read on every page. A letterhead's address with its numbers is not a result.
+    static func holdsResult(_ cells: [Cell]) -> Bool {
+        lineRow(cells, page: 0, panel: nil, heading: nil, state: State()) != nil
     }
 
     /// "Page 2 of 3", "Seite 1/2", "- 2 -": a page number alone on its line.
@@ -267,6 +302,9 @@ public enum LabReportReader {
         var lineRowOpen = false
         // A table line whose result did not read, perhaps wrapped onto the next line.
         var unfinished: [Cell]?
+        // The last heading, for a result written "Resultado: 92 mg/dL" a few lines under its
+        // test's name ("GLICOSE", then "Material: Soro", then the result).
+        var namingHeading: String?
         // Where the last row read stands: what is right under it may belong to it.
         var rowBottom: Double?
         var rowHeight = 0.0
@@ -314,7 +352,8 @@ public enum LabReportReader {
                     rowBottom = cells.map(\.y1).max()
                     continue
                 }
-                if cells.count == 1, let first = text.first, first.isLowercase, text.count <= 40, LabGrammar.value(text) == nil,
+                if cells.count == 1, let first = text.first, first.isLowercase, text.count <= 40, !text.contains(where: \.isNumber),
+                   lineRow(cells, page: page, panel: nil, heading: nil, state: State()) == nil,
                    abs(cells[0].x0 - rowNameX0) < 4 {
                     var row = last
                     row.name += " " + text
@@ -353,7 +392,8 @@ public enum LabReportReader {
                 }
                 if cells.count >= 2, cells.contains(where: { column(of: $0, header: active) == .value }) { unfinished = cells }
             }
-            if let (row, named) = lineRow(cells, page: page, panel: panel, heading: heading, state: state) {
+            if let (row, named) = lineRow(cells, page: page, panel: panel, heading: heading ?? namingHeading, state: state) {
+                namingHeading = nil
                 result.append(row)
                 // A heading that named the row ("Hemoglobin A1c" over "Your value: 5.4 %") is
                 // not a panel.
@@ -374,6 +414,7 @@ public enum LabReportReader {
             }
             lineRowOpen = false
             if let found = panelHeading(cells), rowBottom == nil || (cells.first?.x0 ?? 0) <= rowNameX0 + 4 {
+                namingHeading = found
                 // "HbAlc" read by OCR over the HbA1c rows.
                 heading = cells.contains { $0.confidence != nil } ? AnalyteCatalog.ocrCorrected(found)?.name ?? found : found
                 state.headingX0 = cells.first?.x0
@@ -567,6 +608,22 @@ public enum LabReportReader {
         if valueCells.isEmpty { return nil }
         if valueCells.count > 1 { doubts.append("several cells under the result column") }
         var valueText = valueCells.map(\.text).joined(separator: " ")
+        // "4,21 -", a flag column of "+" and "-": German marks for above and below the range.
+        // A lone "-" is as often an empty cell, so it counts only when the range agrees.
+        var signFlag: String?
+        for sign in [" --", " -", " ++", " +"] where valueText.hasSuffix(sign) {
+            signFlag = sign.trimmingCharacters(in: .whitespaces)
+            valueText = String(valueText.dropLast(sign.count))
+            break
+        }
+        // A Status column beside the Flag column ("High" and "Final"): the status is not the flag.
+        if let flags = byColumn[.flag], flags.count > 1 {
+            byColumn[.flag] = flags.filter { !otherColumnWords.contains(AnalyteCatalog.normalized($0.text)) }
+        }
+        if let text = byColumn[.flag]?.map(\.text).joined(separator: " "), ["+", "++", "-", "--"].contains(text) {
+            signFlag = text
+            byColumn[.flag] = nil
+        }
         var parsed = LabGrammar.value(valueText)
         if parsed == nil {
             // "12.5 mg/dL" or "12 L mg/dL" in one cell: peel a unit off the end.
@@ -600,6 +657,26 @@ public enum LabReportReader {
         var unit = unitText?.trimmingCharacters(in: .whitespaces)
         if let rangeText, !rangeText.isEmpty {
             (range, unit) = Self.range(rangeText, unit: unit, state: state)
+        }
+        // A unit and the range beside it read as one cell ("g/dL 6 mo - 2 y: 10.5 - 13.5").
+        if range == nil, let text = unit, !LabGrammar.isUnit(text), let space = text.firstIndex(of: " "),
+           LabGrammar.isUnit(String(text[..<space])) {
+            let rest = String(text[text.index(after: space)...])
+            let (split, _) = Self.range(rest, unit: nil, state: state)
+            if let split, split.low != nil || split.high != nil || split.text?.contains(";") == true {
+                range = split
+                unit = String(text[..<space])
+            }
+        }
+        if let sign = signFlag, let number = value.number, value.flag == nil {
+            switch (sign, LabFlag.computed(number, range: range)) {
+            case ("+", .high?), ("+", .criticalHigh?): value.flag = .high
+            case ("++", .high?), ("++", .criticalHigh?): value.flag = .criticalHigh
+            case ("-", .low?), ("-", .criticalLow?): value.flag = .low
+            case ("--", .low?), ("--", .criticalLow?): value.flag = .criticalLow
+            case ("+", _), ("++", _): doubts.append("marked \(sign), but its range does not say it is high")
+            default: break
+            }
         }
         // OCR reads "uIU/mL" as "ulU/mL" and "x10E3/uL" as "X10E3/uL": a unit that only such a
         // confusion keeps from being known is read as the known one.
@@ -818,12 +895,14 @@ public enum LabReportReader {
             }
         }
         let ocrConfidence = cells.compactMap(\.confidence).min()
-        if AnalyteCatalog.lookup(name, unit: unit) == nil, !ocr || AnalyteCatalog.ocrCorrected(name, unit: unit) == nil {
+        // A result under its label ("Resultado: 92 mg/dL" under "GLICOSE") is a result by its
+        // shape; its name, if phr does not know it, is marked.
+        if !named, AnalyteCatalog.lookup(name, unit: unit) == nil, !ocr || AnalyteCatalog.ocrCorrected(name, unit: unit) == nil {
             // An unknown name: only a line shaped like a result (a number, a unit, a range).
             guard value.number != nil, let unit, LabGrammar.isUnit(unit), range?.low != nil || range?.high != nil else { return nil }
         }
         let row = assemble(name: name, value: value, unit: unit, range: range, critical: critical, doubts: [],
-                           ocr: ocrConfidence, page: page, panel: named ? state.panel : panel, fromLine: true)
+                           ocr: ocrConfidence, page: page, panel: named ? nil : panel, fromLine: true)
         return (row, named)
     }
 
@@ -887,7 +966,18 @@ public enum LabReportReader {
         let candidate = DateScanner(text: text, preferDayFirst: dayFirst).candidates().first { candidate in
             candidate.guess.label.map(DateScanner.collectionLabels.contains) == true
         }
-        guard let guess = candidate?.guess, let day = guess.day else { return nil }
-        return CalendarDate(year: guess.year, month: guess.month, day: day)
+        if let guess = candidate?.guess, let day = guess.day { return CalendarDate(year: guess.year, month: guess.month, day: day) }
+        // A "Collected" column: the label heads a table whose rows start with the date.
+        let lines = text.split(separator: "\n").map(String.init)
+        for (index, line) in lines.enumerated() where index + 1 < lines.count {
+            let words = TextNormalizer.fold(line).split(separator: " ").map(String.init)
+            guard let first = words.first, DateScanner.collectionLabels.contains(TextNormalizer.phrase(first))
+                    || words.count >= 2 && DateScanner.collectionLabels.contains(TextNormalizer.phrase(words[0] + " " + words[1])) else { continue }
+            let next = DateScanner(text: lines[index + 1], preferDayFirst: dayFirst).candidates().first
+            if let guess = next?.guess, let day = guess.day, lines[index + 1].first?.isNumber == true {
+                return CalendarDate(year: guess.year, month: guess.month, day: day)
+            }
+        }
+        return nil
     }
 }

@@ -70,6 +70,11 @@ import Testing
         let bands = "18-49 y: 10 - 20; 50-99 y: 15 - 30"
         #expect(LabGrammar.populationRange(bands, sex: nil, age: 60) == ReferenceRange(low: 15, high: 30, text: bands))
         #expect(LabGrammar.populationRange(bands, sex: nil, age: 18.5)?.low == 10)
+        // Bands in months and years, sharing their ends: a child of 4 years 3 months.
+        let child = "6 mo - 2 y: 10.5 - 13.5; 2 - 6 y: 11.5 - 13.5; 6 - 12 y: 11.5 - 15.5; 12 - 18 y: 13.0 - 16.0"
+        #expect(LabGrammar.populationRange(child, sex: .male, age: 4.26) == ReferenceRange(low: 11.5, high: 13.5, text: child))
+        #expect(LabGrammar.populationRange(child, sex: .male, age: 1)?.low == 10.5)
+        #expect(LabGrammar.populationRange(child, sex: .male, age: 6.5)?.high == 15.5)
         // One range only, or parts that are not populations: not such a list.
         #expect(LabGrammar.populationRange("13.5 - 17.5", sex: .male, age: 30) == nil)
         #expect(LabGrammar.populationRange("see note; fasting", sex: .male, age: 30) == nil)
@@ -103,6 +108,32 @@ import Testing
         let gravity = try #require(AnalyteCatalog.entry(key: "urine-specific-gravity"))
         #expect(AnalytePlausibility.doubt(analyte: gravity, value: 1.021, unit: nil) == nil)
         #expect(AnalytePlausibility.doubt(analyte: gravity, value: 1021, unit: nil) != nil)
+    }
+
+    /// A report that writes decimal commas groups thousands with points: "6.300 /mm³" is 6300.
+    @Test func pointsGroupThousandsInADecimalCommaReport() {
+        #expect(LabGrammar.number("6.300") == 6.3)
+        LabGrammar.$pointsGroupThousands.withValue(true) {
+            #expect(LabGrammar.number("6.300") == 6300)
+            #expect(LabGrammar.number("245.000") == 245_000)
+            #expect(LabGrammar.number("4,21") == 4.21)
+            #expect(LabGrammar.number("6.3") == 6.3)
+        }
+    }
+
+    /// The same report printed twice in one file (a patient's and a doctor's copy): its rows are
+    /// read on both pages, not taken for a running header.
+    @Test func aReportPrintedTwiceIsReadTwice() {
+        func words(_ text: String, _ x: Double, _ y: Double) -> [PageWord] {
+            var position = x
+            return text.split(separator: " ").map { word in
+                defer { position += Double(word.count) * 5 + 3 }
+                return PageWord(text: String(word), x0: position, y0: y, x1: position + Double(word.count) * 5, y1: y + 10, line: Int(y))
+            }
+        }
+        let page = words("Test", 50, 60) + words("Result", 250, 60) + words("Units", 350, 60) + words("Range", 450, 60)
+            + words("Sodium", 50, 80) + words("140", 250, 80) + words("mmol/L", 350, 80) + words("135 - 145", 450, 80)
+        #expect(LabReportReader.rows(pages: [(1, page), (2, page)]).map(\.page) == [1, 2])
     }
 
     @Test func namesOCRMisreadAreReadAsTheKnownName() {
