@@ -247,4 +247,24 @@ import Testing
         let line = try #require(list.stdout.split(separator: "\n").first { $0.contains("Hemoglobin") })
         #expect(line.contains("11.6 g/dL  12–15.5  L"), "\(list.stdout)")
     }
+
+    /// A report that marks abnormal values only in bold prints no flag; the review shows the flag
+    /// the range implies (L for haemoglobin 12.1 under 13.0 - 17.0), as the result will show once
+    /// saved, and the JSON keeps only what was printed (issue 35, item 4).
+    @Test func reviewShowsTheFlagTheRangeImplies() throws {
+        let cli = try CLI(label: "lab-review-flag")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        #expect(try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/lab-layouts/observed-value-bold-flags.pdf"], Self.env).status == 0)
+        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
+            .split(separator: " ").first.map(String.init))
+        let review = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "q\n")
+        #expect(review.status == 0, "\(review.screen)")
+        let line = try #require(review.screen.split(whereSeparator: \.isNewline).first { $0.contains("Haemoglobin") })
+        #expect(line.contains("12.1 g/dL") && line.split(separator: " ").contains("L"), "\(review.screen)")
+        let platelets = try #require(review.screen.split(whereSeparator: \.isNewline).first { $0.contains("Platelet Count") })
+        #expect(!platelets.split(separator: " ").contains("L") && !platelets.split(separator: " ").contains("H"))
+        let json = try cli.run(["lab", "extract", id, "--json"], Self.env)
+        #expect(!json.stdout.contains("\"flag\""), "nothing was printed as a flag")
+    }
 }

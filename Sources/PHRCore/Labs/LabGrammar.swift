@@ -149,7 +149,7 @@ public enum LabGrammar {
             if number(String(rest)) != nil { return Value(text: text.replacingOccurrences(of: " ", with: "")) }
         }
         // Graded: "1+", "3+", "++".
-        if text.range(of: #"^([1-4]\+|\+{1,4})$"#, options: .regularExpression) != nil { return Value(text: text) }
+        if text.contains("+"), text.range(of: #"^([1-4]\+|\+{1,4})$"#, options: .regularExpression) != nil { return Value(text: text) }
         if textResults.contains(text.lowercased()) { return Value(text: text) }
         // A flag glued on: "12 L", "12L", "12*", "H 13.9", "12.5 (H)".
         text = text.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
@@ -238,13 +238,17 @@ public enum LabGrammar {
                               "referenzbereich", "valeurs de reference", "valores de referencia", "valori di riferimento", "valor de referencia",
                               "intervalo de referencia", "ref", "reference values"]
 
+    static let rangeLabelsLongestFirst = rangeLabels.sorted { $0.count > $1.count }
+
     /// `text` without a leading range label and its colon ("Ref: 13.0 - 17.0" → "13.0 - 17.0").
     static func rangeLabelRemoved(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         // Compared without accents ("Valores de referência"), keeping the text's length.
-        let lower = trimmed.lowercased().folding(options: .diacriticInsensitive, locale: Locale(identifier: "en_US_POSIX"))
+        guard let first = trimmed.first, first.isLetter else { return trimmed }
+        let lower = trimmed.allSatisfy(\.isASCII) ? trimmed.lowercased()
+            : trimmed.lowercased().folding(options: .diacriticInsensitive, locale: Locale(identifier: "en_US_POSIX"))
         guard lower.count == trimmed.count else { return trimmed }
-        for label in rangeLabels.sorted(by: { $0.count > $1.count }) where lower.hasPrefix(label) {
+        for label in rangeLabelsLongestFirst where lower.hasPrefix(label) {
             var rest = trimmed.dropFirst(label.count)
             guard rest.first == ":" || rest.first == " " else { continue }
             rest = rest.drop { $0 == ":" || $0 == " " }

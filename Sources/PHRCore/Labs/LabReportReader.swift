@@ -114,8 +114,9 @@ public enum LabReportReader {
     ]
 
     static func headerColumn(_ text: String) -> Column? {
+        guard text.count <= 60, text.contains(where: \.isLetter) else { return nil }
         // "Reference Range (by age)", "Result (SI)": the column's words without the remark.
-        let plain = text.replacingOccurrences(of: #"\s*\([^)]*\)\s*$"#, with: "", options: .regularExpression)
+        let plain = text.contains("(") ? text.replacingOccurrences(of: #"\s*\([^)]*\)\s*$"#, with: "", options: .regularExpression) : text
         var normal = AnalyteCatalog.normalized(plain.isEmpty ? text : plain)
         // "Current 14/04/2025", "Previous (01/2025)": the column's word without its date.
         while let last = normal.split(separator: " ").last, last.allSatisfy(\.isNumber), normal.contains(" ") {
@@ -204,9 +205,18 @@ public enum LabReportReader {
         if pages.count >= 2 {
             var seen: [String: Int] = [:]
             for lines in linesByPage {
-                for key in Set(lines.filter { !isHeader($0) && !holdsResult($0) }.map(furnitureKey)) where !key.isEmpty { seen[key, default: 0] += 1 }
+                for key in Set(lines.map(furnitureKey)) where !key.isEmpty { seen[key, default: 0] += 1 }
             }
-            state.furniture = Set(seen.filter { $0.value >= 2 }.keys)
+            // Repeated lines are few: only they are checked for being a header or a result.
+            let repeated = Set(seen.filter { $0.value >= 2 }.keys)
+            var furniture = Set<String>()
+            for lines in linesByPage {
+                for line in lines {
+                    let key = furnitureKey(line)
+                    if repeated.contains(key), !furniture.contains(key), !isHeader(line), !holdsResult(line) { furniture.insert(key) }
+                }
+            }
+            state.furniture = furniture
         }
         var result: [Row] = []
         for (page, lines) in zip(pages, linesByPage) {
@@ -241,6 +251,7 @@ public enum LabReportReader {
         let text = AnalyteCatalog.normalized(cells.map(\.text).joined(separator: " "))
         guard !text.isEmpty else { return "" }
         let band = Int(((cells.map(\.y0).min() ?? 0) / 6).rounded())
+        guard ["pag", "seite", "blatt", "feuille"].contains(where: text.contains) else { return "\(band):" + text }
         return "\(band):" + text.replacingOccurrences(of: #"(page|seite|pagina|blatt|feuille|pag)\s*\d+(\s*(of|von|de|di|sur|\s)\s*\d+)?"#, with: "page #",
                                          options: .regularExpression)
     }
@@ -255,6 +266,7 @@ public enum LabReportReader {
     /// "Page 2 of 3", "Seite 1/2", "- 2 -": a page number alone on its line.
     static func isPageNumber(_ cells: [Cell]) -> Bool {
         let text = cells.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        guard text.count <= 30, text.contains(where: \.isNumber) else { return false }
         return text.range(of: #"^((page|seite|página|pagina|blatt|feuille|pag\.?)\s*\d+(\s*(of|von|de|di|sur|/)\s*\d+)?|-\s*\d+\s*-|\d+\s*/\s*\d+)$"#,
                           options: [.regularExpression, .caseInsensitive]) != nil
     }
@@ -268,8 +280,9 @@ public enum LabReportReader {
             }
             index += 1
         }
+        let headers = lines.map(isHeader)
         // Tables side by side: a line with the name column's header twice splits the page.
-        if let headerIndex = lines.firstIndex(where: { isHeader($0) }) {
+        if let headerIndex = headers.firstIndex(of: true) {
             let nameHeaders = lines[headerIndex].filter { headerColumn($0.text) == .name }
             if nameHeaders.count >= 2 {
                 let splits = nameHeaders.dropFirst().map { $0.x0 - 1 }
@@ -288,7 +301,7 @@ public enum LabReportReader {
             }
         }
         // A page without a header of its own continues the table of the page before.
-        var header: [(Column, Double, Double)]? = lines.contains(where: isHeader) ? nil : state.header
+        var header: [(Column, Double, Double)]? = headers.contains(true) ? nil : state.header
         var result: [Row] = []
         // The cells of the row read last, while the next line may still continue it.
         var open: [Cell]?
@@ -310,7 +323,7 @@ public enum LabReportReader {
         var rowHeight = 0.0
         var rowNameX0 = 0.0
         var counted = 0
-        for cells in lines {
+        for (lineIndex, cells) in lines.enumerated() {
             let headingAtStart = heading
             // Where the row appended on this line starts (a wrapped row: its first line).
             var rowStart = cells.first?.x0
@@ -331,7 +344,7 @@ public enum LabReportReader {
                     rowNameX0 = rowStart ?? 0
                 }
             }
-            if isHeader(cells) {
+            if headers[lineIndex] {
                 header = cells.compactMap { cell in headerColumn(cell.text).map { ($0, cell.x0, cell.x1) } }
                 state.header = header
                 open = nil
@@ -821,7 +834,8 @@ public enum LabReportReader {
                 tokens[0] = String(first.dropFirst())
             }
         }
-        guard tokens.count >= 2, tokens.count <= 40 else { return nil }
+        guard tokens.count >= 2, tokens.count <= 40,
+              tokens.dropFirst().contains(where: { token in token.contains(where: \.isNumber) || LabGrammar.value(token) != nil }) else { return nil }
         let ocr = cells.contains { $0.confidence != nil }
         // Where the result starts: after the longest name phr knows, else after the first words.
         var first: (Int, Int, LabGrammar.Value, String)?

@@ -103,7 +103,10 @@ struct LabReview {
         Table.print(header: ["#", "", "PAGE", "TEST", "VALUE", "FLAG", "RANGE", "PANEL"], rows: extraction.rows.indices.map { index in
             let row = extraction.rows[index]
             let mark = !kept[index] ? "dropped" : row.unsure != nil ? "?" : ""
-            return [String(index + 1), mark, String(row.page), row.name, row.valueDisplay, row.flag?.rawValue ?? "",
+            // The flag the lab printed, else the one its range implies: what the result will show
+            // once saved, so an abnormal row does not look normal in review.
+            let flag = row.flag ?? row.valueNumber.flatMap { LabFlag.computed($0, range: row.range) }
+            return [String(index + 1), mark, String(row.page), row.name, row.valueDisplay, flag?.rawValue ?? "",
                     row.range.map(\.listed) ?? "", row.panel ?? ""]
         })
         for (index, row) in extraction.rows.enumerated() where kept[index] && row.unsure != nil {
