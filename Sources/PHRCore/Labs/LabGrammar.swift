@@ -5,17 +5,30 @@ import Foundation
 /// column or glued to the value (`12 L`, `12*`), and units (`x10E3/uL`, `10^9/L`, `mL/min/1.73m2`).
 /// Pure functions; the layout reader (LabReportReader) and `phr lab add` both use them.
 public enum LabGrammar {
+    /// `text` without spaces at either end; the reader calls this for every word of a report,
+    /// where Foundation's bridging version was a tenth of the time.
+    static func trimmed<S: StringProtocol>(_ text: S) -> String {
+        guard let first = text.firstIndex(where: { $0 != " " && $0 != "\t" && $0 != "\u{00A0}" }) else { return "" }
+        let last = text.lastIndex(where: { $0 != " " && $0 != "\t" && $0 != "\u{00A0}" })!
+        return String(text[first...last])
+    }
+
     /// A number as labs print it: `12`, `12.5`, `3,6` (decimal comma), `1,200` and `150 000`
     /// (thousands), `.5`. nil for anything else.
+    /// "6.300", "245.000", "1.234.567": digit groups of three after one to three digits.
+    static func isPointGrouped(_ text: String) -> Bool {
+        let groups = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard groups.count >= 2, (1...3).contains(groups[0].count) else { return false }
+        return groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) } && groups.dropFirst().allSatisfy { $0.count == 3 }
+    }
+
     /// Set while a report that writes decimal commas is read: "6.300" is then six thousand
     /// three hundred, not six point three.
     @TaskLocal static var pointsGroupThousands = false
 
     public static func number(_ text: String) -> Double? {
-        var body = text.trimmingCharacters(in: .whitespaces)
-        if pointsGroupThousands, body.range(of: #"^\d{1,3}(\.\d{3})+$"#, options: .regularExpression) != nil {
-            body = body.replacingOccurrences(of: ".", with: "")
-        }
+        var body = trimmed(text)
+        if pointsGroupThousands, body.contains("."), isPointGrouped(body) { body = body.replacingOccurrences(of: ".", with: "") }
         var sign = 1.0
         if body.hasPrefix("-") || body.hasPrefix("−") { sign = -1; body.removeFirst() }
         if body.hasPrefix("+") { body.removeFirst() }
@@ -68,11 +81,11 @@ public enum LabGrammar {
     /// H, L, HH, LL, A or N from what a report prints in a flag column: `H`, `High`, `L*`,
     /// `↑`, `!`, `*`, `Abnormal`, `Crit H`... nil when it is not a flag.
     public static func flag(_ text: String) -> LabFlag? {
-        var token = text.trimmingCharacters(in: .whitespaces).uppercased()
+        var token = trimmed(text).uppercased()
         // "[H]", "(L)", "<H>": the flag in brackets.
         if token.count >= 3, let first = token.first, let last = token.last,
            ["[": "]", "(": ")", "<": ">", "{": "}"][first] == last {
-            token = String(token.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            token = trimmed(token.dropFirst().dropLast())
         }
         switch token {
         case "H", "HI", "HIGH", "↑", "H*", "H!", "HOCH", "ÉLEVÉ", "ELEVE", "ALTO": return .high
@@ -140,7 +153,7 @@ public enum LabGrammar {
     ]
 
     public static func value(_ cell: String) -> Value? {
-        var text = cell.trimmingCharacters(in: .whitespaces)
+        var text = trimmed(cell)
         guard !text.isEmpty, text.count <= 40 else { return nil }
         if let number = number(text) { return Value(number: number) }
         // Comparisons: ">60", "< 0.5", "≥90".
@@ -152,10 +165,11 @@ public enum LabGrammar {
         if text.contains("+"), text.range(of: #"^([1-4]\+|\+{1,4})$"#, options: .regularExpression) != nil { return Value(text: text) }
         if textResults.contains(text.lowercased()) { return Value(text: text) }
         // A flag glued on: "12 L", "12L", "12*", "H 13.9", "12.5 (H)".
-        text = text.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
-            .trimmingCharacters(in: .whitespaces)
+        if text.contains("(") || text.contains(")") {
+            text = trimmed(text.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " "))
+        }
         for marker in ["**", "*", "!"] where text.hasSuffix(marker) {
-            let head = String(text.dropLast(marker.count)).trimmingCharacters(in: .whitespaces)
+            let head = trimmed(text.dropLast(marker.count))
             if let number = number(head) { return Value(number: number, marked: true) }
             if let inner = value(head), inner.number != nil { return Value(number: inner.number, flag: inner.flag, marked: true) }
         }
@@ -188,16 +202,25 @@ public enum LabGrammar {
     /// A reference range as a report prints it. Returns nil for an empty cell; text that is not
     /// numeric ("Negative", "See note") becomes a text-only range.
     public static func range(_ cell: String) -> ReferenceRange? {
-        let written = cell.trimmingCharacters(in: .whitespaces)
+        let written = trimmed(cell)
         guard !written.isEmpty, written.count <= 80 else { return nil }
         var text = rangeLabelRemoved(written)
-        for dash in ["–", "—", "‒", "−"] { text = text.replacingOccurrences(of: dash, with: "-") }
-        text = text.replacingOccurrences(of: "<=", with: "≤").replacingOccurrences(of: ">=", with: "≥")
-        // US reference labs print "> OR = 40".
-        text = text.replacingOccurrences(of: #">\s*or\s*="#, with: "≥", options: [.regularExpression, .caseInsensitive])
-            .replacingOccurrences(of: #"<\s*or\s*="#, with: "≤", options: [.regularExpression, .caseInsensitive])
-        for brackets in ["(", ")", "[", "]"] { text = text.replacingOccurrences(of: brackets, with: "") }
-        text = text.trimmingCharacters(in: .whitespaces)
+        text = String(text.compactMap { character -> Character? in
+            switch character {
+            case "–", "—", "‒", "−": return "-"
+            case "(", ")", "[", "]": return nil
+            default: return character
+            }
+        })
+        if text.contains("=") {
+            text = text.replacingOccurrences(of: "<=", with: "≤").replacingOccurrences(of: ">=", with: "≥")
+            // US reference labs print "> OR = 40".
+            if text.lowercased().contains("or") {
+                text = text.replacingOccurrences(of: #">\s*or\s*="#, with: "≥", options: [.regularExpression, .caseInsensitive])
+                    .replacingOccurrences(of: #"<\s*or\s*="#, with: "≤", options: [.regularExpression, .caseInsensitive])
+            }
+        }
+        text = trimmed(text)
         let lower = text.lowercased()
         for prefix in ["up to ", "bis ", "jusqu'à ", "hasta ", "less than ", "below "] where lower.hasPrefix(prefix) {
             if let high = number(String(text.dropFirst(prefix.count))) { return ReferenceRange(low: nil, high: high, text: written) }
@@ -206,7 +229,7 @@ public enum LabGrammar {
             if let low = number(String(text.dropFirst(prefix.count))) { return ReferenceRange(low: low, high: nil, text: written) }
         }
         if let first = text.first, "<>≤≥".contains(first) {
-            if let bound = number(String(text.dropFirst()).trimmingCharacters(in: .whitespaces)) {
+            if let bound = number(trimmed(text.dropFirst())) {
                 return "<≤".contains(first) ? ReferenceRange(low: nil, high: bound, text: written)
                     : ReferenceRange(low: bound, high: nil, text: written)
             }
@@ -364,7 +387,7 @@ public enum LabGrammar {
     }
 
     public static func isUnit(_ cell: String) -> Bool {
-        let text = cell.trimmingCharacters(in: .whitespaces)
+        let text = trimmed(cell)
         guard !text.isEmpty, text.count <= 24 else { return false }
         if LabUnits.ucum(text) != nil { return true }
         if number(text) != nil || flag(text) != nil { return false }
@@ -384,4 +407,9 @@ extension ReferenceRange {
         if let text, text.contains(";"), low != nil || high != nil { return display }
         return text ?? display
     }
+}
+
+extension Character {
+    /// 0 to 9 only (`isNumber` also takes ½, ², Devanagari digits).
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -236,10 +236,15 @@ public enum LabReportReader {
     /// 245000, as Brazilian and German labs print counts), and the text stays as printed.
     static func writesDecimalCommas(_ pages: [(page: Int, words: [Word])]) -> Bool {
         var commas = 0, points = 0
+        // "4,21" or "4.21": digits, the mark, one or two digits.
+        func decimal(_ text: String, _ mark: Character) -> Bool {
+            guard let at = text.firstIndex(of: mark), at != text.startIndex else { return false }
+            let fraction = text[text.index(after: at)...]
+            return (1...2).contains(fraction.count) && fraction.allSatisfy(\.isASCIIDigit) && text[..<at].allSatisfy(\.isASCIIDigit)
+        }
         for page in pages {
-            for word in page.words {
-                if word.text.range(of: #"^\d+,\d{1,2}$"#, options: .regularExpression) != nil { commas += 1 }
-                if word.text.range(of: #"^\d+\.\d{1,2}$"#, options: .regularExpression) != nil { points += 1 }
+            for word in page.words where word.text.count <= 12 {
+                if decimal(word.text, ",") { commas += 1 } else if decimal(word.text, ".") { points += 1 }
             }
         }
         return commas >= 3 && commas > points * 3

@@ -63,13 +63,16 @@ public enum LabUnits {
     }()
 
     private static func key(_ text: String) -> String {
-        text.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "μ", with: "u").replacingOccurrences(of: "µ", with: "u")
-            .replacingOccurrences(of: "mcg", with: "ug").lowercased()
+        var key = String(text.compactMap { character -> Character? in
+            character == " " ? nil : character == "μ" || character == "µ" ? "u" : character
+        }).lowercased()
+        if key.contains("mcg") { key = key.replacingOccurrences(of: "mcg", with: "ug") }
+        return key
     }
 
     /// The UCUM code of a unit as written ("x10E3/uL" → "10*3/uL"); nil when not known.
     public static func ucum(_ written: String) -> String? {
-        let trimmed = written.trimmingCharacters(in: .whitespaces)
+        let trimmed = LabGrammar.trimmed(written)
         guard !trimmed.isEmpty else { return nil }
         // French and Belgian reports count cells in "G/L" (giga per litre) and "T/L": a capital
         // G is never grams, which UCUM and every lab write g.
