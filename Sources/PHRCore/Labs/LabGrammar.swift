@@ -104,7 +104,7 @@ public enum LabGrammar {
     /// Words that say a result is critical without saying which way ("critical", "panic",
     /// "C"): the range tells high from low.
     public static func isCritical(_ text: String) -> Bool {
-        let token = text.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "[]()")).uppercased()
+        let token = String(trimmed(text).drop { "[(".contains($0) }.reversed().drop { "])".contains($0) }.reversed()).uppercased()
         return ["CRITICAL", "CRIT", "PANIC", "C", "!!", "KRITISCH", "CRITIQUE", "CRITICO", "CRÍTICO", "ALERT"].contains(token)
     }
 
@@ -131,7 +131,7 @@ public enum LabGrammar {
     /// A result printed as a comparison ("<0.5", ">= 90", "≤ 3"): the FHIR comparator code
     /// ("<", "<=", ">=", ">") and the number; nil for anything else.
     public static func comparison(_ text: String) -> (comparator: String, value: Double)? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmed(text)
         guard let first = trimmed.first, "<>≤≥".contains(first) else { return nil }
         var rest = trimmed.dropFirst()
         var comparator = String(first)
@@ -140,7 +140,7 @@ public enum LabGrammar {
             rest = rest.dropFirst()
         }
         comparator = ["≤": "<=", "≥": ">="][comparator] ?? comparator
-        guard let number = number(String(rest).trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard let number = number(Self.trimmed(rest)) else { return nil }
         return (comparator, number)
     }
 
@@ -265,7 +265,7 @@ public enum LabGrammar {
 
     /// `text` without a leading range label and its colon ("Ref: 13.0 - 17.0" → "13.0 - 17.0").
     static func rangeLabelRemoved(_ text: String) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = Self.trimmed(text)
         // Compared without accents ("Valores de referência"), keeping the text's length.
         guard let first = trimmed.first, first.isLetter else { return trimmed }
         let lower = trimmed.allSatisfy(\.isASCII) ? trimmed.lowercased()
@@ -313,6 +313,7 @@ public enum LabGrammar {
             return (Population(ages: ages), rest.startIndex)
         }
         // "18-49 y:", "50 - 70 years", ">70 y": an age band, then the range.
+        guard let lead = text.first, lead.isNumber || "<>≤≥".contains(lead) else { return nil }
         // "6 mo - 2 y:", "2 - 6 y:": each bound in months or years, the unit after it or shared.
         let unitPattern = "(y|yr|yrs|years?|mo|mos|months?|jahre|ans|años|m)"
         if let match = text.range(of: "^(<|>|≥|≤)?\\s*(\\d{1,3})\\s*\(unitPattern)?(\\s*-\\s*(\\d{1,3})\\s*\(unitPattern))?\\s*:\\s*",
@@ -347,7 +348,7 @@ public enum LabGrammar {
     /// 15.5"): the range for this patient, keeping the text of all; nil when the cell is not
     /// such a list. Without a sex or age to choose by, the range keeps its text and no bounds.
     public static func populationRange(_ cell: String, sex: MedicalID.Sex?, age: Double?) -> ReferenceRange? {
-        let parts = cell.components(separatedBy: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let parts = cell.split(separator: ";").map { trimmed($0) }.filter { !$0.isEmpty }
         guard parts.count >= 2 else { return nil }
         var chosen: ReferenceRange?
         for part in parts {

@@ -270,8 +270,8 @@ public enum LabReportReader {
 
     /// "Page 2 of 3", "Seite 1/2", "- 2 -": a page number alone on its line.
     static func isPageNumber(_ cells: [Cell]) -> Bool {
-        let text = cells.map(\.text).joined(separator: " ").trimmingCharacters(in: .whitespaces)
-        guard text.count <= 30, text.contains(where: \.isNumber) else { return false }
+        let text = LabGrammar.trimmed(cells.map(\.text).joined(separator: " "))
+        guard text.count <= 30, text.contains(where: \.isNumber), let first = text.lowercased().first, "psbf-0123456789".contains(first) else { return false }
         return text.range(of: #"^((page|seite|página|pagina|blatt|feuille|pag\.?)\s*\d+(\s*(of|von|de|di|sur|/)\s*\d+)?|-\s*\d+\s*-|\d+\s*/\s*\d+)$"#,
                           options: [.regularExpression, .caseInsensitive]) != nil
     }
@@ -449,7 +449,7 @@ public enum LabReportReader {
     /// is within half a word's height of its own; the reading-order `line` of a layout may put
     /// a table's columns in separate lines), and each line into cells at gaps wider than a space.
     static func cellLines(_ words: [Word]) -> [[Cell]] {
-        let sorted = words.filter { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty }
+        let sorted = words.filter { $0.text.contains { $0 != " " && $0 != "\t" && $0 != "\u{00A0}" } }
             .sorted { ($0.y0 + $0.y1, $0.x0) < ($1.y0 + $1.y1, $1.x0) }
         var lines: [(middle: Double, height: Double, words: [Word])] = []
         for word in sorted {
@@ -612,7 +612,7 @@ public enum LabReportReader {
             doubts.append("name not under the test column")
         }
         // Without the colon a name may end in, or the speck OCR reads as a full stop.
-        let name = nameCells.map(\.text).joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " :.,"))
+        let name = String(LabGrammar.trimmed(nameCells.map(\.text).joined(separator: " ")).reversed().drop { " :.,".contains($0) }.reversed())
         // "% Transferrin saturation", "25-OH Vitamin D": a name may start with a sign or a
         // number when it stands in the name column and has words.
         guard !name.isEmpty, name.first?.isLetter == true || name.first == "(" || !(byColumn[.name] ?? []).isEmpty
@@ -630,7 +630,7 @@ public enum LabReportReader {
         // A lone "-" is as often an empty cell, so it counts only when the range agrees.
         var signFlag: String?
         for sign in [" --", " -", " ++", " +"] where valueText.hasSuffix(sign) {
-            signFlag = sign.trimmingCharacters(in: .whitespaces)
+            signFlag = LabGrammar.trimmed(sign)
             valueText = String(valueText.dropLast(sign.count))
             break
         }
@@ -672,7 +672,7 @@ public enum LabReportReader {
             }
         }
         var range: ReferenceRange?
-        var unit = unitText?.trimmingCharacters(in: .whitespaces)
+        var unit = unitText.map(LabGrammar.trimmed)
         if let rangeText, !rangeText.isEmpty {
             (range, unit) = Self.range(rangeText, unit: unit, state: state)
         }
@@ -711,10 +711,10 @@ public enum LabReportReader {
     /// A range cell's range, and the unit when it is printed there ("30 - 400 ng/mL"); ranges
     /// printed per sex or age ("Male: 13.5 - 17.5; Female: 12.0 - 15.5") are chosen for the patient.
     static func range(_ written: String, unit: String?, state: State) -> (ReferenceRange?, String?) {
-        var text = written.trimmingCharacters(in: .whitespaces)
+        var text = LabGrammar.trimmed(written)
         // "(4.5-11.0)", "[3.9-5.5]": the range without its brackets.
         if let first = text.first, let last = text.last, ["(": ")", "[": "]"][first] == last {
-            text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+            text = LabGrammar.trimmed(text.dropFirst().dropLast())
         }
         if text.contains(";"), let chosen = LabGrammar.populationRange(text, sex: state.sex, age: state.age) { return (chosen, unit) }
         var range = LabGrammar.range(text)
@@ -744,7 +744,7 @@ public enum LabReportReader {
                          ocr: Double?, page: Int, panel: String?, fromLine: Bool) -> Row {
         var doubts = doubts
         var name = name
-        var unit = unit?.trimmingCharacters(in: .whitespaces)
+        var unit = unit.map(LabGrammar.trimmed)
         if ocr != nil, let text = unit, LabUnits.ucum(text) == nil, let corrected = LabGrammar.ocrCorrectedUnit(text) { unit = corrected }
         if let text = unit, !text.isEmpty, !LabGrammar.isUnit(text) { doubts.append("'\(text)' is not a unit phr knows") }
         if unit?.isEmpty == true { unit = nil }
@@ -944,9 +944,9 @@ public enum LabReportReader {
     /// The name part of a line: without its colon, dot leaders and bullet.
     static func lineName(_ tokens: ArraySlice<String>) -> String {
         let kept = tokens.filter { token in !token.allSatisfy { ".…_·:-–".contains($0) } }
-        var name = kept.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        var name = LabGrammar.trimmed(kept.joined(separator: " "))
         while let last = name.last, ":.…_=".contains(last) { name.removeLast() }
-        return name.trimmingCharacters(in: .whitespaces)
+        return LabGrammar.trimmed(name)
     }
 
     /// Whether words before a result can be a test's name: letters first, not a sentence, no
