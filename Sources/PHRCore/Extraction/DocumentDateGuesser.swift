@@ -146,7 +146,7 @@ struct DateScanner {
         "collected", "collection date", "date collected", "date of collection", "specimen collected", "sample collected",
         "Entnahme", "Probenentnahme", "Entnahmedatum", "Abnahme", "Abnahmedatum", "prélèvement", "date de prélèvement",
         "prélevé", "fecha de toma", "fecha de extracción", "data prelievo", "data del prelievo", "afname", "afnamedatum",
-        "data da coleta", "data de coleta", "coleta", "colhido em", "sample collected on", "date de prélèvement", "drawn", "date drawn",
+        "data da coleta", "data de coleta", "coleta", "colhido em", "sample collected on", "drawn", "date drawn",
     ]
     static let collectionLabels = Set(collectionLabelWords.map(TextNormalizer.phrase))
 

@@ -83,7 +83,9 @@ extension FHIRMapper {
                 guard ["<", "<=", ">=", ">", "ad"].contains(comparator) else {
                     throw FHIRFieldError(field: "valueQuantity.comparator", reason: "'\(comparator.prefix(10))' is not a comparator (<, <=, >=, >, ad)")
                 }
-                let written = comparator == "ad" ? "\(Observation.number(quantity.value)) (sufficient)" : comparator + Observation.number(quantity.value)
+                // The bound at its full precision ("<0.003" for troponin; Observation.number rounds).
+                let bound = quantity.value == quantity.value.rounded() && abs(quantity.value) < 1e15 ? String(Int64(quantity.value)) : "\(quantity.value)"
+                let written = comparator == "ad" ? "\(bound) (sufficient)" : comparator + bound
                 return Value(unit: quantity.unit, text: written, ucum: system == Coding.System.ucum ? code : nil)
             }
             return Value(number: quantity.value, unit: quantity.unit, ucum: system == Coding.System.ucum ? code : nil)

@@ -84,7 +84,7 @@ public enum AnalyteCatalog {
         a("neutrophils-pct", "Neutrophils %", ["770-8"], cbc, ("%", nil),
           ["neutrophils", "neutrophils %", "neutrophils percent", "neut", "neut %", "neutrophile", "neutrophiles", "neutrofilos", "neutrofili", "segmented neutrophils"]),
         a("neutrophils-abs", "Neutrophils", ["751-8"], cbc, ("10*3/uL", "10*9/L"),
-          ["neutrophils", "neutrophils absolute", "neutrophil count", "absolute neutrophil count", "absolute neutrophils", "neutrophils #", "neut #", "neut", "neut absolute", "neutrophils abs", "anc", "absolute neutrophil count", "neutrophile absolut"]),
+          ["neutrophils", "neutrophils absolute", "neutrophil count", "absolute neutrophil count", "absolute neutrophils", "neutrophils #", "neut #", "neut", "neut absolute", "neutrophils abs", "anc", "neutrophile absolut"]),
         a("lymphocytes-pct", "Lymphocytes %", ["736-9"], cbc, ("%", nil),
           ["lymphocytes", "lymphocytes %", "lymphs", "lymph %", "lymphozyten", "lymphocytes percent", "linfocitos", "linfociti"]),
         a("lymphocytes-abs", "Lymphocytes", ["731-0"], cbc, ("10*3/uL", "10*9/L"),
@@ -363,7 +363,8 @@ public enum AnalyteCatalog {
     /// only such a swap keeps it from being known; nil otherwise.
     public static func ocrCorrected(_ name: String, unit: String? = nil, specimen: Analyte.Specimen = .blood) -> (name: String, analyte: Analyte)? {
         guard name.count <= 60, lookup(name, unit: unit, specimen: specimen) == nil else { return nil }
-        let swaps: [Character: [Character]] = ["l": ["I", "1"], "I": ["l", "1"], "1": ["l", "I"], "0": ["O"], "O": ["0"], "|": ["l", "I"]]
+        // In a fixed order, so that the same name is always put right the same way.
+        let swaps: [(Character, [Character])] = [("l", ["I", "1"]), ("I", ["l", "1"]), ("1", ["l", "I"]), ("0", ["O"]), ("O", ["0"]), ("|", ["l", "I"])]
         let characters = Array(name)
         var candidates: [String] = []
         for (from, tos) in swaps {

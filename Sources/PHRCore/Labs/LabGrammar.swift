@@ -18,7 +18,7 @@ public enum LabGrammar {
     /// "6.300", "245.000", "1.234.567": digit groups of three after one to three digits.
     static func isPointGrouped(_ text: String) -> Bool {
         let groups = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard groups.count >= 2, (1...3).contains(groups[0].count) else { return false }
+        guard groups.count >= 2, (1...3).contains(groups[0].count), groups[0].first != "0" else { return false }
         return groups.allSatisfy { $0.allSatisfy(\.isASCIIDigit) } && groups.dropFirst().allSatisfy { $0.count == 3 }
     }
 
@@ -134,12 +134,11 @@ public enum LabGrammar {
         let trimmed = Self.trimmed(text)
         guard let first = trimmed.first, "<>≤≥".contains(first) else { return nil }
         var rest = trimmed.dropFirst()
-        var comparator = String(first)
+        var comparator = ["≤": "<=", "≥": ">="][String(first)] ?? String(first)
         if rest.first == "=" {
-            comparator += "="
+            if comparator.count == 1 { comparator += "=" }
             rest = rest.dropFirst()
         }
-        comparator = ["≤": "<=", "≥": ">="][comparator] ?? comparator
         guard let number = number(Self.trimmed(rest)) else { return nil }
         return (comparator, number)
     }
@@ -256,7 +255,7 @@ public enum LabGrammar {
     }
 
     /// Words that introduce a range on the page: "Ref:", "Normal range:", "Desirable:".
-    static let rangeLabels = ["reference range", "reference interval", "reference", "ref range", "ref. range", "ref.", "ref", "normal range",
+    static let rangeLabels = ["reference range", "reference interval", "reference", "ref range", "ref. range", "ref.", "normal range",
                               "normal values", "normal", "standard range", "desirable", "optimal", "target", "expected", "range", "norm",
                               "referenzbereich", "valeurs de reference", "valores de referencia", "valori di riferimento", "valor de referencia",
                               "intervalo de referencia", "ref", "reference values"]
@@ -286,7 +285,7 @@ public enum LabGrammar {
     /// Who a population-specific range is for, as a report labels it.
     struct Population: Equatable {
         var sex: MedicalID.Sex?
-        /// Ages in years the range holds for (inclusive low, exclusive high).
+        /// Ages in years the range holds for.
         var ages: ClosedRange<Double>?
     }
 
@@ -314,33 +313,43 @@ public enum LabGrammar {
         }
         // "18-49 y:", "50 - 70 years", ">70 y": an age band, then the range.
         guard let lead = text.first, lead.isNumber || "<>≤≥".contains(lead) else { return nil }
-        // "6 mo - 2 y:", "2 - 6 y:": each bound in months or years, the unit after it or shared.
-        let unitPattern = "(y|yr|yrs|years?|mo|mos|months?|jahre|ans|años|m)"
-        if let match = text.range(of: "^(<|>|≥|≤)?\\s*(\\d{1,3})\\s*\(unitPattern)?(\\s*-\\s*(\\d{1,3})\\s*\(unitPattern))?\\s*:\\s*",
-                                  options: [.regularExpression, .caseInsensitive])
-            ?? text.range(of: "^(<|>|≥|≤)?\\s*(\\d{1,3})(\\s*-\\s*(\\d{1,3}))?\\s*\(unitPattern)\\b\\s*:?\\s*", options: [.regularExpression, .caseInsensitive]) {
-            let band = String(text[match]).lowercased()
-            // Each number with the unit written after it, or the last unit for both.
-            var parts: [(Double, Bool)] = []
-            var scanner = band[...]
-            while let start = scanner.firstIndex(where: \.isNumber) {
-                let digits = scanner[start...].prefix { $0.isNumber }
-                let after = scanner[digits.endIndex...].drop { $0 == " " }
-                let months = after.hasPrefix("mo") || (after.hasPrefix("m") && !after.hasPrefix("min"))
-                let years = after.hasPrefix("y") || after.hasPrefix("j") || after.hasPrefix("a")
-                parts.append((Double(digits) ?? 0, months ? true : years ? false : parts.last?.1 ?? false))
-                scanner = scanner[digits.endIndex...]
-            }
-            // A bound with no unit of its own takes the unit written after the other.
-            if parts.count == 2, !band.contains("mo"), band.contains("m:") == false { parts[0].1 = parts[1].1 }
-            let inYears = parts.map { $0.1 ? $0.0 / 12 : $0.0 }
-            var ages: ClosedRange<Double>?
-            // "18-49 y" holds until the 50th birthday; bands that share an end ("2 - 6 y", "6 - 12 y")
-            // are told apart by taking the last band that fits.
-            if inYears.count >= 2, inYears[0] <= inYears[1] { ages = inYears[0]...(inYears[1] + (parts[1].1 ? 1.0 / 12 : 1) - 0.0001) }
-            else if let single = inYears.first { ages = band.hasPrefix("<") || band.hasPrefix("≤") ? 0...(single - 0.001) : single...200 }
-            if let ages { return (Population(ages: ages), match.upperBound) }
+        // "6 mo - 2 y:", "2 - 6 y:", "> 70 y": an age band needs a unit of age; each bound in
+        // months or years, a bound without its own unit taking the next one's ("2 - 6 mo").
+        let unitPattern = "(y|yr|yrs|years?|mo|mos|months?|jahre|ans|años)"
+        let bound = "(\\d{1,3})\\s*\(unitPattern)?"
+        guard let match = text.range(of: "^(<|>|≥|≤)?\\s*\(bound)(\\s*-\\s*\(bound))?\\s*:?\\s*", options: [.regularExpression, .caseInsensitive]) else {
+            return nil
         }
+        let band = String(text[match]).lowercased()
+        var parts: [(value: Double, months: Bool?)] = []
+        var scanner = band[...]
+        while let start = scanner.firstIndex(where: \.isNumber) {
+            let digits = scanner[start...].prefix { $0.isNumber }
+            let after = scanner[digits.endIndex...].drop { $0 == " " }
+            let months: Bool? = after.hasPrefix("mo") ? true : after.hasPrefix("y") || after.hasPrefix("j") || after.hasPrefix("a") ? false : nil
+            parts.append((Double(digits) ?? 0, months))
+            scanner = scanner[digits.endIndex...]
+        }
+        guard !parts.isEmpty, parts.contains(where: { $0.months != nil }) else { return nil }
+        for index in parts.indices.reversed() where parts[index].months == nil {
+            parts[index].months = parts[(index + 1)...].first(where: { $0.months != nil })?.months ?? parts[..<index].last?.months ?? false
+        }
+        let inYears = parts.map { $0.months == true ? $0.value / 12 : $0.value }
+        guard inYears.allSatisfy({ (0...130).contains($0) }) else { return nil }
+        var ages: ClosedRange<Double>?
+        if inYears.count >= 2 {
+            // "18-49 y" holds until the 50th birthday; bands that share an end ("2 - 6 y", "6 -
+            // 12 y") are told apart by taking the last band that fits.
+            let high = inYears[1] + (parts[1].months == true ? 1.0 / 12 : 1) - 0.0001
+            if inYears[0] <= high { ages = inYears[0]...high }
+        } else if let single = inYears.first {
+            if band.hasPrefix("<") || band.hasPrefix("≤") {
+                if single > 0.001 { ages = 0...(single - 0.001) }
+            } else {
+                ages = single...200
+            }
+        }
+        if let ages { return (Population(ages: ages), match.upperBound) }
         return nil
     }
 

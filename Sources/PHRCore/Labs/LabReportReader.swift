@@ -26,6 +26,8 @@ public enum LabReportReader {
         public var confidence: Double
         /// Why the reader is unsure of this row; nil when it is not.
         public var unsure: String?
+        /// Read from a line of text rather than under a table header (not part of the JSON).
+        var fromLine = false
 
         enum CodingKeys: String, CodingKey {
             case page, name
@@ -110,7 +112,7 @@ public enum LabReportReader {
                   "referenzbereich", "referenzwerte", "normwert", "normbereich", "valeurs de reference", "valeurs usuelles", "normes",
                   "intervalo de referencia", "valores de referencia", "valori di riferimento", "referentiewaarden", "normal values", "standard range",
                   "biological reference interval", "biological reference range", "bio ref interval", "reference values", "ref values", "expected range",
-                  "expected value", "reference limits", "normal limits", "ref interval", "target range", "desirable range"]),
+                  "expected value", "reference limits", "normal limits", "target range", "desirable range"]),
     ]
 
     static func headerColumn(_ text: String) -> Column? {
@@ -135,7 +137,7 @@ public enum LabReportReader {
 
     /// A table header printed over two or three lines ("Current" over "14/04/2025",
     /// "Reference" over "Range"): the lines from `index` joined column by column, when together
-    /// they are a header and each alone is not; nil otherwise.
+    /// they are a header that names more columns than the first line alone; nil otherwise.
     static func stackedHeader(_ lines: [[Cell]], at index: Int) -> (cells: [Cell], count: Int)? {
         func named(_ cells: [Cell]) -> Int { cells.filter { headerColumn($0.text) != nil }.count }
         guard lines[index].contains(where: { headerColumn($0.text) != nil }),
@@ -366,7 +368,7 @@ public enum LabReportReader {
                 if last.flag == nil, let flag = LabGrammar.flag(text) {
                     var row = last
                     row.flag = flag
-                    result[result.count - 1] = Self.rechecked(row, state: state)
+                    result[result.count - 1] = Self.reassessed(row)
                     rowBottom = cells.map(\.y1).max()
                     continue
                 }
@@ -375,7 +377,7 @@ public enum LabReportReader {
                    abs(cells[0].x0 - rowNameX0) < 4 {
                     var row = last
                     row.name += " " + text
-                    result[result.count - 1] = Self.rechecked(row, state: state)
+                    result[result.count - 1] = Self.reassessed(row)
                     rowBottom = cells.map(\.y1).max()
                     continue
                 }
@@ -405,6 +407,7 @@ public enum LabReportReader {
                     open = cells
                     state.panel = panel
                     heading = nil
+                    namingHeading = nil
                     lineRowOpen = false
                     continue
                 }
@@ -426,7 +429,7 @@ public enum LabReportReader {
                 var row = last
                 row.range = range
                 if row.unit == nil { row.unit = unit }
-                result[result.count - 1] = Self.checked(row, state: state)
+                result[result.count - 1] = Self.reassessed(row)
                 lineRowOpen = false
                 continue
             }
@@ -793,27 +796,31 @@ public enum LabReportReader {
             if ocr < 60 { doubts.append("the scan is hard to read here (OCR confidence \(Int(ocr)))") }
         }
         confidence = max(0, min(1, confidence))
-        return Row(page: page, name: name, valueNumber: value.number, valueText: value.number == nil ? value.text : nil, unit: unit,
-                   range: range, flag: flag, panel: panel, analyte: analyte?.key, loinc: analyte?.loinc.first,
-                   confidence: (confidence * 100).rounded() / 100, unsure: doubts.isEmpty ? nil : doubts.joined(separator: "; "))
+        var row = Row(page: page, name: name, valueNumber: value.number, valueText: value.number == nil ? value.text : nil, unit: unit,
+                      range: range, flag: flag, panel: panel, analyte: analyte?.key, loinc: analyte?.loinc.first,
+                      confidence: (confidence * 100).rounded() / 100, unsure: doubts.isEmpty ? nil : doubts.joined(separator: "; "))
+        row.fromLine = fromLine
+        return row
     }
 
-    /// A row checked again once a line under it gave it a flag or the rest of its name.
-    static func rechecked(_ row: Row, state: State) -> Row {
-        var value = LabGrammar.Value(number: row.valueNumber, text: row.valueText, flag: row.flag)
-        value.marked = false
-        return assemble(name: row.name, value: value, unit: row.unit, range: row.range, critical: false,
-                        doubts: row.unsure?.components(separatedBy: "; ").filter { doubt in
-                            !["disagrees", "not a possible", "is not a unit of", "not a unit phr knows", "no unit printed"].contains { doubt.contains($0) }
-                        } ?? [],
-                        ocr: nil, page: row.page, panel: row.panel, fromLine: false)
-    }
-
-    /// A row read from a line, checked again once its range was found on the next line.
-    static func checked(_ row: Row, state: State) -> Row {
+    /// A row checked again once a line under it gave it a flag, the rest of its name or its
+    /// range: the doubts that depend on those are worked out afresh, every other doubt (a scan
+    /// hard to read, a critical mark without a direction, cells that did not read) is kept.
+    static func reassessed(_ row: Row) -> Row {
+        let recomputed = ["disagrees", "not a possible", "is not a unit of", "not a unit phr knows", "no unit printed", "not a test phr knows",
+                          "joined from the line below"]
+        let kept = row.unsure?.components(separatedBy: "; ").filter { doubt in !recomputed.contains { doubt.contains($0) } } ?? []
         let value = LabGrammar.Value(number: row.valueNumber, text: row.valueText, flag: row.flag)
-        return assemble(name: row.name, value: value, unit: row.unit, range: row.range, critical: false, doubts: [], ocr: nil,
-                        page: row.page, panel: row.panel, fromLine: true)
+        var result = assemble(name: row.name, value: value, unit: row.unit, range: row.range, critical: false, doubts: kept, ocr: nil,
+                              page: row.page, panel: row.panel, fromLine: row.fromLine)
+        // "Sodium" with "haemolysed sample" joined: no longer a test phr knows.
+        if row.analyte != nil, result.analyte == nil {
+            let doubt = "the name joined from the line below is not a test phr knows"
+            result.unsure = [result.unsure, doubt].compactMap { $0 }.joined(separator: "; ")
+            result.confidence = min(result.confidence, 0.5)
+        }
+        if result.unsure != nil { result.confidence = min(result.confidence, row.confidence) }
+        return result
     }
 
     // MARK: Rows written as lines
@@ -903,6 +910,7 @@ public enum LabReportReader {
             index += 1
         }
         var range: ReferenceRange?
+        var lineDoubts: [String] = []
         if !rangeTokens.isEmpty {
             var text = rangeTokens.joined(separator: " ").filter { !"()[]{}".contains($0) }
             text = LabGrammar.rangeLabelRemoved(text).trimmingCharacters(in: CharacterSet(charactersIn: " ;,."))
@@ -911,6 +919,8 @@ public enum LabReportReader {
             if let found = range, found.low == nil, found.high == nil, LabGrammar.value(text) == nil {
                 if known == nil { return nil }
                 range = nil
+                // "6.5 % or higher: diabetes", a second result on the line: not read, so marked.
+                lineDoubts.append("words after the result not read: '\(text.prefix(40))'")
             }
         }
         let ocrConfidence = cells.compactMap(\.confidence).min()
@@ -920,7 +930,7 @@ public enum LabReportReader {
             // An unknown name: only a line shaped like a result (a number, a unit, a range).
             guard value.number != nil, let unit, LabGrammar.isUnit(unit), range?.low != nil || range?.high != nil else { return nil }
         }
-        let row = assemble(name: name, value: value, unit: unit, range: range, critical: critical, doubts: [],
+        let row = assemble(name: name, value: value, unit: unit, range: range, critical: critical, doubts: lineDoubts,
                            ocr: ocrConfidence, page: page, panel: named ? nil : panel, fromLine: true)
         return (row, named)
     }

@@ -38,8 +38,8 @@ struct LabExtract: ParsableCommand {
                                             patient: patient)
         // Scanned pages are read again as tables, which keeps a flag column's lone letters; the
         // reading with more rows the reader is sure of wins. A scan whose first reading holds
-        // no candidate row is not a results table, and is not read twice.
-        if layouts.contains(where: { $0.source == .ocr }), !extraction.rows.isEmpty {
+        // no candidate row, and that phr did not take for a lab report, is not read twice.
+        if layouts.contains(where: { $0.source == .ocr }), !extraction.rows.isEmpty || found.type == "lab" {
             if interactive { Console.note("reading the scanned pages again as tables...") }
             let tables = try importer.tableLayouts(of: found)
             extraction = LabExtraction.better(extraction, LabExtraction.read(documentID: found.id, pages: tables.map { ($0.page, $0.words) },

@@ -158,7 +158,11 @@ import Testing
             {"resourceType": "Bundle", "type": "collection", "entry": [{"resource": {"resourceType": "Observation", "id": "crp1", "status": "final",
               "category": [{"coding": [{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"}]}],
               "code": {"coding": [{"system": "http://loinc.org", "code": "1988-5"}], "text": "CRP"}, "effectiveDateTime": "2025-03-01",
-              "valueQuantity": {"value": 0.5, "comparator": "<", "unit": "mg/L", "system": "http://unitsofmeasure.org", "code": "mg/L"}}}]}
+              "valueQuantity": {"value": 0.5, "comparator": "<", "unit": "mg/L", "system": "http://unitsofmeasure.org", "code": "mg/L"}}},
+             {"resource": {"resourceType": "Observation", "id": "tni1", "status": "final",
+              "category": [{"coding": [{"system": "http://terminology.hl7.org/CodeSystem/observation-category", "code": "laboratory"}]}],
+              "code": {"coding": [{"system": "http://loinc.org", "code": "10839-9"}], "text": "Troponin I"}, "effectiveDateTime": "2025-03-01",
+              "valueQuantity": {"value": 0.003, "comparator": "<", "unit": "ng/mL", "system": "http://unitsofmeasure.org", "code": "ng/mL"}}}]}
             """.utf8).write(to: URL(fileURLWithPath: bundle))
         let (other, otherProfile, otherDirectory) = try RecordFixtures.vault("lab-comparator-import")
         defer { TestSupport.remove(otherDirectory) }
@@ -166,5 +170,8 @@ import Testing
         let imported = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("crp", units: .metric)
         #expect(imported.points.map(\.observation.valueText) == ["<0.5"])
         #expect(imported.points.first?.observation.valueNumber == nil)
+        // The bound at its full precision, not rounded to two decimals.
+        let troponin = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("troponin-i", units: .us)
+        #expect(troponin.points.map(\.observation.valueText) == ["<0.003"])
     }
 }

@@ -34,6 +34,12 @@ import Testing
         let detected = LabReportReader.valueAt(["HCV", "Not", "detected"], 1)
         #expect(detected?.0 == LabGrammar.Value(text: "Not detected") && detected?.1 == 3)
         #expect(LabReportReader.valueAt(["Date", "07/22/1984"], 1) == nil)
+        // FHIR's comparator codes, whichever way the page wrote them.
+        for (text, comparator, bound) in [("<0.5", "<", 0.5), ("≤5", "<=", 5.0), ("≤=5", "<=", 5.0), (">= 60", ">=", 60.0), ("> 90", ">", 90.0)] {
+            let parsed = LabGrammar.comparison(text)
+            #expect(parsed?.comparator == comparator && parsed?.value == bound, "\(text)")
+        }
+        #expect(LabGrammar.comparison("Negative") == nil)
     }
 
     @Test func rangesWithUnitsAndLabels() {
@@ -75,6 +81,16 @@ import Testing
         #expect(LabGrammar.populationRange(child, sex: .male, age: 4.26) == ReferenceRange(low: 11.5, high: 13.5, text: child))
         #expect(LabGrammar.populationRange(child, sex: .male, age: 1)?.low == 10.5)
         #expect(LabGrammar.populationRange(child, sex: .male, age: 6.5)?.high == 15.5)
+        // A bound without its own unit takes the next one's: "2 - 6 mo" is months.
+        let infant = "0 - 2 mo: 13.5 - 21.5; 2 - 6 mo: 9.5 - 13.5; 6 mo - 2 y: 10.5 - 13.5"
+        #expect(LabGrammar.populationRange(infant, sex: nil, age: 0.3)?.low == 9.5)
+        #expect(LabGrammar.populationRange(infant, sex: nil, age: 40)?.low == nil, "no band fits an adult")
+        // Cut-offs that are not ages ("≥240: High") are no population, and never a crash.
+        #expect(LabGrammar.population("≥240: High") == nil)
+        #expect(LabGrammar.population("240: High") == nil)
+        #expect(LabGrammar.populationRange("<200: Desirable; 200-239: Borderline; ≥240: High", sex: .male, age: 40) == nil)
+        #expect(LabGrammar.populationRange("<0 mo: 1 - 2; 0 - 1 y: 3 - 4", sex: .male, age: 0.5) == nil, "a band no age is in: no list, no crash")
+        #expect(LabGrammar.population("999 y: 1 - 2") == nil)
         // One range only, or parts that are not populations: not such a list.
         #expect(LabGrammar.populationRange("13.5 - 17.5", sex: .male, age: 30) == nil)
         #expect(LabGrammar.populationRange("see note; fasting", sex: .male, age: 30) == nil)
@@ -118,6 +134,7 @@ import Testing
             #expect(LabGrammar.number("245.000") == 245_000)
             #expect(LabGrammar.number("4,21") == 4.21)
             #expect(LabGrammar.number("6.3") == 6.3)
+            #expect(LabGrammar.number("0.500") == 0.5, "a leading zero is a decimal")
         }
     }
 
@@ -175,6 +192,9 @@ import Testing
         #expect(Self.line("Hemoglobin 132 g/dL 13.0 - 17.0")?.unsure?.contains("not a possible") == true)
         #expect(Self.line("Sodium 139 mg/dL")?.unsure?.contains("not a unit of Sodium") == true)
         #expect(Self.line("Sodium 139")?.unsure?.contains("no unit") == true)
+        // A note under a result, or two results on one line: what is not read is said.
+        #expect(Self.line("HbA1c 6.5 % or higher: diabetes")?.unsure?.contains("words after the result not read") == true)
+        #expect(Self.line("Sodium 140 mmol/L Potassium 4.1 mmol/L")?.unsure?.contains("not read") == true)
     }
 
     @Test func linesThatAreNotResults() {
