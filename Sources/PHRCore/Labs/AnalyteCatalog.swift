@@ -406,6 +406,11 @@ public enum AnalyteCatalog {
                 words.removeFirst()
                 result.append(words.joined(separator: " "))
             }
+            // Both ends: "Serum TSH level".
+            while words.count > 1, let last = words.last, qualifiers.contains(last) {
+                words.removeLast()
+                result.append(words.joined(separator: " "))
+            }
         }
         return result.filter { !$0.isEmpty }
     }

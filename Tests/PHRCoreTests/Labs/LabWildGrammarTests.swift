@@ -159,6 +159,8 @@ import Testing
         #expect(AnalyteCatalog.ocrCorrected("Hemoglobin Alc")?.name == "Hemoglobin A1c")
         #expect(AnalyteCatalog.ocrCorrected("Iron") == nil, "a known name is left alone")
         #expect(AnalyteCatalog.ocrCorrected("Lorem ipsum") == nil)
+        // Words of specimen and measure at both ends of a name.
+        #expect(AnalyteCatalog.lookup("Serum TSH level")?.key == "tsh")
     }
 
     static func cells(_ text: String) -> [LabReportReader.Cell] {
