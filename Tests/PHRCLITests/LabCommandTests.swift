@@ -147,7 +147,7 @@ import Testing
         let id = try Self.vaultWithUSPanel(cli)
         // No terminal and neither --yes nor --json: nothing read, nothing saved, exit 64.
         Self.expect(try cli.run(["lab", "extract", id], Self.env), status: 64, stdout: "", stderr: """
-            phr: error: --yes: lab extract shows the rows for review and needs a terminal for it
+            phr: error: lab extract shows the rows it read for review, and there is no terminal to show them on
             phr: hint: add --yes to save the rows the reader is sure of, or --json to print them without saving
 
             """)

@@ -23,8 +23,7 @@ struct LabExtract: ParsableCommand {
     func run() throws {
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1
         guard yes || output.json || interactive else {
-            throw RecordError.invalidOption(option: Field("yes"), reason: "lab extract shows the rows for review and needs a terminal for it",
-                                            hint: "add --yes to save the rows the reader is sure of, or --json to print them without saving")
+            throw LabExtractError.nobodyToReview
         }
         let context = try RecordContext(vault, profile)
         let documents = DocumentStore(vault: context.vault, profile: context.profile)
@@ -161,4 +160,14 @@ struct LabReview {
             }
         }
     }
+}
+
+/// `phr lab extract` off a terminal without `--yes` or `--json`: nobody to review the rows. The
+/// message names no option: none was given wrongly (it used to read "--yes: ...").
+enum LabExtractError: PHRError {
+    case nobodyToReview
+
+    var message: Message { "lab extract shows the rows it read for review, and there is no terminal to show them on" }
+    var hint: Message? { "add --yes to save the rows the reader is sure of, or --json to print them without saving" }
+    var exitStatus: ExitStatus { .usage }
 }
