@@ -131,13 +131,14 @@ public struct Document: Codable, Sendable, Equatable {
         self.blobName = blobName
     }
 
-    /// What a person reads for the outcome: "indexed", "no text (needs OCR)", ...
+    /// What a person reads for the outcome: "indexed", "no text, needs OCR", ... (no brackets:
+    /// listings put it in brackets after the title).
     public var outcomeDescription: String {
         switch outcome {
         case .indexed: return "indexed"
         case .ocr: return "indexed by OCR"
         case .partial: return "partially indexed"
-        case .noText: return ocr == .done ? "no text" : "no text (needs OCR)"
+        case .noText: return ocr == .done ? "no text" : "no text, needs OCR"
         case .junkText: return "unreadable text (not indexed)"
         case .unreadable: return "unreadable"
         case .passwordRequired: return "password required"

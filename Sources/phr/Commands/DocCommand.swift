@@ -52,7 +52,7 @@ struct DocContext {
 }
 
 extension Document {
-    /// `lab "Laboratory report" 2 pages, no text (needs OCR)`
+    /// `lab "Laboratory report" 2 pages, no text, needs OCR`
     var summaryLine: String {
         var line = "\(type) \"\(title)\" \(pageCount) page\(pageCount == 1 ? "" : "s")"
         if outcome != .indexed { line += ", \(outcomeDescription)" }

@@ -68,8 +68,10 @@ struct SearchCommand: ParsableCommand {
         } else if results.hits.isEmpty {
             Console.note("no matches for '\(text)' in \(chosen.name)'s records")
         }
+        // Kinds are padded to the longest shown, never cut ("allergy" was shown as "aller").
+        let width = max(5, results.hits.map(\.kind.count).max() ?? 0)
         for hit in results.hits {
-            var heading = "\(hit.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) \(hit.id)  "
+            var heading = "\(hit.kind.padding(toLength: width, withPad: " ", startingAt: 0)) \(hit.id)  "
             heading += Console.bold(hit.title)
             if let date = hit.date { heading += "  \(date)" }
             if let pages = hit.pages, let page = hit.page {
@@ -83,7 +85,7 @@ struct SearchCommand: ParsableCommand {
             }
             if hit.fuzzy { heading += "  ~" }
             Console.out(heading)
-            Console.out("      " + highlight(hit.snippet, hit.matches))
+            Console.out(String(repeating: " ", count: width + 1) + highlight(hit.snippet, hit.matches))
         }
     }
 
