@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import PHRCore
+import PHRService
 
 struct DocCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
