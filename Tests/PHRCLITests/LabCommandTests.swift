@@ -15,9 +15,14 @@ import Testing
 
     /// A new vault holding the generated US panel; returns the document's ID.
     static func vaultWithUSPanel(_ cli: CLI) throws -> String {
+        try vault(cli, with: "Samples/lab-reports/lab-report-us-panel.pdf")
+    }
+
+    /// A new vault holding one of the project's samples (a path from the package root); returns
+    /// the document's ID.
+    static func vault(_ cli: CLI, with sample: String) throws -> String {
         _ = try cli.initVault()
-        let sample = "\(CLI.packageRoot)/Samples/lab-reports/lab-report-us-panel.pdf"
-        #expect(try cli.run(["doc", "add", sample], env).status == 0)
+        #expect(try cli.run(["doc", "add", "\(CLI.packageRoot)/\(sample)"], env).status == 0)
         return try #require(try cli.run(["doc", "list"], env).stdout.split(separator: "\n").dropFirst().first?
             .split(separator: " ").first.map(String.init))
     }
@@ -224,10 +229,7 @@ import Testing
     @Test func rangesBySexAreReadForTheProfilesMedicalID() throws {
         let cli = try CLI(label: "lab-sex")
         defer { cli.cleanUp() }
-        _ = try cli.initVault()
-        #expect(try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/lab-layouts/ranges-by-sex.pdf"], Self.env).status == 0)
-        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
-            .split(separator: " ").first.map(String.init))
+        let id = try Self.vault(cli, with: "Samples/lab-layouts/ranges-by-sex.pdf")
         func hemoglobin() throws -> [String: Any] {
             let result = try cli.run(["lab", "extract", id, "--json"], Self.env)
             #expect(result.status == 0, "\(result.stderr)")
@@ -257,10 +259,7 @@ import Testing
     @Test func reviewShowsTheFlagTheRangeImplies() throws {
         let cli = try CLI(label: "lab-review-flag")
         defer { cli.cleanUp() }
-        _ = try cli.initVault()
-        #expect(try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/lab-layouts/observed-value-bold-flags.pdf"], Self.env).status == 0)
-        let id = try #require(try cli.run(["doc", "list"], Self.env).stdout.split(separator: "\n").dropFirst().first?
-            .split(separator: " ").first.map(String.init))
+        let id = try Self.vault(cli, with: "Samples/lab-layouts/observed-value-bold-flags.pdf")
         let review = try cli.runOnTerminal(["lab", "extract", id], Self.env, input: "q\n")
         #expect(review.status == 0, "\(review.screen)")
         let line = try #require(review.screen.split(whereSeparator: \.isNewline).first { $0.contains("Haemoglobin") })

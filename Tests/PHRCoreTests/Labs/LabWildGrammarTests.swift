@@ -141,15 +141,8 @@ import Testing
     /// The same report printed twice in one file (a patient's and a doctor's copy): its rows are
     /// read on both pages, not taken for a running header.
     @Test func aReportPrintedTwiceIsReadTwice() {
-        func words(_ text: String, _ x: Double, _ y: Double) -> [PageWord] {
-            var position = x
-            return text.split(separator: " ").map { word in
-                defer { position += Double(word.count) * 5 + 3 }
-                return PageWord(text: String(word), x0: position, y0: y, x1: position + Double(word.count) * 5, y1: y + 10, line: Int(y))
-            }
-        }
-        let page = words("Test", 50, 60) + words("Result", 250, 60) + words("Units", 350, 60) + words("Range", 450, 60)
-            + words("Sodium", 50, 80) + words("140", 250, 80) + words("mmol/L", 350, 80) + words("135 - 145", 450, 80)
+        let page = Self.words("Test", 50, 60) + Self.words("Result", 250, 60) + Self.words("Units", 350, 60) + Self.words("Range", 450, 60)
+            + Self.words("Sodium", 50, 80) + Self.words("140", 250, 80) + Self.words("mmol/L", 350, 80) + Self.words("135 - 145", 450, 80)
         #expect(LabReportReader.rows(pages: [(1, page), (2, page)]).map(\.page) == [1, 2])
     }
 
@@ -161,6 +154,15 @@ import Testing
         #expect(AnalyteCatalog.ocrCorrected("Lorem ipsum") == nil)
         // Words of specimen and measure at both ends of a name.
         #expect(AnalyteCatalog.lookup("Serum TSH level")?.key == "tsh")
+    }
+
+    /// The words of `text` on one line at `y`, from `x`, five points a letter, three a space.
+    static func words(_ text: String, _ x: Double, _ y: Double) -> [PageWord] {
+        var position = x
+        return text.split(separator: " ").map { word in
+            defer { position += Double(word.count) * 5 + 3 }
+            return PageWord(text: String(word), x0: position, y0: y, x1: position + Double(word.count) * 5, y1: y + 10, line: Int(y))
+        }
     }
 
     static func cells(_ text: String) -> [LabReportReader.Cell] {
@@ -209,15 +211,8 @@ import Testing
 
     /// "Hemoglobin A1c" over "Your value: 5.4 %" over "Normal range: 4.0 - 5.6 %": one result.
     @Test func aPortalCardIsOneResult() {
-        func words(_ text: String, _ y: Double) -> [PageWord] {
-            var x = 50.0
-            return text.split(separator: " ").map { word in
-                defer { x += Double(word.count) * 5 + 3 }
-                return PageWord(text: String(word), x0: x, y0: y, x1: x + Double(word.count) * 5, y1: y + 10, line: Int(y))
-            }
-        }
-        let page = words("Hemoglobin A1c", 100) + words("Your value: 6.1 % (High)", 114) + words("Normal range: 4.0 - 5.6 %", 128)
-            + words("TSH", 160) + words("Your value: 2.1 uIU/mL", 174) + words("Normal range: 0.45 - 4.5 uIU/mL", 188)
+        let page = Self.words("Hemoglobin A1c", 50, 100) + Self.words("Your value: 6.1 % (High)", 50, 114) + Self.words("Normal range: 4.0 - 5.6 %", 50, 128)
+            + Self.words("TSH", 50, 160) + Self.words("Your value: 2.1 uIU/mL", 50, 174) + Self.words("Normal range: 0.45 - 4.5 uIU/mL", 50, 188)
         let rows = LabReportReader.rows(pages: [(1, page)])
         #expect(rows.map(\.name) == ["Hemoglobin A1c", "TSH"])
         #expect(rows.first?.range == ReferenceRange(low: 4, high: 5.6, text: "4.0 - 5.6") && rows.first?.unit == "%")
@@ -228,19 +223,12 @@ import Testing
     /// A line printed on every page (the lab's letterhead, "Page 1 of 3") is never a panel; a
     /// heading at the foot of a page names the rows at the top of the next.
     @Test func pageFurnitureIsNotAPanel() {
-        func words(_ text: String, _ x: Double, _ y: Double) -> [PageWord] {
-            var position = x
-            return text.split(separator: " ").map { word in
-                defer { position += Double(word.count) * 5 + 3 }
-                return PageWord(text: String(word), x0: position, y0: y, x1: position + Double(word.count) * 5, y1: y + 10, line: Int(y))
-            }
-        }
-        func header(_ y: Double) -> [PageWord] { words("Test", 50, y) + words("Result", 250, y) + words("Units", 350, y) + words("Range", 450, y) }
-        let letterhead = words("Example Laboratory Services", 50, 20)
-        let page1 = letterhead + header(60) + words("Sodium", 50, 80) + words("140", 250, 80) + words("mmol/L", 350, 80) + words("135 - 145", 450, 80)
-            + words("LIPID PANEL", 50, 700) + words("Page 1 of 2", 250, 780)
-        let page2 = letterhead + header(60) + words("Triglycerides", 50, 80) + words("120", 250, 80) + words("mg/dL", 350, 80)
-            + words("< 150", 450, 80) + words("Page 2 of 2", 250, 780)
+        func header(_ y: Double) -> [PageWord] { Self.words("Test", 50, y) + Self.words("Result", 250, y) + Self.words("Units", 350, y) + Self.words("Range", 450, y) }
+        let letterhead = Self.words("Example Laboratory Services", 50, 20)
+        let page1 = letterhead + header(60) + Self.words("Sodium", 50, 80) + Self.words("140", 250, 80) + Self.words("mmol/L", 350, 80) + Self.words("135 - 145", 450, 80)
+            + Self.words("LIPID PANEL", 50, 700) + Self.words("Page 1 of 2", 250, 780)
+        let page2 = letterhead + header(60) + Self.words("Triglycerides", 50, 80) + Self.words("120", 250, 80) + Self.words("mg/dL", 350, 80)
+            + Self.words("< 150", 450, 80) + Self.words("Page 2 of 2", 250, 780)
         let rows = LabReportReader.rows(pages: [(1, page1), (2, page2)])
         #expect(rows.map(\.name) == ["Sodium", "Triglycerides"])
         #expect(rows.first?.panel == nil)
