@@ -622,7 +622,13 @@ public enum LabReportReader {
                 && name.contains(where: \.isLetter) && LabGrammar.value(name) == nil && (name.first == "%" || name.first?.isNumber == true)
         else { return nil }
         // The value: the result column; a flag or unit that ran into it is split off.
-        let valueCells = byColumn[.value] ?? []
+        var valueCells = byColumn[.value] ?? []
+        // An unlabelled column of German "+"/"-" marks beside the result: a flag, judged below.
+        var signFlag: String?
+        if valueCells.count > 1, let sign = valueCells.last?.text, ["+", "++", "-", "--"].contains(sign) {
+            signFlag = sign
+            valueCells.removeLast()
+        }
         var unitText = byColumn[.unit]?.map(\.text).joined(separator: " ")
         let rangeText = byColumn[.range]?.map(\.text).joined(separator: " ")
         // A row without a result in the result column is a heading or a note, not a result.
@@ -631,8 +637,7 @@ public enum LabReportReader {
         var valueText = valueCells.map(\.text).joined(separator: " ")
         // "4,21 -", a flag column of "+" and "-": German marks for above and below the range.
         // A lone "-" is as often an empty cell, so it counts only when the range agrees.
-        var signFlag: String?
-        for sign in [" --", " -", " ++", " +"] where valueText.hasSuffix(sign) {
+        for sign in [" --", " -", " ++", " +"] where signFlag == nil && valueText.hasSuffix(sign) {
             signFlag = LabGrammar.trimmed(sign)
             valueText = String(valueText.dropLast(sign.count))
             break
