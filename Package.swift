@@ -184,6 +184,8 @@ let package = Package(
         // stamp remover, the Health export's prologue), with inputs made by the tests.
         .testTarget(name: "PHRRenderTests", dependencies: ["PHRRender", "PHRModel", "PHRTestSupport", "CPHRTesseract", "SampleZip"],
                     swiftSettings: strict),
+        // The web UI's pieces that need no server: chart geometry, forms, paths.
+        .testTarget(name: "PHRWebTests", dependencies: ["PHRWeb", "PHRCore", "PHRModel"], swiftSettings: strict),
         .testTarget(
             name: "PHRCLITests",
             dependencies: ["PHRCore", "PHRTestSupport", "phr", "phr-render", "CCDASamples", "phr-health-export-sample", "phr-fit-takeout-sample", "ScanCorpusCER",

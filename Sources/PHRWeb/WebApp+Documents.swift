@@ -212,7 +212,7 @@ extension WebApp {
                 return HTML("<p class=\"muted\">\(status)\(confidence)</p>")
             } ?? .empty
             return """
-            <section class="page" aria-label="Page \(number)">
+            <section class="page" id="page-\(number)" aria-label="Page \(number)">
             <figure><img src="/documents/\(document.id)/pages/\(number)?size=full" loading="\(number <= 2 ? "eager" : "lazy")" alt="Page \(number) of the document; its text is beside it" width="700" height="990">
             <figcaption>Page \(number) of \(document.pageCount)</figcaption></figure>
             <div class="page-text"><h2>Text of page \(number)</h2>\(reading)

@@ -177,6 +177,27 @@ public struct WebServer: Sendable {
             let query = context.form["q"] ?? ""
             return try await Self.page { try app.searchResults(context.signedIn, query: query, asYouType: true) }
         }
+        router.get("/labs") { _, context in try await Self.page { try app.labs(context.signedIn) } }
+        router.post("/labs/add") { _, context in
+            let session = try context.signedIn
+            let next = await Self.blockingValue { app.addLab(session, form: context.form) }
+            return Self.seeOther(Self.back(next))
+        }
+        router.get("/labs/:id") { request, context in
+            let id = try context.parameters.require("id")
+            let units = WebApp.LabUnitChoice(rawValue: request.uri.queryParameters.get("units") ?? "printed") ?? .printed
+            return try await Self.page { try app.lab(context.signedIn, id: id, units: units) }
+        }
+        router.get("/log") { request, context in
+            let metric = request.uri.queryParameters.get("metric").flatMap { LogMetric(rawValue: String($0)) }.flatMap { $0.isHabit ? $0 : nil } ?? .water
+            let period = request.uri.queryParameters.get("period").flatMap { WebApp.LogPeriod(rawValue: String($0)) } ?? .week
+            return try await Self.page { try app.healthLog(context.signedIn, metric: metric, period: period) }
+        }
+        router.post("/log/add") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.addLogEntry(session, form: context.form) }
+            return Self.seeOther(Self.back(context.form["back"]))
+        }
         router.get("/emergency") { _, context in try await Self.page { try app.emergency(context.signedIn) } }
         router.post("/profile") { _, context in
             let session = try context.signedIn
@@ -291,11 +312,15 @@ public struct WebServer: Sendable {
     /// The page a form came from (its `back` field) when that is a plain path of this server:
     /// letters, digits and `/-_.` only, so never another site (`//host`, `/\\host`) or a header.
     static func back(_ path: String?) -> String {
-        // A page of a list (`/documents?page=3`) comes back to that page.
+        // A page of a list (`/documents?page=3`) or a view of one (`/log?metric=water&period=month`)
+        // comes back to it: its query is short, `name=value` pairs of letters and digits.
         if let path, let mark = path.firstIndex(of: "?") {
             let query = path[path.index(after: mark)...]
-            guard query.hasPrefix("page="), query.dropFirst(5).count <= 6, !query.dropFirst(5).isEmpty,
-                  query.dropFirst(5).allSatisfy({ $0.isASCII && $0.isNumber }) else { return back(String(path[..<mark])) }
+            let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
+            guard query.count <= 60, !pairs.isEmpty, pairs.allSatisfy({ pair in
+                let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
+                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+            }) else { return back(String(path[..<mark])) }
             return back(String(path[..<mark])) + "?" + query
         }
         guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), path.count <= 200,
@@ -308,6 +333,12 @@ public struct WebServer: Sendable {
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             workQueue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    static func blockingValue<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            workQueue.async { continuation.resume(returning: work()) }
         }
     }
 

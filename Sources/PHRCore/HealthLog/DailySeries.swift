@@ -12,6 +12,13 @@ public struct HabitSeries: Sendable {
         public var entries: Int
         /// By drink, workout type or meal ("" for entries without one).
         public var byKind: [String: KindAmount]
+
+        package init(day: CalendarDate, total: Double, entries: Int, byKind: [String: KindAmount] = [:]) {
+            self.day = day
+            self.total = total
+            self.entries = entries
+            self.byKind = byKind
+        }
     }
 
     /// What one drink, workout type or meal contributed.

@@ -127,8 +127,17 @@ public struct LabStore {
         }
     }
 
+    /// The series of the analyte `observationID` is a result of, as `summaries` groups them.
+    public func series(of observationID: String, units: HealthSettings.Units? = nil, asPrinted: Bool = false) throws -> LabTrend {
+        let wanted = try get(observationID)
+        guard wanted.isLabResult else { throw RecordError.noLabResults(analyte: wanted.name) }
+        let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
+        let key = AnalyteMatcher.groupKey(wanted)
+        return LabTrend(results: try list().filter { AnalyteMatcher.groupKey($0) == key }.reversed(), units: preference, asPrinted: asPrinted)
+    }
+
     /// Every analyte with its latest value and which way it went since the one before.
-    public func summaries(units: HealthSettings.Units? = nil) throws -> [LabTrend] {
+    public func summaries(units: HealthSettings.Units? = nil, asPrinted: Bool = false) throws -> [LabTrend] {
         let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
         let results = try list()
         var groups: [String: [Observation]] = [:]
@@ -138,7 +147,7 @@ public struct LabStore {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(observation)
         }
-        return order.map { LabTrend(results: groups[$0]!, units: preference) }
+        return order.map { LabTrend(results: groups[$0]!, units: preference, asPrinted: asPrinted) }
             .sorted { ($0.displayName.lowercased(), $0.points.first?.observation.id ?? "") < ($1.displayName.lowercased(), $1.points.first?.observation.id ?? "") }
     }
 }

@@ -24,8 +24,12 @@ public struct LabTrend: Sendable {
     public var unit: String?
     /// Oldest first.
     public var points: [Point]
+    /// The units results came in that were converted to `unit`; empty when none was.
+    public var convertedFrom: [String]
 
-    public init(results: [Observation], units: HealthSettings.Units) {
+    /// `asPrinted` keeps the unit the report printed (or the user typed): a series that came in
+    /// different units is converted to its latest result's unit, and `convertedFrom` says from what.
+    public init(results: [Observation], units: HealthSettings.Units, asPrinted: Bool = false) {
         let ordered = results.sorted { ($0.effective ?? "", $0.id) < ($1.effective ?? "", $1.id) }
         let analyte = ordered.lazy.compactMap(\.analyte).first
         self.analyte = analyte
@@ -36,11 +40,12 @@ public struct LabTrend: Sendable {
         }
         // The preferred unit when every number converts to it; else the latest result's unit.
         var target = written.last
-        if let preferred = analyte?.preferredUnit(units),
+        if !asPrinted, let preferred = analyte?.preferredUnit(units),
            written.allSatisfy({ LabUnits.convert(1, from: $0, to: preferred, analyte: key) != nil }), !written.isEmpty {
             target = preferred
         }
         unit = target
+        convertedFrom = Array(Set(written.filter { $0 != target })).sorted()
         points = ordered.map { observation in
             let from = observation.unitUCUM ?? observation.valueUnit
             func convert(_ value: Double) -> Double? {

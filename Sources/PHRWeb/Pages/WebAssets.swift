@@ -102,6 +102,56 @@ enum WebAssets {
     .upload.dropping { outline: 3px dashed var(--accent); outline-offset: 4px; }
     .upload-list progress { width: 10rem; vertical-align: middle; }
     .upload-failed { color: var(--warn); font-weight: 600; }
+    form.fields .field { display: flex; flex-direction: column; gap: .15rem; margin: .6rem 0; max-width: 30rem; }
+    form.fields .field label { font-weight: 600; }
+    .field-hint { font-size: .9rem; }
+    .field-error { color: var(--warn); font-weight: 600; margin: .15rem 0; }
+    [aria-invalid=true] { border: 2px solid var(--warn); }
+    .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    table.records { border-collapse: collapse; margin: 1rem 0; max-width: 100%; }
+    table.records caption { text-align: left; color: var(--muted); padding-bottom: .25rem; }
+    table.records th, table.records td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+    .number { text-align: right !important; font-variant-numeric: tabular-nums; }
+    .headline .big, .big { font-size: 1.8rem; font-weight: 700; }
+    .crumbs { margin: 0; }
+    .note { border-left: 4px solid var(--accent); padding-left: .5rem; }
+    nav.tabs { margin: .5rem 0; }
+    nav.tabs ul { gap: .5rem; }
+    nav.tabs a { display: inline-block; padding: .15rem .7rem; border: 1px solid var(--line); border-radius: 1rem; text-decoration: none; }
+    nav.tabs a[aria-current] { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
+    .chart-figure { margin: 1rem 0; }
+    .chart { width: 100%; max-width: 48rem; height: auto; display: block; }
+    .chart text { font: 12px system-ui, -apple-system, "DejaVu Sans", sans-serif; fill: var(--fg); }
+    .chart .tick { fill: var(--muted); }
+    .chart .grid { stroke: var(--line); stroke-width: 1; }
+    .chart .axis { stroke: var(--muted); stroke-width: 1; }
+    .chart .band { fill: var(--ok); fill-opacity: .16; }
+    .chart .band-label { fill: var(--ok); font-weight: 600; }
+    .chart .trend-line { fill: none; stroke: var(--muted); stroke-width: 1.5; }
+    .chart .mark circle, .chart .mark path { fill: var(--accent); stroke: var(--bg); stroke-width: 1.5; }
+    .chart .mark-high path, .chart .mark-low path, .chart .mark-abnormal path { fill: var(--warn); }
+    .chart .mark circle.open { fill: var(--bg); stroke: var(--accent); stroke-width: 2; }
+    .chart .value { font-weight: 600; }
+    .habit-chart .bar rect { fill: var(--accent); fill-opacity: .3; stroke: var(--accent); stroke-width: 1; }
+    .habit-chart .bar.met rect { fill-opacity: 1; }
+    .habit-chart .met-mark { fill: var(--ok); font-weight: 700; }
+    .habit-chart .goal-line { stroke: var(--ok); stroke-width: 2; }
+    .habit-chart .average-line { stroke: var(--fg); stroke-width: 1.5; stroke-dasharray: 6 4; }
+    .habit-chart .line-label { font-weight: 600; }
+    .legend { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: .25rem 0; font-size: .9rem; }
+    .key { font-weight: 700; }
+    .key-high, .key-low, .key-abnormal { color: var(--warn); }
+    .key-in-range, .key-bar, .key-beyond { color: var(--accent); }
+    .key-band, .key-goal, .key-met { color: var(--ok); }
+    table.month { border-collapse: collapse; }
+    table.month th { font-weight: 600; font-size: .85rem; padding: .15rem; }
+    table.month td { width: 2.4rem; height: 2.4rem; text-align: center; vertical-align: top; border: 1px solid var(--line); font-size: .85rem; }
+    table.month td .day { display: block; }
+    table.month td .mark { color: var(--ok); font-weight: 700; }
+    table.month td.logged .mark { color: var(--muted); }
+    table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
+    form.quick { display: block; margin: .5rem 0; }
+    details.figures summary { cursor: pointer; }
     html.js [data-autosubmit] ~ button, html.js .settings > button, html.js .whose > button { display: none; }
     @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; scroll-behavior: auto !important; } }
     @media print {

@@ -148,6 +148,7 @@ public final class WebSession: @unchecked Sendable {
     private var pendingFlash: Layout.Flash?
     private var query: String?
     private var filter = DocumentStore.Filter()
+    private var pendingForm: FormState?
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -181,6 +182,21 @@ public final class WebSession: @unchecked Sendable {
     /// Keeps a one-line outcome for the next page shown.
     func flash(_ text: String, isError: Bool = false) {
         lock.withLock { pendingFlash = Layout.Flash(text: text, isError: isError) }
+    }
+
+    /// A form that was refused: what was typed and what was wrong, for the next page that shows
+    /// the form (kept in memory with the session, never in an address).
+    func keepForm(_ state: FormState) {
+        lock.withLock { pendingForm = state }
+    }
+
+    /// The refused form `name`, once; nil when the last refusal was another form's.
+    func takeForm(_ name: String) -> FormState? {
+        lock.withLock {
+            guard pendingForm?.name == name else { return nil }
+            defer { pendingForm = nil }
+            return pendingForm
+        }
     }
 
     /// The outcome kept for this page, once.

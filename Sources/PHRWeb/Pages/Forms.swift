@@ -1,0 +1,76 @@
+import PHRService
+
+/// A form the service layer refused: the values as typed (shown again, so nothing typed is
+/// lost) and the field the error is about, with the error in words beside that field.
+struct FormState: Sendable {
+    /// Which form ("lab-add", "log-add").
+    var name: String
+    var values: [String: String]
+    /// The form's input the error names (its `name`), nil when the error names none.
+    var field: String?
+    var message: String
+
+    /// The state after `error` refused `values`: the field is the first the error's message
+    /// names that the form has (`labels` maps a field's name to its input's label, and that
+    /// label is how the message writes the field).
+    init(name: String, values: [String: String], error: Error, labels: [String: String]) {
+        self.name = name
+        self.values = values
+        var field: String?
+        if let error = error as? PHRError {
+            for part in error.message.parts + (error.hint?.parts ?? []) {
+                if case .field(let named) = part, labels[named.name] != nil {
+                    field = named.name
+                    break
+                }
+            }
+            let spelling = FormSpelling(labels: labels)
+            let message = error.message.rendered(spelling), hint = error.hint?.rendered(spelling)
+            self.message = message.prefix(1).uppercased() + message.dropFirst() + "."
+                + (hint.map { " " + $0.prefix(1).uppercased() + $0.dropFirst() + "." } ?? "")
+        } else {
+            message = WebApp.words(error)
+        }
+        self.field = field
+    }
+}
+
+/// Fields as the form labels them ("Value"), in quotes; actions by their summary.
+struct FormSpelling: MessageSpelling {
+    let labels: [String: String]
+    func spell(_ field: Field) -> String { "“" + (labels[field.name] ?? field.name) + "”" }
+    func spell(_ action: Action) -> String { action.summary }
+}
+
+/// Labelled inputs that show a refused form's value and error.
+struct FormFields {
+    let form: String
+    let state: FormState?
+
+    /// The value to show: what was typed when the form was refused, else `value`.
+    func value(_ name: String, _ value: String = "") -> String { state?.values[name] ?? value }
+
+    /// The error beside `name`'s input, and the attributes that tie it to the input.
+    func error(_ name: String) -> (html: HTML, attributes: HTML) {
+        guard let state, state.field == name else { return (.empty, .empty) }
+        let id = "\(form)-\(name)-error"
+        return ("<p class=\"field-error\" id=\"\(id)\"><span aria-hidden=\"true\">! </span>\(state.message)</p>",
+                " aria-invalid=\"true\" aria-describedby=\"\(id)\"")
+    }
+
+    /// An error the form refused with that names none of its fields, at the top of the form.
+    var formError: HTML {
+        guard let state, state.field == nil else { return .empty }
+        return "<p class=\"field-error\" role=\"alert\"><span aria-hidden=\"true\">! </span>\(state.message)</p>"
+    }
+
+    /// `<label>` and `<input>` with the value kept and the error said.
+    func input(_ name: String, label: String, type: String = "text", value initial: String = "", extra: HTML = .empty, hint: String? = nil) -> HTML {
+        let (error, attributes) = error(name)
+        let hintHTML: HTML = hint.map { "<span class=\"muted field-hint\">\($0)</span>" } ?? .empty
+        return """
+        <div class="field"><label for="\(form)-\(name)">\(label)</label>\(hintHTML)
+        <input id="\(form)-\(name)" name="\(name)" type="\(type)" value="\(value(name, initial))"\(attributes)\(extra)>\(error)</div>
+        """
+    }
+}
