@@ -70,9 +70,9 @@ extension WebApp {
         <li><span class="key key-average" aria-hidden="true">┅</span> average</li>
         </ul></figcaption></figure>
         <details class="figures"><summary>The figures</summary>
-        <table class="records"><caption>\(chart.monthly ? "Each month's daily average" : "Each day"), newest first</caption>
+        <div class="scroll" tabindex="0" role="region" aria-label="The figures"><table class="records"><caption>\(chart.monthly ? "Each month's daily average" : "Each day"), newest first</caption>
         <thead><tr><th scope="col">\(chart.monthly ? "Month" : "Day")</th><th scope="col">\(chart.monthly ? "Daily average" : "Total")</th><th scope="col">Goal</th></tr></thead>
-        <tbody>\(figureRows)</tbody></table></details>
+        <tbody>\(figureRows)</tbody></table></div></details>
         """
 
         // The month of the period's last day: a calendar of the days whose goal was met.

@@ -57,10 +57,10 @@ extension WebApp {
         <h1>Lab results</h1>
         <p class="whose-line">Profile: \(profile.name)</p>
         \(rows.isEmpty ? HTML("<p>No lab results yet. Open a lab report among the documents to read its results, or add one here.</p>") : """
-        <table class="records">
+        <div class="scroll" tabindex="0" role="region" aria-label="Latest results"><table class="records">
         <caption>Each test's latest result, in the unit its report printed.</caption>
         <thead><tr><th scope="col">Test</th><th scope="col">Latest</th><th scope="col">Flag</th><th scope="col">Date</th><th scope="col">Since the one before</th><th scope="col">Results</th></tr></thead>
-        <tbody>\(rows)</tbody></table>
+        <tbody>\(rows)</tbody></table></div>
         """)
         \(labForm(session, form))
         """
@@ -195,10 +195,10 @@ extension WebApp {
         \(notes)
         \(chartHTML)
         \(choices.isEmpty ? HTML.empty : HTML("<p class=\"choices\">\(HTML(choices, separator: " · "))</p>"))
-        <table class="records">
+        <div class="scroll" tabindex="0" role="region" aria-label="Every result"><table class="records">
         <caption>Every result, newest first</caption>
         <thead><tr><th scope="col">Date</th><th scope="col">Result</th><th scope="col">Reference</th><th scope="col">Flag</th><th scope="col">From</th></tr></thead>
-        <tbody>\(rows)</tbody></table>
+        <tbody>\(rows)</tbody></table></div>
         """
         return try layout(.labs, session, profile, path: "/labs/\(id)").page(body)
     }

@@ -120,6 +120,92 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark") and d.find_element(By.ID, "q").get_attribute("value") == canary)
     check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
+    # Lab results: the list, a result added from the keyboard (a wrong value first: the error
+    # stands beside its field and what was typed stays), then its point on the chart, at the
+    # height its value has on the chart's own scale, against the band's edge.
+    driver.find_element(By.LINK_TEXT, "Lab results").click()
+    wait.until(lambda d: "Lab results" in d.find_element(By.TAG_NAME, "h1").text)
+    check("Ferritin" in driver.find_element(By.CSS_SELECTOR, "table.records").text, "the lab list shows ferritin's latest result")
+    shot("labs")
+    summary = driver.find_element(By.CSS_SELECTOR, "details.edit summary")
+    summary.send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_element(By.ID, "lab-add-analyte").is_displayed())
+    def type_form(values):
+        """Fills the form from the keyboard: focus its first field, type, Tab to the next."""
+        field = driver.find_element(By.ID, "lab-add-analyte")
+        field.click()
+        for name in ["analyte", "value", "unit", "range", "date"]:
+            active = driver.switch_to.active_element
+            check(active.get_attribute("name") == name, "Tab reaches the " + name + " field")
+            if name == "date":
+                # A date input's typing order follows the browser's locale: its value is set directly.
+                driver.execute_script("arguments[0].value = arguments[1]", active, values[name])
+            else:
+                active.send_keys(Keys.CONTROL, "a")
+                active.send_keys(values[name])
+            # Tab walks through a date input's day, month and year, then to the next field.
+            for _ in range(4):
+                active.send_keys(Keys.TAB)
+                active = driver.switch_to.active_element
+                if active.get_attribute("name") != name:
+                    break
+        # The last field reached; Enter in it submits the form.
+        check(driver.switch_to.active_element.get_attribute("name") == "notes", "Tab reaches the notes field")
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+    type_form({"analyte": "Ferritin", "value": "fourty", "unit": "ng/mL", "range": "30-400", "date": "2026-01-10"})
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
+    error = driver.find_element(By.CSS_SELECTOR, ".field-error")
+    value_box = driver.find_element(By.ID, "lab-add-value")
+    check(value_box.get_attribute("aria-invalid") == "true" and value_box.get_attribute("aria-describedby") == error.get_attribute("id"),
+          "a refused result is marked on its field: " + error.text)
+    check("Result" in error.text and driver.find_element(By.ID, "lab-add-analyte").get_attribute("value") == "Ferritin",
+          "the error names the field as the form does, and what was typed is kept")
+    shot("labs-refused")
+    value_box.send_keys(Keys.CONTROL, "a")
+    value_box.send_keys("48" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.lab-chart"))
+    check("Added Ferritin 48 ng/mL" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "the result is added and its chart shown")
+    ticks = [(float(t.text), float(t.get_attribute("y"))) for t in driver.find_elements(By.CSS_SELECTOR, "svg.lab-chart text.tick")
+             if t.get_attribute("text-anchor") == "end"]
+    (v0, y0), (v1, y1) = ticks[0], ticks[-1]
+    def y_of(value):
+        return y0 + (value - v0) * (y1 - y0) / (v1 - v0)
+    point = driver.find_element(By.CSS_SELECTOR, "svg.lab-chart g.mark[data-day='2026-01-10']")
+    check(abs(float(point.get_attribute("data-y")) - y_of(48)) < 1, "the new point stands at 48 on the chart's scale")
+    band = driver.find_element(By.CSS_SELECTOR, "svg.lab-chart rect.band")
+    band_bottom = float(band.get_attribute("y")) + float(band.get_attribute("height"))
+    check(abs(band_bottom - y_of(30)) < 1 and float(point.get_attribute("data-y")) < band_bottom,
+          "the band's lower edge is at 30 and the point above it, inside the range")
+    low = driver.find_element(By.CSS_SELECTOR, "svg.lab-chart g.mark[data-day='2025-06-01']")
+    check("mark-low" in low.get_attribute("class") and float(low.get_attribute("data-y")) > band_bottom,
+          "the low result below the band is drawn as a low mark")
+    xs = [float(m.get_attribute("data-x")) for m in driver.find_elements(By.CSS_SELECTOR, "svg.lab-chart g.mark")]
+    check(xs == sorted(xs) and len(xs) == 3, "the points stand in date order")
+    shot("lab-trend")
+
+    # Health log: a month's chart is 30 bars; a glass logged shows on today's bar.
+    driver.find_element(By.LINK_TEXT, "Health log").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.habit-chart"))
+    driver.find_element(By.LINK_TEXT, "Month").click()
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "svg.habit-chart g.bar")) == 30)
+    check(True, "the month's water chart has 30 bars")
+    before = float(driver.find_elements(By.CSS_SELECTOR, "svg.habit-chart g.bar")[-1].get_attribute("data-value"))
+    driver.find_element(By.CSS_SELECTOR, "form.quick button").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash"))
+    check("Logged 250 ml" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "a glass logged from the health log")
+    bars = driver.find_elements(By.CSS_SELECTOR, "svg.habit-chart g.bar")
+    check(len(bars) == 30 and driver.find_element(By.CSS_SELECTOR, "nav[aria-label=Period] a[aria-current]").text == "Month",
+          "the page comes back to the month")
+    after = float(bars[-1].get_attribute("data-value"))
+    unit = driver.find_element(By.CSS_SELECTOR, "svg.habit-chart text.unit").text
+    check(abs((after - before) * (1000 if unit == "L" else 1) - 250) < 0.5, "today's bar grew by 250 ml (%s to %s %s)" % (before, after, unit))
+    amount = driver.find_element(By.ID, "log-add-amount")
+    amount.send_keys("lots" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
+    check(driver.find_element(By.ID, "log-add-amount").get_attribute("aria-invalid") == "true"
+          and driver.find_element(By.ID, "log-add-amount").get_attribute("value") == "lots", "a wrong amount is said beside its field, and kept")
+    shot("health-log")
+
     # Emergency: the card, and its print style hides the navigation.
     driver.find_element(By.LINK_TEXT, "Emergency").click()
     wait.until(lambda d: "Emergency information" in d.page_source)
@@ -152,6 +238,29 @@ try:
     check(size == "32px", "the largest text is twice the normal size (" + size + ")")
     driver.find_element(By.LINK_TEXT, "Today").click()
     shot("today-dark-largest")
+    # Back to the first profile, whose results the next screens chart.
+    driver.find_element(By.ID, "profile-choice").find_elements(By.TAG_NAME, "option")[0].click()
+    wait.until(lambda d: "Sam" not in d.find_element(By.CSS_SELECTOR, ".whose-line").text)
+    driver.find_element(By.LINK_TEXT, "Lab results").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.records a"))
+    driver.find_element(By.CSS_SELECTOR, "table.records a").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.lab-chart"))
+    shot("lab-trend-dark-largest")
+    driver.find_element(By.LINK_TEXT, "Health log").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.habit-chart"))
+    shot("health-log-dark-largest")
+
+    # Every screen at a phone's width (and the normal text size), each checked by axe again.
+    driver.find_element(By.CSS_SELECTOR, "input[name=text][value=normal]").click()
+    wait.until(lambda d: "text-normal" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
+    driver.set_window_size(390, 844)
+    for name, link in [("today", "Today"), ("documents", "Documents"), ("labs", "Lab results"), ("health-log", "Health log"),
+                       ("search", "Search"), ("emergency", "Emergency")]:
+        driver.find_element(By.LINK_TEXT, link).click()
+        wait.until(lambda d: link.split()[0] in d.find_element(By.TAG_NAME, "h1").text or link == "Today")
+        width = driver.execute_script("return document.documentElement.scrollWidth")
+        check(width <= 390, name + " fits a phone's width (" + str(width) + " px)")
+        shot("phone-" + name)
 
     errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
     check(not errors, "no errors in the browser's console: " + json.dumps(errors)[:500])

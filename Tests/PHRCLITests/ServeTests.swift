@@ -691,6 +691,9 @@ extension CLI {
         #expect(try cli.run(["id", "set", "--name", "Alex Example"], env).status == 0)
         #expect(try cli.run(["med", "add", "\(canary) tablets", "--dose", "5 mg", "--every", "8h"], env).status == 0)
         #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], env).status == 0)
+        // Two ferritin results, the first below its range; the browser adds a third.
+        #expect(try cli.run(["lab", "add", "ferritin", "25", "ng/mL", "--range", "30-400", "--date", "2025-06-01"], env).status == 0)
+        #expect(try cli.run(["lab", "add", "ferritin", "35", "ng/mL", "--range", "30-400", "--date", "2025-09-01"], env).status == 0)
         // A document whose text holds the canary: the emergency card, drawn by phr itself.
         let card = cli.directory + "/card.pdf"
         #expect(try cli.run(["emergency", "--pdf", card], env).status == 0)

@@ -8,7 +8,7 @@ import PHRService
 struct HabitChart {
     static let width = 640.0
     static let height = 240.0
-    static let left = 52.0, right = 624.0, top = 20.0, bottom = 196.0
+    static let left = 52.0, right = 512.0, top = 20.0, bottom = 196.0
 
     struct Bar: Equatable {
         var x: Double
@@ -142,7 +142,10 @@ struct HabitChart {
                 inner = "\(inner)<text class=\"\(showValues ? "value" : "met-mark")\" x=\"\(centre)\" y=\"\(svgNumber(bar.y - 5))\" text-anchor=\"middle\">\(above)</text>"
             }
             if index % labelEvery == 0 || index == bars.count - 1 {
-                inner = "\(inner)<text class=\"tick\" x=\"\(centre)\" y=\"\(svgNumber(Self.bottom + 16))\" text-anchor=\"middle\">\(bar.label)</text>"
+                // "Mon 23" on a wide screen, "23" on a phone (the weekday is in the bar's title).
+                let parts = bar.label.split(separator: " ", maxSplits: 1).map(String.init)
+                let label: HTML = parts.count == 2 && !monthly ? "<tspan class=\"long\">\(parts[0]) </tspan>\(parts[1])" : "\(bar.label)"
+                inner = "\(inner)<text class=\"tick\" x=\"\(centre)\" y=\"\(svgNumber(Self.bottom + 18))\" text-anchor=\"middle\">\(label)</text>"
             }
             parts.append("""
             <g class="bar\(bar.met ? " met" : "")\(bar.logged ? "" : " empty")" data-value="\(HealthFormat.number(bar.value, decimals: 3))" data-y="\(svgNumber(bar.y))">\
@@ -150,15 +153,18 @@ struct HabitChart {
             """)
         }
         parts.append("<line class=\"axis\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(svgNumber(Self.bottom))\" y2=\"\(svgNumber(Self.bottom))\"/>")
+        // The lines' labels stand to the right of the plot, where no bar is; the average's moves
+        // clear of the goal's when the two lines are close.
+        let labelX = svgNumber(Self.right + 6)
         if let goalY {
             parts.append("<line class=\"goal-line\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(svgNumber(goalY))\" y2=\"\(svgNumber(goalY))\" data-value=\"\(HealthFormat.number(goal, decimals: 3))\"/>")
-            parts.append("<text class=\"line-label\" x=\"\(right)\" y=\"\(svgNumber(goalY - 4))\" text-anchor=\"end\">goal \(figure(goal))</text>")
+            parts.append("<text class=\"line-label goal-label\" x=\"\(labelX)\" y=\"\(svgNumber(goalY))\" dominant-baseline=\"middle\">goal \(figure(goal))</text>")
         }
         if let averageY, let average {
-            // Beside the goal's label, the average's goes under its line.
-            let close = goalY.map { abs($0 - averageY) < 16 } ?? false
+            var labelY = averageY
+            if let goalY, abs(goalY - averageY) < 15 { labelY = averageY >= goalY ? goalY + 15 : goalY - 15 }
             parts.append("<line class=\"average-line\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(svgNumber(averageY))\" y2=\"\(svgNumber(averageY))\" data-value=\"\(HealthFormat.number(average, decimals: 3))\"/>")
-            parts.append("<text class=\"line-label\" x=\"\(svgNumber(Self.left + 4))\" y=\"\(svgNumber(close && (goalY ?? 0) <= averageY ? averageY + 14 : averageY - 4))\">average \(figure(average))</text>")
+            parts.append("<text class=\"line-label\" x=\"\(labelX)\" y=\"\(svgNumber(labelY))\" dominant-baseline=\"middle\"><tspan class=\"long\">average </tspan><tspan class=\"short\">avg </tspan>\(figure(average))</text>")
         }
         return """
         <svg class="chart habit-chart" viewBox="0 0 \(svgNumber(Self.width)) \(svgNumber(Self.height))" role="img" aria-label="\(title)">

@@ -156,6 +156,26 @@ struct LabChart {
         }
     }
 
+    /// Where the band's label goes: inside the band, at the first of its four corners where no
+    /// point or point label stands (top right when every corner is taken).
+    func bandLabelPlace(_ band: Band, width: Double) -> (x: Double, y: Double, anchor: String) {
+        let candidates: [(x: Double, y: Double, anchor: String)] = [
+            (Self.right - 4, band.top + 13, "end"), (Self.left + 4, band.top + 13, "start"),
+            (Self.right - 4, band.bottom - 5, "end"), (Self.left + 4, band.bottom - 5, "start"),
+        ]
+        for candidate in candidates {
+            let from = candidate.anchor == "end" ? candidate.x - width : candidate.x, to = from + width
+            let (top, bottom) = (candidate.y - 12, candidate.y + 3)
+            guard bottom <= band.bottom + 1, top >= band.top - 1 else { continue }
+            // A point takes its shape and its value's label above or below it.
+            let clear = marks.allSatisfy { mark in
+                mark.x + 18 < from || mark.x - 18 > to || mark.y + 24 < top || mark.y - 24 > bottom
+            }
+            if clear { return candidate }
+        }
+        return candidates[0]
+    }
+
     /// The chart as inline SVG. `title` names it for assistive technology; the table under it
     /// holds the same figures as text.
     func svg(title: String) -> HTML {
@@ -176,14 +196,19 @@ struct LabChart {
             """)
             let beyond = [band.continuesUp && band.high != nil ? "above" : nil, band.continuesDown && band.low != nil ? "below" : nil].compactMap { $0 }
             let note = "reference \(range)\(unitText)" + (beyond.isEmpty ? "" : " (goes on \(beyond.joined(separator: " and ")))")
-            parts.append("<text class=\"band-label\" x=\"\(svgNumber(Self.right - 4))\" y=\"\(svgNumber(band.top + 12))\" text-anchor=\"end\">\(note)</text>")
+            let place = bandLabelPlace(band, width: Double(note.count) * 7)
+            parts.append("<text class=\"band-label\" x=\"\(svgNumber(place.x))\" y=\"\(svgNumber(place.y))\" text-anchor=\"\(place.anchor)\">\(note)</text>")
         }
         // Axes.
         parts.append("<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(svgNumber(Self.top))\" y2=\"\(svgNumber(Self.bottom))\"/>")
         parts.append("<line class=\"axis\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(svgNumber(Self.bottom))\" y2=\"\(svgNumber(Self.bottom))\"/>")
-        for tick in dateTicks {
+        for (index, tick) in dateTicks.enumerated() {
+            // On a phone a month tick drops its year, but for the first: the words grow there.
+            let words = tick.label.split(separator: " ").map(String.init)
+            let label: HTML = index > 0 && words.count == 2 && Self.monthNames.contains(words[0])
+                ? "\(words[0])<tspan class=\"long\"> \(words[1])</tspan>" : "\(tick.label)"
             parts.append("<line class=\"axis\" x1=\"\(svgNumber(tick.x))\" x2=\"\(svgNumber(tick.x))\" y1=\"\(svgNumber(Self.bottom))\" y2=\"\(svgNumber(Self.bottom + 5))\"/>")
-            parts.append("<text class=\"tick\" x=\"\(svgNumber(tick.x))\" y=\"\(svgNumber(Self.bottom + 20))\" text-anchor=\"middle\">\(tick.label)</text>")
+            parts.append("<text class=\"tick\" x=\"\(svgNumber(tick.x))\" y=\"\(svgNumber(Self.bottom + 20))\" text-anchor=\"middle\">\(label)</text>")
         }
         if let unit { parts.append("<text class=\"tick unit\" x=\"4\" y=\"12\">\(unit)</text>") }
         // The line through the numbers, then each point.

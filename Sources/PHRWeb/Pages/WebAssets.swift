@@ -108,6 +108,7 @@ enum WebAssets {
     .field-error { color: var(--warn); font-weight: 600; margin: .15rem 0; }
     [aria-invalid=true] { border: 2px solid var(--warn); }
     .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    .scroll { overflow-x: auto; max-width: 100%; }
     table.records { border-collapse: collapse; margin: 1rem 0; max-width: 100%; }
     table.records caption { text-align: left; color: var(--muted); padding-bottom: .25rem; }
     table.records th, table.records td { padding: .3rem .6rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
@@ -120,7 +121,10 @@ enum WebAssets {
     nav.tabs a { display: inline-block; padding: .15rem .7rem; border: 1px solid var(--line); border-radius: 1rem; text-decoration: none; }
     nav.tabs a[aria-current] { background: var(--accent); color: var(--accent-fg); border-color: var(--accent); }
     .chart-figure { margin: 1rem 0; }
-    .chart { width: 100%; max-width: 48rem; height: auto; display: block; }
+    .chart { width: 100%; max-width: 40rem; height: auto; display: block; overflow: visible; }
+    .chart .short { display: none; }
+    /* On a phone the chart is narrower than its 640 units: its words grow to stay readable. */
+    @media (max-width: 40rem) { .chart text { font-size: 24px !important; } .chart .long { display: none; } .chart .short { display: inline; } }
     .chart text { font: 12px system-ui, -apple-system, "DejaVu Sans", sans-serif; fill: var(--fg); }
     .chart .tick { fill: var(--muted); }
     .chart .grid { stroke: var(--line); stroke-width: 1; }
