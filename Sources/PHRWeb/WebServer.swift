@@ -98,12 +98,12 @@ public struct WebServer: Sendable {
         router.post("/doses/take") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.dose(session, medication: context.form["medication"] ?? "", take: true, at: nil) }
-            return Self.seeOther("/")
+            return Self.seeOther(Self.back(context.form["back"]))
         }
         router.post("/doses/skip") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.dose(session, medication: context.form["medication"] ?? "", take: false, at: context.form["at"]) }
-            return Self.seeOther("/")
+            return Self.seeOther(Self.back(context.form["back"]))
         }
         router.post("/documents/filter") { _, context in
             app.setDocumentFilter(try context.signedIn, form: context.form)
@@ -176,6 +176,62 @@ public struct WebServer: Sendable {
         router.post("/search/live") { _, context in
             let query = context.form["q"] ?? ""
             return try await Self.page { try app.searchResults(context.signedIn, query: query, asYouType: true) }
+        }
+        router.get("/medications") { _, context in try await Self.page { try app.medications(context.signedIn) } }
+        router.post("/medications/add") { _, context in
+            let session = try context.signedIn
+            let next = await Self.blockingValue { app.addMedication(session, form: context.form) }
+            return Self.seeOther(Self.back(next))
+        }
+        router.get("/medications/:id") { request, context in
+            let id = try context.parameters.require("id")
+            let month = request.uri.queryParameters.get("month").map { String($0) }
+            return try await Self.page { try app.medication(context.signedIn, id: id, month: month) }
+        }
+        router.post("/medications/:id/stop") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            await Self.blocking { app.stopMedication(session, id: id) }
+            return Self.seeOther("/medications/\(Self.plainID(id))")
+        }
+        router.get("/medications/:id/remove") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.confirmMedicationRemoval(context.signedIn, id: id) }
+        }
+        router.post("/medications/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            try await Self.blocking { try app.removeMedication(session, id: id) }
+            return Self.seeOther("/medications")
+        }
+        router.get("/appointments") { request, context in
+            let month = request.uri.queryParameters.get("month").map { String($0) }
+            let day = request.uri.queryParameters.get("day").map { String($0) }
+            return try await Self.page { try app.appointments(context.signedIn, month: month, day: day) }
+        }
+        router.post("/appointments/add") { _, context in
+            let session = try context.signedIn
+            let next = await Self.blockingValue { app.addAppointment(session, form: context.form) }
+            return Self.seeOther(Self.back(next))
+        }
+        router.get("/appointments/calendar.ics") { _, context in
+            let session = try context.signedIn
+            let file = try await Self.blocking { try app.appointmentCalendar(session) }
+            var response = Response(status: .ok, headers: [.contentType: "text/calendar; charset=utf-8"],
+                                    body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+            response.headers[.contentDisposition] = "attachment; filename=\"\(file.name)\""
+            response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
+            return response
+        }
+        router.get("/appointments/:id/remove") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.confirmAppointmentRemoval(context.signedIn, id: id) }
+        }
+        router.post("/appointments/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            let next = try await Self.blocking { try app.removeAppointment(session, id: id) }
+            return Self.seeOther(Self.back(next))
         }
         router.get("/labs") { _, context in try await Self.page { try app.labs(context.signedIn) } }
         router.post("/labs/add") { _, context in
@@ -319,7 +375,7 @@ public struct WebServer: Sendable {
             let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
             guard query.count <= 60, !pairs.isEmpty, pairs.allSatisfy({ pair in
                 let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
-                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
             }) else { return back(String(path[..<mark])) }
             return back(String(path[..<mark])) + "?" + query
         }

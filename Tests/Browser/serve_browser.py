@@ -120,6 +120,66 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark") and d.find_element(By.ID, "q").get_attribute("value") == canary)
     check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
+    # Medications: a medication added from its form (a wrong time first, said beside its field),
+    # a dose taken from its page and seen in the month's calendar; a second dose for the same
+    # time is refused by the dose guard, in words.
+    driver.find_element(By.LINK_TEXT, "Medications").click()
+    wait.until(lambda d: "Medications" in d.find_element(By.TAG_NAME, "h1").text)
+    check(canary in driver.find_element(By.CSS_SELECTOR, "table.records").text, "the medications list shows the one being taken")
+    shot("medications")
+    driver.find_element(By.CSS_SELECTOR, "details.edit summary").send_keys(Keys.ENTER)
+    name_box = wait.until(lambda d: d.find_element(By.ID, "med-add-name"))
+    name_box.send_keys("Metformin")
+    driver.find_element(By.ID, "med-add-schedule").send_keys("25:00" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
+    check(driver.find_element(By.ID, "med-add-schedule").get_attribute("aria-invalid") == "true"
+          and "Times of day" in driver.find_element(By.CSS_SELECTOR, ".field-error").text, "a wrong time is said beside its field: "
+          + driver.find_element(By.CSS_SELECTOR, ".field-error").text)
+    hour = time.strftime("%H:00")
+    box = driver.find_element(By.ID, "med-add-schedule")
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(hour + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "section.adherence"))
+    check("Added Metformin" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "the medication is added and its page shown")
+    driver.find_element(By.XPATH, "//button[text()='Take a dose now']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash") and "Took" in d.find_element(By.CSS_SELECTOR, ".flash").text)
+    today_cell = driver.find_element(By.CSS_SELECTOR, "section.adherence td.today")
+    check("1 of 1 taken" in today_cell.get_attribute("textContent") and "✓" in today_cell.text,
+          "the dose taken shows in the adherence calendar: " + today_cell.get_attribute("textContent").strip())
+    shot("medication")
+    driver.find_element(By.XPATH, "//button[text()='Take a dose now']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-error"))
+    check("already" in driver.find_element(By.CSS_SELECTOR, ".flash-error").text.lower(),
+          "a second dose for the same time is refused in words: " + driver.find_element(By.CSS_SELECTOR, ".flash-error").text)
+
+    # Appointments: one added from the form, then found through the calendar's day; the
+    # calendar file holds it.
+    driver.find_element(By.LINK_TEXT, "Appointments").click()
+    wait.until(lambda d: "Appointments" in d.find_element(By.TAG_NAME, "h1").text)
+    shot("appointments")
+    driver.find_element(By.CSS_SELECTOR, "details.edit summary").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_element(By.ID, "appt-add-with").is_displayed())
+    day = time.strftime("%Y-%m-%d", time.localtime(time.time() + 3 * 86400))
+    driver.find_element(By.ID, "appt-add-with").send_keys("Dr Rivera")
+    driver.execute_script("document.getElementById('appt-add-date').value = arguments[0]", day)
+    driver.execute_script("document.getElementById('appt-add-time').value = '10:15'")
+    driver.find_element(By.ID, "appt-add-location").send_keys("Riverside Clinic" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash"))
+    check("Added the appointment with Dr Rivera" in driver.find_element(By.CSS_SELECTOR, ".flash").text, "an appointment added from the form")
+    driver.find_element(By.CSS_SELECTOR, "a.small[href^='/appointments?month']").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "td[data-day='%s'] a" % day))
+    other = [a for a in driver.find_elements(By.CSS_SELECTOR, "section.calendar td a")]
+    check(len(other) >= 1, "the calendar marks the day")
+    driver.find_element(By.CSS_SELECTOR, "td[data-day='%s'] a" % day).send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "td.chosen"))
+    listed = driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=list-heading]").text
+    check("Dr Rivera" in listed and "10:15" in listed and "On " in listed, "the day filter lists the appointment: " + listed.splitlines()[0])
+    calendar = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/appointments/calendar.ics').then(r => r.text()).then(done);""")
+    check("BEGIN:VCALENDAR" in calendar and "Dr Rivera" in calendar, "the .ics download holds the appointment")
+    shot("appointments-day")
+
     # Lab results: the list, a result added from the keyboard (a wrong value first: the error
     # stands beside its field and what was typed stays), then its point on the chart, at the
     # height its value has on the chart's own scale, against the band's edge.
@@ -254,7 +314,8 @@ try:
     driver.find_element(By.CSS_SELECTOR, "input[name=text][value=normal]").click()
     wait.until(lambda d: "text-normal" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
     driver.set_window_size(390, 844)
-    for name, link in [("today", "Today"), ("documents", "Documents"), ("labs", "Lab results"), ("health-log", "Health log"),
+    for name, link in [("today", "Today"), ("documents", "Documents"), ("medications", "Medications"), ("appointments", "Appointments"),
+                       ("labs", "Lab results"), ("health-log", "Health log"),
                        ("search", "Search"), ("emergency", "Emergency")]:
         driver.find_element(By.LINK_TEXT, link).click()
         wait.until(lambda d: link.split()[0] in d.find_element(By.TAG_NAME, "h1").text or link == "Today")

@@ -59,3 +59,64 @@ public struct Adherence: Codable, Sendable, Equatable {
         return result
     }
 }
+
+/// One day of a medication's month, for the adherence calendar: the scheduled doses taken,
+/// skipped and missed that day, and doses taken outside the schedule. The same rules as
+/// `Adherence.compute`: a slot is missed once its window has ended untaken, and only time since
+/// the medication was added to phr counts.
+public struct AdherenceDay: Codable, Sendable, Equatable {
+    public var day: CalendarDate
+    public var scheduled = 0
+    public var taken = 0
+    public var skipped = 0
+    public var missed = 0
+    /// Scheduled doses whose window has not ended yet and that were not logged.
+    public var pending = 0
+    public var unscheduled = 0
+
+    public init(day: CalendarDate) { self.day = day }
+
+    /// Whether every scheduled dose of the day was taken (nil without a scheduled dose).
+    public var allTaken: Bool? { scheduled == 0 ? nil : taken == scheduled }
+
+    /// The days of the month `year`-`month` up to today (`time`), each with its doses.
+    public static func month(_ medication: Medication, log: [Dose], time: TimeContext, year: Int, month: Int) -> [AdherenceDay] {
+        guard let first = CalendarDate(year: year, month: month, day: 1) else { return [] }
+        let today = CalendarDate(time.now, in: time.zone)
+        let last = min(first.plus(CalendarDate.daysIn(month: month, year: year) - 1), today)
+        guard last >= first else { return [] }
+        var days = (0...(last.dayNumber - first.dayNumber)).map { AdherenceDay(day: first.plus($0)) }
+        func index(_ day: CalendarDate) -> Int? {
+            let offset = day.dayNumber - first.dayNumber
+            return offset >= 0 && offset < days.count ? offset : nil
+        }
+        let created = Timestamp.parse(medication.createdAt) ?? .distantPast
+        switch medication.schedule {
+        case .times:
+            let slots = DoseSlots(medication: medication, userZone: time.zone)
+            let byLabel = Dictionary(log.compactMap { dose in dose.scheduledFor.map { ($0, dose.status) } }, uniquingKeysWith: { a, _ in a })
+            let since = time.now.addingTimeInterval(-Double(today.dayNumber - first.dayNumber + 2) * 86400)
+            for slot in slots.slots(from: since, through: time.now) {
+                guard let at = index(slot.label.date) else { continue }
+                switch byLabel[slot.label] {
+                case .taken?: days[at].taken += 1
+                case .skipped?: days[at].skipped += 1
+                case nil:
+                    guard slot.instant >= created else { continue }
+                    if slots.window(of: slot).end <= time.now { days[at].missed += 1 } else { days[at].pending += 1; continue }
+                }
+                days[at].scheduled += 1
+            }
+            for dose in log where dose.status == .taken && dose.scheduledFor == nil {
+                if let at = index(CalendarDate(dose.instant, in: time.zone)) { days[at].unscheduled += 1 }
+            }
+        case .interval, .asNeeded, .unscheduled:
+            // No slots to miss: the calendar shows what was logged each day.
+            for dose in log where dose.instant <= time.now {
+                guard let at = index(CalendarDate(dose.instant, in: time.zone)) else { continue }
+                if dose.status == .taken { days[at].unscheduled += 1 } else { days[at].skipped += 1 }
+            }
+        }
+        return days
+    }
+}

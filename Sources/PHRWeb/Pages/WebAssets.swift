@@ -155,6 +155,14 @@ enum WebAssets {
     table.month td.logged .mark { color: var(--muted); }
     table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
     form.quick { display: block; margin: .5rem 0; }
+    table.month td.missed .mark { color: var(--warn); }
+    table.month td.partial .mark { color: var(--accent); }
+    table.month td.busy a { display: block; text-decoration: none; font-weight: 700; }
+    table.month td.busy .mark { color: var(--accent); }
+    table.month td.chosen { background: var(--mark); }
+    table.month td.future { color: var(--muted); }
+    .small { font-size: .85rem; font-weight: 400; }
+    fieldset.choice { display: flex; flex-wrap: wrap; gap: .25rem 1rem; margin: .6rem 0; }
     details.figures summary { cursor: pointer; }
     html.js [data-autosubmit] ~ button, html.js .settings > button, html.js .whose > button { display: none; }
     @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; scroll-behavior: auto !important; } }
