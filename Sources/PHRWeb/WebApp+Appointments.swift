@@ -5,8 +5,9 @@ import PHRService
 /// the day chosen), an appointment added with `phr appt add`'s checks, removal with
 /// confirmation, and the calendar as an .ics download (`phr appt export`'s file).
 extension WebApp {
+    /// The form's inputs that show an error beside them ("at" is the date and time together).
     static let appointmentLabels = ["with": "With", "at": "Date and time", "duration": "Duration", "location": "Where",
-                                    "reason": "What for", "remind": "Remind me", "notes": "Notes", "tz": "Time zone"]
+                                    "reason": "What for", "remind": "Remind me"]
 
     /// `month` is "YYYY-MM" (default: this one), `day` "YYYY-MM-DD" filters the list to that day.
     public func appointments(_ session: WebSession, month requested: String?, day requestedDay: String?) throws -> HTML {
@@ -33,10 +34,11 @@ extension WebApp {
             let classes = [those.isEmpty ? nil : "busy", date == today ? "today" : nil, date == chosenDay ? "chosen" : nil].compactMap { $0 }
             let words = those.isEmpty ? "no appointments" : "\(those.count) \(those.count == 1 ? "appointment" : "appointments")"
             let content: HTML = those.isEmpty ? "<span class=\"day\">\(number)</span>" : """
-                <a href="/appointments?day=\(date.description)"\(date == chosenDay ? " aria-current=\"date\"" as HTML : .empty)><span class="day">\(number)</span>\
+                <a href="/appointments?day=\(date.description)"\(date == chosenDay ? " aria-current=\"true\"" as HTML : .empty)><span class="day">\(number)</span>\
                 <span class="mark" aria-hidden="true">\(those.count > 1 ? "●\(those.count)" : "●")</span><span class="visually-hidden">, \(words)</span></a>
                 """
-            cells.append("<td class=\"\(classes.joined(separator: " "))\" data-day=\"\(date.description)\">\(content)</td>")
+            let current: HTML = date == today ? " aria-current=\"date\"" : ""
+            cells.append("<td class=\"\(classes.joined(separator: " "))\" data-day=\"\(date.description)\"\(current)>\(content)</td>")
         }
         while cells.count % 7 != 0 { cells.append("<td></td>") }
         let weeks: [HTML] = stride(from: 0, to: cells.count, by: 7).map { "<tr>\(HTML(Array(cells[$0..<$0 + 7])))</tr>" }
@@ -49,7 +51,7 @@ extension WebApp {
         \(monthKey == String(format: "%04d-%02d", today.year, today.month) ? HTML.empty : HTML("<a href=\"/appointments\">This month</a>"))
         <a href="/appointments?month=\(String(format: "%04d-%02d", next.0, next.1))">\(HabitChart.months[next.1 - 1]) <span aria-hidden="true">→</span></a></p>
         <table class="month"><caption class="visually-hidden">Appointments in \(name); a day with appointments links to them</caption>
-        <thead><tr>\(HabitChart.weekdays.map { HTML("<th scope=\"col\">\(String($0.prefix(2)))</th>") })</tr></thead>
+        <thead><tr>\(HabitChart.weekdayNames.map { HTML("<th scope=\"col\" abbr=\"\($0)\">\(String($0.prefix(2)))</th>") })</tr></thead>
         <tbody>\(weeks)</tbody></table></section>
         """
 
@@ -95,6 +97,7 @@ extension WebApp {
     private func appointmentForm(_ session: WebSession, _ state: FormState?, day: CalendarDate) -> HTML {
         let fields = FormFields(form: "appt-add", state: state)
         let (dateError, dateAttributes) = fields.error("at")
+        let (_, timeAttributes) = fields.error("at", hint: true)
         return """
         <details class="edit card"\(state == nil ? "" : " open")><summary>Add an appointment</summary>
         <form method="post" action="/appointments/add" class="fields" novalidate>
@@ -103,8 +106,8 @@ extension WebApp {
         \(fields.input("with", label: "With", extra: " required autocomplete=\"off\"", hint: "Dr Patel, the dentist"))
         <div class="field"><label for="appt-add-date">Date</label>
         <input id="appt-add-date" name="date" type="date" value="\(fields.value("date", day.description))"\(dateAttributes) required></div>
-        <div class="field"><label for="appt-add-time">Time</label><span class="muted field-hint">empty for all day</span>
-        <input id="appt-add-time" name="time" type="time" value="\(fields.value("time", "09:00"))"\(dateAttributes)>\(dateError)</div>
+        <div class="field"><label for="appt-add-time">Time</label><span class="muted field-hint" id="appt-add-at-hint">empty for all day</span>
+        <input id="appt-add-time" name="time" type="time" value="\(fields.value("time", "09:00"))"\(timeAttributes)>\(dateError)</div>
         \(fields.input("duration", label: "Duration", value: "30m", extra: " autocomplete=\"off\"", hint: "30m, 1h"))
         \(fields.input("location", label: "Where", extra: " autocomplete=\"off\""))
         \(fields.input("reason", label: "What for", extra: " autocomplete=\"off\""))

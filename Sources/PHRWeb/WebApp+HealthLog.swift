@@ -22,7 +22,8 @@ extension WebApp {
         }
     }
 
-    static let logLabels = ["amount": "Amount", "drink": "Drink", "type": "Type", "meal": "Meal", "from": "From", "to": "To", "at": "At", "note": "Note"]
+    /// The form's inputs that show an error beside them.
+    static let logLabels = ["amount": "Amount", "type": "Type", "from": "From", "to": "To"]
 
     public func healthLog(_ session: WebSession, metric: LogMetric, period choice: LogPeriod) throws -> HTML {
         let profile = try profile(session)
@@ -45,8 +46,12 @@ extension WebApp {
 
         // The number that matters first: the daily average against the goal.
         let goalText = format.goal(stats.goal.value, metric, period: stats.goal.period)
-        let average: HTML = stats.dailyAverage.map { "<span class=\"big\">\(format.amount($0, metric))</span> a day on average" }
-            ?? "<span class=\"big\">Nothing logged</span>"
+        // A weekly goal (workouts) is judged by the week: its average is a week's.
+        let average: HTML = stats.goal.period == .week
+            ? (stats.daysLogged > 0 ? stats.weeklyAverage.map { "<span class=\"big\">\(format.amount($0, metric))</span> a week on average" } : nil)
+                ?? "<span class=\"big\">Nothing logged</span>"
+            : stats.dailyAverage.map { "<span class=\"big\">\(format.amount($0, metric))</span> a day on average" }
+                ?? "<span class=\"big\">Nothing logged</span>"
         let tally = stats.goalMet
         let unitWord = tally.unit == .week ? (tally.logged == 1 ? "week" : "weeks") : (tally.logged == 1 ? "day" : "days")
         let trendText: HTML = stats.change.map { change in
@@ -85,7 +90,7 @@ extension WebApp {
             let words = met ? "goal met" : logged ? "logged, goal not met" : "nothing logged"
             let mark = met ? "✓" : logged ? "•" : ""
             cells.append("""
-            <td class="\(met ? "met" : logged ? "logged" : "none")\(first.plus(day - 1) == today ? " today" : "")"><span class="day">\(day)</span>\
+            <td class="\(met ? "met" : logged ? "logged" : "none")\(first.plus(day - 1) == today ? " today" : "")"\(first.plus(day - 1) == today ? " aria-current=\"date\"" as HTML : .empty)><span class="day">\(day)</span>\
             <span class="mark" aria-hidden="true">\(mark)</span><span class="visually-hidden">\(words)</span></td>
             """)
         }
@@ -94,7 +99,7 @@ extension WebApp {
         let calendar: HTML = """
         <section class="card" aria-labelledby="month-heading"><h2 id="month-heading">\(HabitChart.months[marks.month - 1]) \(marks.year)</h2>
         <table class="month"><caption class="visually-hidden">Days of \(HabitChart.months[marks.month - 1]) whose goal was met</caption>
-        <thead><tr>\(HabitChart.weekdays.map { HTML("<th scope=\"col\">\(String($0.prefix(2)))</th>") })</tr></thead>
+        <thead><tr>\(HabitChart.weekdayNames.map { HTML("<th scope=\"col\" abbr=\"\($0)\">\(String($0.prefix(2)))</th>") })</tr></thead>
         <tbody>\(weeks)</tbody></table>
         <p class="muted"><span aria-hidden="true">✓</span> goal met · <span aria-hidden="true">•</span> logged</p></section>
         """

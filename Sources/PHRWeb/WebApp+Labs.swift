@@ -34,8 +34,7 @@ extension WebApp {
     }
 
     /// The labels of the add-a-result form's inputs, by the service layer's field names.
-    static let labLabels = ["analyte": "Test", "value": "Result", "unit": "Unit", "range": "Reference range", "date": "Date",
-                            "notes": "Notes", "flag": "Flag", "panel": "Panel"]
+    static let labLabels = ["analyte": "Test", "value": "Result", "unit": "Unit", "range": "Reference range", "date": "Date", "notes": "Notes"]
 
     public func labs(_ session: WebSession) throws -> HTML {
         let profile = try profile(session)

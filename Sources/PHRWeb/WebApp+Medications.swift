@@ -6,8 +6,9 @@ import PHRService
 /// month of doses as a calendar (taken, skipped, missed), the doses logged, stop and remove; a
 /// medication added with `phr med add`'s checks.
 extension WebApp {
-    static let medicationLabels = ["name": "Name", "dose": "Dose", "schedule": "Times of day", "every": "Every", "as-needed": "As needed",
-                                   "instructions": "Instructions", "notes": "Notes", "max-per-day": "At most a day", "min-interval": "At least apart"]
+    /// The form's inputs that show an error beside them (an error about another field is said
+    /// at the top of the form).
+    static let medicationLabels = ["name": "Name", "dose": "Dose", "schedule": "Times of day", "every": "Every", "instructions": "Instructions"]
 
     public func medications(_ session: WebSession) throws -> HTML {
         let profile = try profile(session)
@@ -165,7 +166,7 @@ extension WebApp {
         <h1>\(medication.displayName)</h1>
         <p class="whose-line">Profile: \(profile.name)</p>
         <p class="headline">\(Self.adherenceWords(adherence)) <span class="muted">of scheduled doses over the last 30 days</span></p>
-        \(actions.isEmpty ? HTML.empty : HTML("<p class=\"actions\">\(HTML(actions, separator: " "))</p>"))
+        \(actions.isEmpty ? HTML.empty : HTML("<div class=\"actions\">\(HTML(actions, separator: " "))</div>"))
         <dl class="facts">\(factRows)</dl>
         \(calendar)
         <h2>Doses logged</h2>
@@ -174,12 +175,12 @@ extension WebApp {
         <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">For</th><th scope="col">Note</th></tr></thead>
         <tbody>\(doseRows)</tbody></table></div>
         """))
-        <p class="actions">
+        <div class="actions">
         \(medication.status == .active ? HTML("""
         <form method="post" action="/medications/\(medication.id)/stop" class="inline"><input type="hidden" name="csrf" value="\(session.csrf)">\
         <button type="submit" class="secondary">Stop taking it today</button></form>
         """) : .empty)
-        <a class="button secondary" href="/medications/\(medication.id)/remove">Remove…</a></p>
+        <a class="button secondary" href="/medications/\(medication.id)/remove">Remove…</a></div>
         """
         return try layout(.medications, session, profile, path: back).page(body)
     }
@@ -200,19 +201,24 @@ extension WebApp {
                     words.append("\(day.taken) of \(day.scheduled) taken")
                     if day.skipped > 0 { words.append("\(day.skipped) skipped") }
                     if day.missed > 0 { words.append("\(day.missed) missed") }
-                    if day.taken == day.scheduled { (mark, kind) = ("✓", "met") }
-                    else if day.missed > 0 { (mark, kind) = ("✗", "missed") }
-                    else { (mark, kind) = ("◐", "partial") }
-                } else if day.unscheduled > 0 || day.skipped > 0 {
+                    if day.missed > 0 { (mark, kind) = ("✗", "missed") }
+                    else if day.taken == day.scheduled && day.pending == 0 { (mark, kind) = ("✓", "met") }
+                    else if day.taken + day.skipped > 0 { (mark, kind) = ("◐", "partial") }
+                } else if day.unscheduled > 0 {
                     (mark, kind) = ("•", "logged")
+                } else if day.skipped > 0 {
+                    (mark, kind) = ("–", "logged")
+                    words.append("\(day.skipped) skipped")
                 }
-                if day.unscheduled > 0 { words.append("\(day.unscheduled) taken") }
+                if day.unscheduled > 0 { words.append("\(day.unscheduled) taken off the schedule") }
                 if day.pending > 0 { words.append("\(day.pending) still to come") }
             } else if date > today {
                 kind = "future"
+                words.append("to come")
             }
+            if date == today { words.append("today") }
             cells.append("""
-            <td class="\(kind)\(date == today ? " today" : "")" data-day="\(date.description)"><span class="day">\(number)</span>\
+            <td class="\(kind)\(date == today ? " today" : "")" data-day="\(date.description)"\(date == today ? " aria-current=\"date\"" as HTML : .empty)><span class="day">\(number)</span>\
             <span class="mark" aria-hidden="true">\(mark)</span><span class="visually-hidden">\(words.isEmpty ? "nothing scheduled" : words.joined(separator: ", "))</span></td>
             """)
         }
@@ -227,9 +233,9 @@ extension WebApp {
         <section class="card adherence" aria-labelledby="adherence-heading"><h2 id="adherence-heading">Doses in \(name)</h2>
         <p class="pager"><a href="\(path)?month=\(String(format: "%04d-%02d", previous.0, previous.1))"><span aria-hidden="true">←</span> \(HabitChart.months[previous.1 - 1])</a> \(nextLink)</p>
         <table class="month"><caption class="visually-hidden">Scheduled doses of each day of \(name)</caption>
-        <thead><tr>\(HabitChart.weekdays.map { HTML("<th scope=\"col\">\(String($0.prefix(2)))</th>") })</tr></thead>
+        <thead><tr>\(HabitChart.weekdayNames.map { HTML("<th scope=\"col\" abbr=\"\($0)\">\(String($0.prefix(2)))</th>") })</tr></thead>
         <tbody>\(weeks)</tbody></table>
-        <p class="muted"><span aria-hidden="true">✓</span> all taken · <span aria-hidden="true">◐</span> some taken or skipped · <span aria-hidden="true">✗</span> missed · <span aria-hidden="true">•</span> taken, not on a schedule</p>
+        <p class="muted"><span aria-hidden="true">✓</span> all taken · <span aria-hidden="true">◐</span> some taken or skipped · <span aria-hidden="true">✗</span> missed · <span aria-hidden="true">•</span> taken, not on a schedule · <span aria-hidden="true">–</span> skipped</p>
         </section>
         """
     }

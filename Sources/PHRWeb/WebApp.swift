@@ -50,7 +50,8 @@ public final class WebApp: @unchecked Sendable {
         let due = DoseDue.due(try medications.withLogs(), time: time, within: 12 * 3600)
         let appointments = try AppointmentStore(vault: vault, profile: profile, time: time).list(.upcoming).prefix(5)
         let log = LogStore(vault: vault, profile: profile, time: time)
-        let format = HealthFormat(try HealthSettingsStore(vault: vault, profile: profile, time: time).get())
+        let settings = try HealthSettingsStore(vault: vault, profile: profile, time: time).get()
+        let format = HealthFormat(settings)
         let today = time.today()
         let progress = try LogMetric.habits.map { try log.progress($0, on: today) }
         let documents = try DocumentStore(vault: vault, profile: profile).list(DocumentStore.Filter(limit: 5))
@@ -111,6 +112,10 @@ public final class WebApp: @unchecked Sendable {
         </section>
         <section aria-labelledby="goals-heading" class="card"><h2 id="goals-heading">Goals</h2>
         <ul class="plain">\(goalRows)</ul>
+        <form method="post" action="/log/add" class="quick"><input type="hidden" name="csrf" value="\(session.csrf)">\
+        <input type="hidden" name="metric" value="water"><input type="hidden" name="amount" value="+"><input type="hidden" name="back" value="/">\
+        <button type="submit" class="secondary">Add a glass of water (\(format.amount(settings.servingML, .water)))</button> \
+        <a href="/log">Health log</a></form>
         </section>
         <section aria-labelledby="recent-heading" class="card"><h2 id="recent-heading">Recent documents</h2>
         \(documents.isEmpty ? "<p>No documents yet.</p>" as HTML : "<ul class=\"plain\">\(documents.map(documentLine))</ul>")

@@ -367,15 +367,20 @@ public struct WebServer: Sendable {
 
     /// The page a form came from (its `back` field) when that is a plain path of this server:
     /// letters, digits and `/-_.` only, so never another site (`//host`, `/\\host`) or a header.
+    /// The query keys a page's address may carry: which view of it, never record text.
+    static let viewKeys: Set<String> = ["page", "metric", "period", "month", "day", "units"]
+
     static func back(_ path: String?) -> String {
-        // A page of a list (`/documents?page=3`) or a view of one (`/log?metric=water&period=month`)
-        // comes back to it: its query is short, `name=value` pairs of letters and digits.
+        // A page of a list (`/documents?page=3`) or a view of one (`/log?metric=water&period=month`,
+        // `/appointments?day=2026-12-02`) comes back to it: only the views' own keys, with short
+        // values of lowercase letters, digits and hyphens (never record text, such as a query).
         if let path, let mark = path.firstIndex(of: "?") {
             let query = path[path.index(after: mark)...]
             let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
             guard query.count <= 60, !pairs.isEmpty, pairs.allSatisfy({ pair in
                 let parts = pair.split(separator: "=", omittingEmptySubsequences: false)
-                return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } }
+                return parts.count == 2 && Self.viewKeys.contains(String(parts[0])) && (1...10).contains(parts[1].count)
+                    && parts[1].allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
             }) else { return back(String(path[..<mark])) }
             return back(String(path[..<mark])) + "?" + query
         }

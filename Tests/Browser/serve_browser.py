@@ -216,7 +216,9 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".field-error"))
     error = driver.find_element(By.CSS_SELECTOR, ".field-error")
     value_box = driver.find_element(By.ID, "lab-add-value")
-    check(value_box.get_attribute("aria-invalid") == "true" and value_box.get_attribute("aria-describedby") == error.get_attribute("id"),
+    described = (value_box.get_attribute("aria-describedby") or "").split()
+    check(value_box.get_attribute("aria-invalid") == "true" and error.get_attribute("id") in described
+          and "lab-add-value-hint" in described,
           "a refused result is marked on its field: " + error.text)
     check("Result" in error.text and driver.find_element(By.ID, "lab-add-analyte").get_attribute("value") == "Ferritin",
           "the error names the field as the form does, and what was typed is kept")

@@ -494,6 +494,79 @@ import Testing
 }
 
 extension ServeTests {
+    /// The record screens through raw requests: a refused form comes back with its values and
+    /// the error on its field, an accepted one leads to what it made; record text is escaped;
+    /// a view's own keys survive a redirect; the .ics is an attachment.
+    @Test func recordScreensAddRefuseAndComeBack() throws {
+        let cli = try CLI(label: "serve-records")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        #expect(try cli.run(["lab", "add", "ferritin", "25", "ng/mL", "--range", "30-400", "--date", "2025-06-01"], Self.env).status == 0)
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func post(_ path: String, _ body: String) throws -> HTTPAnswer {
+            try agent.request("POST", path, body: body + "&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        }
+        func get(_ path: String) throws -> HTTPAnswer { try agent.request("GET", path, headers: ["Cookie": cookie]) }
+
+        // A medication: refused (a time that is not one), then added.
+        let refused = try post("/medications/add", "name=Tri%3Cb%3E&kind=times&schedule=25%3A00")
+        #expect(refused.status == 303 && refused.header("location") == "/medications")
+        let form = try get("/medications").body
+        #expect(form.contains("id=\"med-add-schedule\" name=\"schedule\" type=\"text\" value=\"25:00\" aria-invalid=\"true\""), "\(form)")
+        #expect(form.contains("value=\"Tri&lt;b&gt;\""), "what was typed is kept, escaped")
+        #expect(form.contains("class=\"field-error\"") && form.contains("Times of day"))
+        #expect(!(try get("/medications").body.contains("field-error")), "the error is said once")
+        let added = try post("/medications/add", "name=Tri%3Cb%3E&dose=5+mg&kind=times&schedule=08%3A00%2C20%3A00")
+        let medPath = try #require(added.header("location"))
+        #expect(medPath.hasPrefix("/medications/"))
+        let page = try get(medPath).body
+        #expect(page.contains("Added Tri&lt;b&gt; 5 mg, 08:00 and 20:00."), "\(page)")
+        #expect(page.contains("section class=\"card adherence\""))
+        #expect(try get(medPath + "?month=2020-01").body.contains("Doses in January 2020"))
+        #expect(try get("/medications/zzzzzz").status == 404)
+        #expect(try get("/medications").body.contains("Tri&lt;b&gt;"))
+
+        // An appointment: refused without a date, then added; its day lists it; the calendar file.
+        let noDate = try post("/appointments/add", "with=Dr+Rivera&date=&time=")
+        #expect(noDate.header("location") == "/appointments")
+        #expect(try get("/appointments").body.contains("field-error"))
+        let booked = try post("/appointments/add", "with=Dr+Rivera&date=2031-03-04&time=10%3A15&duration=45m&location=Room+3")
+        #expect(booked.header("location") == "/appointments?day=2031-03-04")
+        let day = try get("/appointments?day=2031-03-04").body
+        #expect(day.contains("Dr Rivera") && day.contains("Room 3") && day.contains("On Tue 4 March 2031"), "\(day)")
+        #expect(day.contains("aria-current=\"true\""))
+        let ics = try get("/appointments/calendar.ics")
+        #expect(ics.header("content-disposition") == "attachment; filename=\"appointments.ics\"")
+        #expect(ics.header("content-type")?.hasPrefix("text/calendar") == true)
+        #expect(ics.body.contains("BEGIN:VEVENT") && ics.body.contains("Dr Rivera"))
+
+        // A lab result: refused, then added; its page in the printed unit, SI on request.
+        #expect(try post("/labs/add", "analyte=Ferritin&value=lots&unit=ng%2FmL").header("location") == "/labs")
+        #expect(try get("/labs").body.contains("id=\"lab-add-value\" name=\"value\" type=\"text\" value=\"lots\" aria-invalid=\"true\""))
+        let lab = try post("/labs/add", "analyte=Ferritin&value=48&unit=ng%2FmL&range=30-400&date=2026-01-10")
+        let labPath = try #require(lab.header("location"))
+        let chart = try get(labPath).body
+        #expect(chart.contains("<svg class=\"chart lab-chart\"") && chart.contains("48 ng/mL"), "\(chart)")
+        #expect(chart.contains("Show in SI units (µg/L)"))
+        let si = try get(labPath + "?units=si").body
+        #expect(si.contains("48 µg/L") && si.contains("Show the units as printed"))
+        #expect(try get("/labs/zzzzzz").status == 404)
+
+        // The health log: a log comes back to the view it was made from.
+        let logged = try post("/log/add", "metric=water&amount=500ml&drink=tea&back=%2Flog%3Fmetric%3Dwater%26period%3Dmonth")
+        #expect(logged.header("location") == "/log?metric=water&period=month")
+        let month = try get("/log?metric=water&period=month").body
+        #expect(month.contains("Logged 500 ml of tea."), "\(month)")
+        #expect(month.components(separatedBy: "<g class=\"bar").count - 1 == 30)
+        let wrong = try post("/log/add", "metric=water&amount=lots&back=%2Flog%3Fmetric%3Dwater%26period%3Dweek")
+        #expect(wrong.header("location") == "/log?metric=water&period=week")
+        #expect(try get("/log?metric=water&period=week").body.contains("id=\"log-add-amount\" name=\"amount\" type=\"text\" value=\"lots\" aria-invalid=\"true\""))
+        #expect(try get("/log?metric=nonsense&period=forever").status == 200, "an unknown view shows the default one")
+    }
+
     /// multipart/form-data as a browser's form sends it: fields, then files.
     static func multipart(boundary: String, fields: [(String, String)], files: [(name: String, bytes: [UInt8])]) -> [UInt8] {
         var body: [UInt8] = []

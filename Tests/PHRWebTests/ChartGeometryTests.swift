@@ -167,4 +167,40 @@ import Testing
         #expect(week.bars.count == 7 && week.units.unit == "fl oz")
         #expect(abs(week.bars[0].value - 1500 / 29.5735295625) < 0.01)
     }
+
+    @Test func equalResultsAndABandBeyondThemStillMakeAReadableChart() throws {
+        let zeros = try #require(LabChart(LabTrend(results: [
+            Self.result("Ketones", 0, "mmol/L", on: "2026-01-05"), Self.result("Ketones", 0, "mmol/L", on: "2026-02-05"),
+        ], units: .metric, asPrinted: true)))
+        #expect(zeros.scale.low == 0 && zeros.scale.high > 0)
+        #expect(Set(zeros.scale.ticks.map(zeros.scale.label)).count == zeros.scale.ticks.count, "distinct tick labels")
+        let range = ReferenceRange(low: 30, high: 400, text: "30-400")
+        let far = try #require(LabChart(LabTrend(results: [
+            Self.result("Ferritin", 2, "ng/mL", on: "2026-01-05", range: range), Self.result("Ferritin", 3, "ng/mL", on: "2026-02-05", range: range),
+        ], units: .metric, asPrinted: true)))
+        #expect(far.band == nil)
+        #expect(far.bandOutside == "reference 30–400 ng/mL (above the chart)")
+        #expect(far.svg(title: "Ferritin").text.contains("(above the chart)"))
+        #expect(AxisScale(covering: -.infinity, .nan).ticks.count >= 2)
+    }
+
+    @Test func aWeeklyGoalIsDrawnAsItsDailyShare() throws {
+        let today = Self.day("2026-11-29")
+        // One 60-minute workout a week against a goal of 150 minutes a week.
+        let goals = GoalBook([Goal(metric: .workout, value: 150, period: .week, since: Self.day("2025-01-01"), setAt: "2025-01-01T00:00:00Z")])
+        var logged: [HabitSeries.Day] = []
+        for week in 0..<8 { logged.append(HabitSeries.Day(day: today.plus(-7 * week - 2), total: 60, entries: 1)) }
+        let series = HabitSeries(metric: .workout, days: logged)
+        let stats = HabitStats.compute(series, goals: goals, period: .month(endingOn: today), today: today)
+        #expect(stats.goal.period == .week)
+        let chart = HabitChart(stats, units: .metric, today: today)
+        #expect(chart.weekly)
+        #expect(abs(chart.goal - stats.goal.value / 7 / 60) < 1e-9, "the goal line is a day's share, in hours")
+        // The average is over every day of the month, as the share is: well under the goal.
+        let average = try #require(chart.average)
+        #expect(abs(average - 60.0 * Double(logged.filter { stats.period.contains($0.day) }.count) / 30 / 60) < 1e-9)
+        #expect(average < chart.goal)
+        let year = HabitChart(HabitStats.compute(series, goals: goals, period: .year(endingOn: today), today: today), units: .metric, today: today)
+        #expect(year.bars.allSatisfy { !$0.met }, "a workout a month does not meet a weekly goal")
+    }
 }

@@ -79,7 +79,8 @@ public struct AdherenceDay: Codable, Sendable, Equatable {
     /// Whether every scheduled dose of the day was taken (nil without a scheduled dose).
     public var allTaken: Bool? { scheduled == 0 ? nil : taken == scheduled }
 
-    /// The days of the month `year`-`month` up to today (`time`), each with its doses.
+    /// The days of the month `year`-`month` up to today (`time`), each with its doses. Today's
+    /// doses still to come count as `pending`, so a day is never "all taken" before its last dose.
     public static func month(_ medication: Medication, log: [Dose], time: TimeContext, year: Int, month: Int) -> [AdherenceDay] {
         guard let first = CalendarDate(year: year, month: month, day: 1) else { return [] }
         let today = CalendarDate(time.now, in: time.zone)
@@ -90,28 +91,49 @@ public struct AdherenceDay: Codable, Sendable, Equatable {
             let offset = day.dayNumber - first.dayNumber
             return offset >= 0 && offset < days.count ? offset : nil
         }
+        func midnight(_ day: CalendarDate) -> Date { LocalDateTime(date: day, time: LocalTime(hour: 0, minute: 0)!).instant(in: time.zone) }
         let created = Timestamp.parse(medication.createdAt) ?? .distantPast
+        // Only the month's own days (and the end of today), however far back the month is.
+        let from = midnight(first.plus(-1)), through = midnight(last.plus(1))
         switch medication.schedule {
         case .times:
             let slots = DoseSlots(medication: medication, userZone: time.zone)
             let byLabel = Dictionary(log.compactMap { dose in dose.scheduledFor.map { ($0, dose.status) } }, uniquingKeysWith: { a, _ in a })
-            let since = time.now.addingTimeInterval(-Double(today.dayNumber - first.dayNumber + 2) * 86400)
-            for slot in slots.slots(from: since, through: time.now) {
+            for slot in slots.slots(from: from, through: through) {
                 guard let at = index(slot.label.date) else { continue }
                 switch byLabel[slot.label] {
                 case .taken?: days[at].taken += 1
                 case .skipped?: days[at].skipped += 1
                 case nil:
                     guard slot.instant >= created else { continue }
-                    if slots.window(of: slot).end <= time.now { days[at].missed += 1 } else { days[at].pending += 1; continue }
+                    if slots.window(of: slot).end <= time.now { days[at].missed += 1 } else { days[at].pending += 1 }
                 }
                 days[at].scheduled += 1
             }
             for dose in log where dose.status == .taken && dose.scheduledFor == nil {
                 if let at = index(CalendarDate(dose.instant, in: time.zone)) { days[at].unscheduled += 1 }
             }
-        case .interval, .asNeeded, .unscheduled:
-            // No slots to miss: the calendar shows what was logged each day.
+        case .interval(let minutes):
+            // As `compute` counts them: the doses the interval allows in the day's time since the
+            // medication was added (up to now), against those logged.
+            let interval = TimeInterval(max(1, minutes) * 60)
+            for dose in log where dose.instant <= time.now {
+                guard let at = index(CalendarDate(dose.instant, in: time.zone)) else { continue }
+                if dose.status == .taken { days[at].taken += 1 } else { days[at].skipped += 1 }
+            }
+            for at in days.indices {
+                let start = max(midnight(days[at].day), created), end = min(midnight(days[at].day.plus(1)), time.now)
+                let allowed = end > start ? Int((end.timeIntervalSince(start) / interval).rounded(.down)) : 0
+                days[at].scheduled = max(allowed, days[at].taken + days[at].skipped)
+                if days[at].day == today {
+                    // Today is not over: what is left of it is still to come, not missed.
+                    days[at].pending = max(0, days[at].scheduled - days[at].taken - days[at].skipped)
+                } else {
+                    days[at].missed = max(0, days[at].scheduled - days[at].taken - days[at].skipped)
+                }
+            }
+        case .asNeeded, .unscheduled:
+            // No doses fall due: the calendar shows what was logged each day.
             for dose in log where dose.instant <= time.now {
                 guard let at = index(CalendarDate(dose.instant, in: time.zone)) else { continue }
                 if dose.status == .taken { days[at].unscheduled += 1 } else { days[at].skipped += 1 }

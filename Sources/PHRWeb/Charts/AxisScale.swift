@@ -9,7 +9,8 @@ struct AxisScale: Equatable {
 
     /// An axis from at most `low` to at least `high`, with about `ticks` ticks.
     init(covering low: Double, _ high: Double, ticks: Int = 5) {
-        var low = low, high = high
+        // Not a number, or beyond what a chart can show: a plain 0 to 1.
+        var low = low.isFinite && abs(low) < 1e300 ? low : 0, high = high.isFinite && abs(high) < 1e300 ? high : 1
         if !(high - low > 1e-12) {
             let pad = max(abs(high) * 0.1, 1)
             low -= pad

@@ -56,12 +56,17 @@ struct HabitChart {
     let labelEvery: Int
     /// A bar a month (a year's chart).
     let monthly: Bool
+    /// The goal is a week's: its line is the daily share, and days are not met on their own.
+    let weekly: Bool
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     static let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
 
     init(_ stats: HabitStats, units system: HealthSettings.Units, today: CalendarDate) {
         let metric = stats.metric
+        let weekly = stats.goal.period == .week
+        self.weekly = weekly
         struct Column { var day: CalendarDate; var value: Double; var goal: Double; var met: Bool; var logged: Bool; var label: String; var title: String }
         var columns: [Column] = []
         if stats.period.days > 62 {
@@ -76,13 +81,17 @@ struct HabitChart {
             for key in order {
                 let points = groups[key]!
                 let logged = points.filter { $0.entries > 0 }
-                let average = logged.isEmpty ? 0 : logged.map(\.total).reduce(0, +) / Double(logged.count)
+                // A weekly goal is met by weeks, not days: its month is the total over every day
+                // of the month, against the goal's daily share.
+                let average = weekly ? points.map(\.total).reduce(0, +) / Double(points.count)
+                    : logged.isEmpty ? 0 : logged.map(\.total).reduce(0, +) / Double(logged.count)
                 let goal = points.map(\.goal).reduce(0, +) / Double(points.count)
                 let met = !logged.isEmpty && (metric.goalDirection == .atLeast ? average >= goal : average <= goal)
                 let (year, month) = (key / 12, key % 12 + 1)
                 columns.append(Column(day: CalendarDate(year: year, month: month, day: 1)!, value: average, goal: goal, met: met,
                                       logged: !logged.isEmpty, label: String(Self.months[month - 1].prefix(3)),
-                                      title: "\(Self.months[month - 1]) \(year): daily average of \(logged.count) \(logged.count == 1 ? "day" : "days") logged"))
+                                      title: weekly ? "\(Self.months[month - 1]) \(year): total a day over the month"
+                                          : "\(Self.months[month - 1]) \(year): daily average of \(logged.count) \(logged.count == 1 ? "day" : "days") logged"))
             }
         } else {
             for point in stats.days where point.day <= today {
@@ -93,12 +102,14 @@ struct HabitChart {
             }
         }
         let goal = stats.goal.period == .week ? stats.goal.value / 7 : stats.goal.value
-        let largest = max(columns.map(\.value).max() ?? 0, goal, stats.dailyAverage ?? 0)
+        // A weekly goal's average is over every day of the period (its daily share), as the goal line is.
+        let dailyAverage = weekly ? stats.weeklyAverage.map { $0 / 7 } : stats.dailyAverage
+        let largest = max(columns.map(\.value).max() ?? 0, goal, dailyAverage ?? 0)
         units = Units.of(metric, system, largest: largest)
         let divisor = units.divisor
         scale = AxisScale(covering: 0, max(largest / divisor, 1e-6) * 1.05, ticks: 5)
         self.goal = goal / divisor
-        average = stats.dailyAverage.map { $0 / divisor }
+        average = dailyAverage.map { $0 / divisor }
         let scale = self.scale
         func y(_ value: Double) -> Double { scale.position(value, top: Self.top, bottom: Self.bottom) }
         goalY = goal > 0 ? y(goal / divisor) : nil
@@ -158,7 +169,7 @@ struct HabitChart {
         let labelX = svgNumber(Self.right + 6)
         if let goalY {
             parts.append("<line class=\"goal-line\" x1=\"\(left)\" x2=\"\(right)\" y1=\"\(svgNumber(goalY))\" y2=\"\(svgNumber(goalY))\" data-value=\"\(HealthFormat.number(goal, decimals: 3))\"/>")
-            parts.append("<text class=\"line-label goal-label\" x=\"\(labelX)\" y=\"\(svgNumber(goalY))\" dominant-baseline=\"middle\">goal \(figure(goal))</text>")
+            parts.append("<text class=\"line-label goal-label\" x=\"\(labelX)\" y=\"\(svgNumber(goalY))\" dominant-baseline=\"middle\">goal \(figure(goal))\(weekly ? "/day" : "")</text>")
         }
         if let averageY, let average {
             var labelY = averageY

@@ -41,6 +41,8 @@ struct LabChart {
     }
 
     let unit: String?
+    /// "reference 30–400 ng/mL (above the chart)" when the band is wholly beyond the results.
+    let bandOutside: String?
     let scale: AxisScale
     let marks: [Mark]
     let band: Band?
@@ -59,7 +61,8 @@ struct LabChart {
         unit = trend.unit.map(LabUnits.display).flatMap { $0.isEmpty ? nil : $0 }
         let values = placed.map(\.2)
         let lowest = values.min()!, highest = values.max()!
-        let spread = max(highest - lowest, abs(highest) * 0.1, 1e-6)
+        // Equal results (all 0, or one result) get room around them: a tenth of their value, else 1.
+        let spread = highest > lowest ? max(highest - lowest, abs(highest) * 0.1) : (highest != 0 ? abs(highest) * 0.1 : 1)
         var from = lowest, to = highest
         let reference = trend.band
         // The band counts while it stays within one and a half spreads of the results.
@@ -112,6 +115,14 @@ struct LabChart {
                         continuesDown: range.low.map { $0 < scale.low } ?? (scale.low > 0))
         }
 
+        // A band wholly beyond the results is not drawn; its place is said instead.
+        if band == nil, let range = reference, range.low != nil || range.high != nil {
+            let beyond = range.low.map { $0 > scale.high } == true ? "above" : range.high.map { $0 < scale.low } == true ? "below" : nil
+            let unitText = unit.map { " " + $0 } ?? ""
+            bandOutside = beyond.map { "reference \(range.display)\(unitText) (\($0) the chart)" }
+        } else {
+            bandOutside = nil
+        }
         dateTicks = Self.dateTicks(from: start, to: end, results: placed.map(\.1)).map { (x($0.day.dayNumber), $0.label) }
     }
 
@@ -198,6 +209,9 @@ struct LabChart {
             let note = "reference \(range)\(unitText)" + (beyond.isEmpty ? "" : " (goes on \(beyond.joined(separator: " and ")))")
             let place = bandLabelPlace(band, width: Double(note.count) * 7)
             parts.append("<text class=\"band-label\" x=\"\(svgNumber(place.x))\" y=\"\(svgNumber(place.y))\" text-anchor=\"\(place.anchor)\">\(note)</text>")
+        }
+        if let bandOutside {
+            parts.append("<text class=\"band-label\" x=\"\(svgNumber(Self.right - 4))\" y=\"\(svgNumber(Self.top + 12))\" text-anchor=\"end\">\(bandOutside)</text>")
         }
         // Axes.
         parts.append("<line class=\"axis\" x1=\"\(left)\" x2=\"\(left)\" y1=\"\(svgNumber(Self.top))\" y2=\"\(svgNumber(Self.bottom))\"/>")

@@ -50,12 +50,16 @@ struct FormFields {
     /// The value to show: what was typed when the form was refused, else `value`.
     func value(_ name: String, _ value: String = "") -> String { state?.values[name] ?? value }
 
-    /// The error beside `name`'s input, and the attributes that tie it to the input.
-    func error(_ name: String) -> (html: HTML, attributes: HTML) {
-        guard let state, state.field == name else { return (.empty, .empty) }
+    /// The error beside `name`'s input, and the attributes that tie it (and the input's hint,
+    /// when it has one) to the input.
+    func error(_ name: String, hint: Bool = false) -> (html: HTML, attributes: HTML) {
+        let hintID = "\(form)-\(name)-hint"
+        guard let state, state.field == name else {
+            return (.empty, hint ? " aria-describedby=\"\(hintID)\"" : .empty)
+        }
         let id = "\(form)-\(name)-error"
         return ("<p class=\"field-error\" id=\"\(id)\"><span aria-hidden=\"true\">! </span>\(state.message)</p>",
-                " aria-invalid=\"true\" aria-describedby=\"\(id)\"")
+                " aria-invalid=\"true\" aria-describedby=\"\(id)\(hint ? " " + hintID : "")\"")
     }
 
     /// An error the form refused with that names none of its fields, at the top of the form.
@@ -66,8 +70,8 @@ struct FormFields {
 
     /// `<label>` and `<input>` with the value kept and the error said.
     func input(_ name: String, label: String, type: String = "text", value initial: String = "", extra: HTML = .empty, hint: String? = nil) -> HTML {
-        let (error, attributes) = error(name)
-        let hintHTML: HTML = hint.map { "<span class=\"muted field-hint\">\($0)</span>" } ?? .empty
+        let (error, attributes) = error(name, hint: hint != nil)
+        let hintHTML: HTML = hint.map { "<span class=\"muted field-hint\" id=\"\(form)-\(name)-hint\">\($0)</span>" } ?? .empty
         return """
         <div class="field"><label for="\(form)-\(name)">\(label)</label>\(hintHTML)
         <input id="\(form)-\(name)" name="\(name)" type="\(type)" value="\(value(name, initial))"\(attributes)\(extra)>\(error)</div>

@@ -136,4 +136,45 @@ import Testing
         #expect(intervalAdherence.scheduled == 4)
         #expect(intervalAdherence.percent == 75)
     }
+
+    /// The web UI's month calendar counts each day by `compute`'s rules: the days add up to its
+    /// figures, today's doses still to come are pending (never missed, never "all taken"), and a
+    /// month before the medication was added is empty.
+    @Test func adherenceDaysAddUpToTheMonth() {
+        let time = F.time("2026-05-10T12:00:00+02:00", "Europe/Berlin")
+        let medication = F.medication("med001", F.times("08:00", "20:00"), created: "2026-05-07T10:00:00Z")
+        let log = [
+            F.dose("2026-05-07T20:10:00+02:00", slot: "2026-05-07T20:00"),
+            F.dose("2026-05-08T08:00:00+02:00", slot: "2026-05-08T08:00"),
+            F.dose("2026-05-08T20:00:00+02:00", slot: "2026-05-08T20:00", status: .skipped),
+            F.dose("2026-05-09T08:00:00-04:00", slot: "2026-05-09T08:00", zone: "America/New_York"),
+            F.dose("2026-05-09T23:00:00+02:00"),
+        ]
+        let days = AdherenceDay.month(medication, log: log, time: time, year: 2026, month: 5)
+        #expect(days.count == 10, "the 1st to today")
+        func day(_ number: Int) -> AdherenceDay { days[number - 1] }
+        #expect(days.prefix(6).allSatisfy { $0.scheduled == 0 && $0.unscheduled == 0 }, "before it was added")
+        #expect((day(7).scheduled, day(7).taken) == (1, 1))
+        #expect((day(8).scheduled, day(8).taken, day(8).skipped) == (2, 1, 1))
+        #expect((day(9).scheduled, day(9).taken, day(9).missed, day(9).unscheduled) == (2, 1, 1, 1))
+        #expect((day(10).scheduled, day(10).taken, day(10).missed, day(10).pending) == (2, 0, 0, 2))
+        let month = Adherence.compute(medication, log: log, time: time)
+        #expect(days.map(\.taken).reduce(0, +) == month.taken && days.map(\.skipped).reduce(0, +) == month.skipped
+                && days.map(\.missed).reduce(0, +) == month.missed)
+        // Taken at 08:00 today: today is not "all taken" while 20:00 is still to come.
+        let morning = AdherenceDay.month(medication, log: log + [F.dose("2026-05-10T08:05:00+02:00", slot: "2026-05-10T08:00")],
+                                         time: time, year: 2026, month: 5)
+        #expect(morning[9].taken == 1 && morning[9].pending == 1 && morning[9].allTaken == false)
+        #expect(AdherenceDay.month(medication, log: log, time: time, year: 2026, month: 4).allSatisfy { $0.scheduled == 0 })
+        #expect(AdherenceDay.month(medication, log: log, time: time, year: 2026, month: 6).isEmpty, "a month ahead has no days yet")
+
+        let interval = F.medication("med002", .interval(minutes: 720), created: "2026-05-08T10:00:00Z")
+        let every12h = AdherenceDay.month(interval, log: [F.dose("2026-05-08T12:00:00+02:00"), F.dose("2026-05-09T00:00:00+02:00"),
+                                                         F.dose("2026-05-09T12:30:00+02:00")], time: time, year: 2026, month: 5)
+        #expect((every12h[7].scheduled, every12h[7].taken) == (1, 1))
+        #expect((every12h[8].scheduled, every12h[8].taken, every12h[8].missed) == (2, 2, 0))
+        #expect((every12h[9].scheduled, every12h[9].pending, every12h[9].missed) == (1, 1, 0), "today's open dose is not missed")
+        let lapsed = AdherenceDay.month(interval, log: [], time: time, year: 2026, month: 5)
+        #expect(lapsed[8].missed == 2, "a whole day without the doses the interval allows")
+    }
 }
