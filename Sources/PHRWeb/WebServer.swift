@@ -177,6 +177,30 @@ public struct WebServer: Sendable {
             let query = context.form["q"] ?? ""
             return try await Self.page { try app.searchResults(context.signedIn, query: query, asYouType: true) }
         }
+        router.get("/records") { _, context in try await Self.page { try app.records(context.signedIn) } }
+        router.post("/records/id") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.setMedicalID(session, form: context.form) }
+            return Self.seeOther("/records")
+        }
+        router.post("/records/:kind/add") { _, context in
+            let session = try context.signedIn
+            guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
+            await Self.blocking { app.addRecord(session, kind: kind, form: context.form) }
+            return Self.seeOther("/records")
+        }
+        router.get("/records/:kind/:id/remove") { _, context in
+            guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.confirmRecordRemoval(context.signedIn, kind: kind, id: id) }
+        }
+        router.post("/records/:kind/:id/remove") { _, context in
+            let session = try context.signedIn
+            guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
+            let id = try context.parameters.require("id")
+            try await Self.blocking { try app.removeRecord(session, kind: kind, id: id) }
+            return Self.seeOther("/records")
+        }
         router.get("/medications") { _, context in try await Self.page { try app.medications(context.signedIn) } }
         router.post("/medications/add") { _, context in
             let session = try context.signedIn

@@ -120,6 +120,27 @@ try:
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark") and d.find_element(By.ID, "q").get_attribute("value") == canary)
     check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
+    # The health record: an allergy added from its form (refused first without a substance),
+    # listed, then removed after a page that asks.
+    driver.find_element(By.LINK_TEXT, "Health record").click()
+    wait.until(lambda d: "Health record" in d.find_element(By.TAG_NAME, "h1").text)
+    check("Penicillin" in driver.find_element(By.CSS_SELECTOR, "main").text, "the health record lists the allergy")
+    shot("records")
+    driver.find_element(By.XPATH, "//summary[text()='Add an allergy']").send_keys(Keys.ENTER)
+    reaction = wait.until(lambda d: d.find_element(By.ID, "allergy-add-reaction"))
+    reaction.send_keys("rash" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#allergy-add-substance[aria-invalid=true]"))
+    check(driver.find_element(By.ID, "allergy-add-reaction").get_attribute("value") == "rash", "a refused allergy keeps what was typed")
+    driver.find_element(By.ID, "allergy-add-substance").send_keys("Latex" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+    check("Latex" in driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=allergy-heading]").text, "the allergy is added")
+    driver.find_element(By.CSS_SELECTOR, "a[aria-label='Remove Latex']").click()
+    wait.until(lambda d: "Remove an allergy?" in d.find_element(By.TAG_NAME, "h1").text)
+    shot("records-remove")
+    driver.find_element(By.CSS_SELECTOR, "button.danger").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+    check("Latex" not in driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=allergy-heading]").text, "the allergy is removed")
+
     # Medications: a medication added from its form (a wrong time first, said beside its field),
     # a dose taken from its page and seen in the month's calendar; a second dose for the same
     # time is refused by the dose guard, in words.
@@ -316,7 +337,7 @@ try:
     driver.find_element(By.CSS_SELECTOR, "input[name=text][value=normal]").click()
     wait.until(lambda d: "text-normal" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
     driver.set_window_size(390, 844)
-    for name, link in [("today", "Today"), ("documents", "Documents"), ("medications", "Medications"), ("appointments", "Appointments"),
+    for name, link in [("today", "Today"), ("documents", "Documents"), ("records", "Health record"), ("medications", "Medications"), ("appointments", "Appointments"),
                        ("labs", "Lab results"), ("health-log", "Health log"),
                        ("search", "Search"), ("emergency", "Emergency")]:
         driver.find_element(By.LINK_TEXT, link).click()

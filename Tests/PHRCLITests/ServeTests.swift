@@ -565,6 +565,31 @@ extension ServeTests {
         #expect(wrong.header("location") == "/log?metric=water&period=week")
         #expect(try get("/log?metric=water&period=week").body.contains("id=\"log-add-amount\" name=\"amount\" type=\"text\" value=\"lots\" aria-invalid=\"true\""))
         #expect(try get("/log?metric=nonsense&period=forever").status == 200, "an unknown view shows the default one")
+
+        // The health record: a contact refused for its phone, then added; the medical ID refused
+        // for its blood type, then saved; a record removed after its confirmation page.
+        #expect(try post("/records/contact/add", "name=Jo&phone=call+me").header("location") == "/records")
+        let refusedContact = try get("/records").body
+        #expect(refusedContact.contains("id=\"contact-add-phone\" name=\"phone\" type=\"tel\" value=\"call me\" aria-invalid=\"true\""), "\(refusedContact)")
+        _ = try post("/records/contact/add", "name=Jo+%3Ci%3E&phone=%2B44+20+7946+0000&relation=partner&emergency=1")
+        let record = try get("/records").body
+        #expect(record.contains("Added Jo &lt;i&gt; to contacts.") && record.contains("href=\"tel:+44 20 7946 0000\""))
+        _ = try post("/records/id", "name=Alex&dob=1980-02-03&sex=&blood-type=Q%2B&organ-donor=&height=&weight=")
+        #expect(try get("/records").body.contains("id=\"id-set-blood-type\" name=\"blood-type\" type=\"text\" value=\"Q+\" aria-invalid=\"true\""))
+        _ = try post("/records/id", "name=Alex&dob=1980-02-03&sex=female&blood-type=O-&organ-donor=yes&height=170+cm&weight=")
+        let saved = try get("/records").body
+        #expect(saved.contains("Saved the medical ID.") && saved.contains("<dd>O-</dd>") && saved.contains("<dd>1980-02-03</dd>"))
+        _ = try post("/records/allergy/add", "substance=Latex&severity=moderate")
+        let listing = try get("/records").body
+        let allergyID = try #require(listing.range(of: #"/records/allergy/[0-9a-z]+/remove"#, options: .regularExpression).map { String(listing[$0]) })
+        let confirm = try get(allergyID)
+        #expect(confirm.status == 200 && confirm.body.contains("Remove an allergy?") && confirm.body.contains("Latex"), "\(allergyID) \(confirm.status) \(confirm.body.prefix(300))")
+        #expect(try get("/records").body.contains("Latex"), "a GET removes nothing")
+        #expect(try post(allergyID, "").header("location") == "/records")
+        let after = try get("/records").body
+        #expect(after.contains("Removed Latex from allergies.") && !after.contains("<strong>Latex</strong>"))
+        #expect(try get("/records/allergy/zzzzzz/remove").status == 404)
+        #expect(try get("/records/spells/x/remove").status == 404)
     }
 
     /// multipart/form-data as a browser's form sends it: fields, then files.

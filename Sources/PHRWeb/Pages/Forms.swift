@@ -77,4 +77,17 @@ struct FormFields {
         <input id="\(form)-\(name)" name="\(name)" type="\(type)" value="\(value(name, initial))"\(attributes)\(extra)>\(error)</div>
         """
     }
+
+    /// `<label>` and `<select>` of `options` (value, words), the value kept and the error said.
+    func select(_ name: String, label: String, options: [(String, String)], value initial: String = "") -> HTML {
+        let (error, attributes) = error(name)
+        let chosen = value(name, initial)
+        let items: [HTML] = options.map { option in
+            "<option value=\"\(option.0)\"\(option.0 == chosen ? " selected" as HTML : .empty)>\(option.1)</option>"
+        }
+        return """
+        <div class="field"><label for="\(form)-\(name)">\(label)</label>
+        <select id="\(form)-\(name)" name="\(name)"\(attributes)>\(items)</select>\(error)</div>
+        """
+    }
 }

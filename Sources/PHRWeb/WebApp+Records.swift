@@ -1,0 +1,267 @@
+import Foundation
+import PHRService
+
+/// The health record's screen: the medical ID, allergies, conditions, immunizations and
+/// contacts, each listed with an add form (the CLI's checks and words, errors beside their
+/// fields) and removal with confirmation.
+extension WebApp {
+    /// The kinds of record this screen lists, by the name their addresses use.
+    public enum RecordScreenKind: String, Sendable, CaseIterable {
+        case allergy, condition, immunization, contact
+
+        var title: String {
+            switch self {
+            case .allergy: return "Allergies"
+            case .condition: return "Conditions"
+            case .immunization: return "Immunizations"
+            case .contact: return "Contacts"
+            }
+        }
+
+        var singular: String {
+            switch self {
+            case .allergy: return "an allergy"
+            case .condition: return "a condition"
+            case .immunization: return "an immunization"
+            case .contact: return "a contact"
+            }
+        }
+
+        /// The inputs of its add form that show an error beside them, by the service layer's
+        /// field names, with their labels.
+        var labels: [String: String] {
+            switch self {
+            case .allergy: return ["substance": "Substance", "reaction": "Reaction", "severity": "Severity", "category": "Kind", "since": "Since"]
+            case .condition: return ["name": "Condition", "since": "Since", "status": "Status"]
+            case .immunization: return ["vaccine": "Vaccine", "date": "Date", "dose": "Dose number", "lot": "Lot"]
+            case .contact: return ["name": "Name", "phone": "Phone", "relation": "Relation", "email": "E-mail"]
+            }
+        }
+    }
+
+    static let medicalIDLabels = ["name": "Full name", "dob": "Date of birth", "sex": "Sex", "blood-type": "Blood type",
+                                  "organ-donor": "Organ donor", "height": "Height", "weight": "Weight"]
+
+    public func records(_ session: WebSession) throws -> HTML {
+        let profile = try profile(session)
+        let time = clock()
+        var sections: [HTML] = []
+
+        // About: the medical ID, and its form.
+        let id = try MedicalIDStore(vault: vault, profile: profile, time: time).get()
+        let idState = session.takeForm("id-set")
+        let idFields = FormFields(form: "id-set", state: idState)
+        let facts: [(String, String?)] = [
+            ("Name", id?.name), ("Born", id?.dateOfBirth?.description), ("Sex", id?.sex?.rawValue), ("Blood type", id?.bloodType),
+            ("Organ donor", id?.organDonor.map { $0 ? "yes" : "no" }), ("Height", id?.heightCm.map { "\(Observation.number($0)) cm" }),
+            ("Weight", id?.weightKg.map { "\(Observation.number($0)) kg" }), ("Notes", id?.notes),
+        ]
+        let factRows: [HTML] = facts.compactMap { name, value in value.map { HTML("<dt>\(name)</dt><dd>\($0)</dd>") } }
+        sections.append("""
+        <section class="card" aria-labelledby="about-heading"><h2 id="about-heading">About \(profile.name)</h2>
+        \(factRows.isEmpty ? HTML("<p>No medical ID yet: it is what the emergency card shows first.</p>") : HTML("<dl class=\"facts\">\(factRows)</dl>"))
+        <details class="edit"\(idState == nil ? "" : " open")><summary>Change the medical ID</summary>
+        <form method="post" action="/records/id" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
+        \(idFields.formError)
+        \(idFields.input("name", label: "Full name", value: id?.name ?? "", extra: " autocomplete=\"off\""))
+        \(idFields.input("dob", label: "Date of birth", type: "date", value: id?.dateOfBirth?.description ?? ""))
+        \(idFields.select("sex", label: "Sex", options: [("", "(not given)")] + MedicalID.Sex.allCases.map { ($0.rawValue, $0.rawValue) }, value: id?.sex?.rawValue ?? ""))
+        \(idFields.input("blood-type", label: "Blood type", value: id?.bloodType ?? "", extra: " autocomplete=\"off\"", hint: "A+, O-, AB+"))
+        \(idFields.select("organ-donor", label: "Organ donor", options: [("", "(not given)"), ("yes", "yes"), ("no", "no")],
+                          value: id?.organDonor.map { $0 ? "yes" : "no" } ?? ""))
+        \(idFields.input("height", label: "Height", value: id?.heightCm.map { "\(Observation.number($0)) cm" } ?? "", extra: " autocomplete=\"off\"", hint: "178 cm, 5 ft 10 in"))
+        \(idFields.input("weight", label: "Weight", value: id?.weightKg.map { "\(Observation.number($0)) kg" } ?? "", extra: " autocomplete=\"off\"", hint: "72.5 kg, 160 lb"))
+        <p><button type="submit">Save the medical ID</button></p>
+        </form></details></section>
+        """)
+
+        for kind in RecordScreenKind.allCases {
+            let rows = try recordRows(kind, profile: profile, time: time)
+            let state = session.takeForm("\(kind.rawValue)-add")
+            let items: [HTML] = rows.map { row in
+                """
+                <li>\(row.line) <a class="small" href="/records/\(kind.rawValue)/\(row.id)/remove" aria-label="Remove \(row.name)">Remove…</a></li>
+                """
+            }
+            sections.append("""
+            <section class="card" aria-labelledby="\(kind.rawValue)-heading"><h2 id="\(kind.rawValue)-heading">\(kind.title)</h2>
+            \(items.isEmpty ? HTML("<p class=\"muted\">None recorded.</p>") : HTML("<ul class=\"plain\">\(items)</ul>"))
+            <details class="edit"\(state == nil ? "" : " open")><summary>Add \(kind.singular)</summary>
+            <form method="post" action="/records/\(kind.rawValue)/add" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
+            \(recordForm(kind, FormFields(form: "\(kind.rawValue)-add", state: state), today: time.today()))
+            <p><button type="submit">Add \(kind.singular)</button></p>
+            </form></details></section>
+            """)
+        }
+        let body: HTML = """
+        <h1>Health record</h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <div class="cards">\(sections)</div>
+        """
+        return try layout(.records, session, profile).page(body)
+    }
+
+    /// Each record of `kind`: its id, a line that describes it, and its name.
+    private func recordRows(_ kind: RecordScreenKind, profile: Profile, time: TimeContext) throws -> [(id: String, line: HTML, name: String)] {
+        switch kind {
+        case .allergy:
+            return try AllergyStore(vault: vault, profile: profile, time: time).list().map { allergy in
+                let severe = allergy.severity == .severe || allergy.criticality == .high
+                let mark: HTML = severe ? "<span class=\"badge badge-warn\"><span aria-hidden=\"true\">▲</span> severe</span> " : .empty
+                let details = [allergy.reaction, severe ? nil : allergy.severity?.rawValue, allergy.category?.rawValue,
+                               allergy.status == .active ? nil : allergy.status.rawValue, allergy.since.map { "since \($0)" }].compactMap { $0 }
+                return (allergy.id, "\(mark)<strong>\(allergy.substance)</strong>\(details.isEmpty ? "" : ": " + details.joined(separator: ", "))", allergy.substance)
+            }
+        case .condition:
+            return try ConditionStore(vault: vault, profile: profile, time: time).list().map { condition in
+                let details = [condition.status.rawValue, condition.since.map { "since \($0)" }, condition.resolved.map { "resolved \($0)" }].compactMap { $0 }
+                return (condition.id, "<strong>\(condition.name)</strong> <span class=\"muted\">\(details.joined(separator: ", "))</span>", condition.name)
+            }
+        case .immunization:
+            return try ImmunizationStore(vault: vault, profile: profile, time: time).list().map { shot in
+                let details = [shot.date.description, shot.doseNumber.map { "dose \($0)" }, shot.lot.map { "lot \($0)" }].compactMap { $0 }
+                return (shot.id, "<strong>\(shot.vaccine)</strong> <span class=\"muted\">\(details.joined(separator: ", "))</span>", shot.vaccine)
+            }
+        case .contact:
+            return try ContactStore(vault: vault, profile: profile, time: time).list().map { contact in
+                let mark: HTML = contact.emergency ? " <span class=\"badge\"><span aria-hidden=\"true\">✚</span> emergency</span>" : .empty
+                return (contact.id, """
+                    <strong>\(contact.name)</strong>\(contact.relation.map { " (\($0))" })\(mark): <a href="tel:\(contact.phone)">\(contact.phone)</a>\
+                    \(contact.email.map { text -> HTML in " · <a href=\"mailto:\(text)\">\(text)</a>" })
+                    """, contact.name)
+            }
+        }
+    }
+
+    private func recordForm(_ kind: RecordScreenKind, _ fields: FormFields, today: CalendarDate) -> HTML {
+        switch kind {
+        case .allergy:
+            return """
+            \(fields.formError)
+            \(fields.input("substance", label: "Substance", extra: " required autocomplete=\"off\"", hint: "Penicillin, peanuts, latex"))
+            \(fields.input("reaction", label: "Reaction", extra: " autocomplete=\"off\"", hint: "hives, anaphylaxis"))
+            \(fields.select("severity", label: "Severity", options: [("", "(not given)")] + Allergy.Severity.allCases.map { ($0.rawValue, $0.rawValue) }))
+            \(fields.select("category", label: "Kind", options: [("", "(not given)")] + Allergy.Category.allCases.map { ($0.rawValue, $0.rawValue) }))
+            \(fields.input("since", label: "Since", extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
+            """
+        case .condition:
+            return """
+            \(fields.formError)
+            \(fields.input("name", label: "Condition", extra: " required autocomplete=\"off\"", hint: "Hypothyroidism, asthma"))
+            \(fields.input("since", label: "Since", extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
+            \(fields.select("status", label: "Status", options: Condition.Status.allCases.map { ($0.rawValue, $0.rawValue) }, value: "active"))
+            """
+        case .immunization:
+            return """
+            \(fields.formError)
+            \(fields.input("vaccine", label: "Vaccine", extra: " required autocomplete=\"off\"", hint: "Tetanus (Td), Influenza 2026"))
+            \(fields.input("date", label: "Date", extra: " autocomplete=\"off\"", hint: "2024, 2024-10 or 2024-10-02"))
+            \(fields.input("dose", label: "Dose number", extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "1, 2, 3 in a series"))
+            \(fields.input("lot", label: "Lot", extra: " autocomplete=\"off\""))
+            """
+        case .contact:
+            return """
+            \(fields.formError)
+            \(fields.input("name", label: "Name", extra: " required autocomplete=\"off\""))
+            \(fields.input("phone", label: "Phone", type: "tel", extra: " required autocomplete=\"off\""))
+            \(fields.input("relation", label: "Relation", extra: " autocomplete=\"off\"", hint: "partner, GP, neighbour"))
+            \(fields.input("email", label: "E-mail", type: "email", extra: " autocomplete=\"off\""))
+            <div class="field"><label><input type="checkbox" name="emergency" value="1"\(fields.value("emergency") == "1" ? " checked" as HTML : .empty)> An emergency contact (on the emergency card)</label></div>
+            """
+        }
+    }
+
+    /// Adds a record of `kind` from its form; the outcome, or the refused form, for the next page.
+    public func addRecord(_ session: WebSession, kind: RecordScreenKind, form: [String: String]) {
+        do {
+            let profile = try profile(session)
+            let time = clock()
+            let added: String
+            switch kind {
+            case .allergy:
+                var input = AllergyStore.Input()
+                input.substance = form["substance"] ?? ""
+                input.reaction = Self.given(form["reaction"])
+                input.severity = Self.given(form["severity"])
+                input.category = Self.given(form["category"])
+                input.since = Self.given(form["since"])
+                added = try AllergyStore(vault: vault, profile: profile, time: time).add(input).substance
+            case .condition:
+                var input = ConditionStore.Input()
+                input.name = form["name"] ?? ""
+                input.since = Self.given(form["since"])
+                input.status = Self.given(form["status"])
+                added = try ConditionStore(vault: vault, profile: profile, time: time).add(input).name
+            case .immunization:
+                var input = ImmunizationStore.Input()
+                input.vaccine = form["vaccine"] ?? ""
+                input.date = Self.given(form["date"])
+                input.dose = Self.given(form["dose"])
+                input.lot = Self.given(form["lot"])
+                added = try ImmunizationStore(vault: vault, profile: profile, time: time).add(input).vaccine
+            case .contact:
+                var input = ContactStore.Input()
+                input.name = form["name"] ?? ""
+                input.phone = form["phone"] ?? ""
+                input.relation = Self.given(form["relation"])
+                input.email = Self.given(form["email"])
+                input.emergency = form["emergency"] == "1"
+                added = try ContactStore(vault: vault, profile: profile, time: time).add(input).name
+            }
+            session.flash("Added \(added) to \(kind.title.lowercased()).")
+        } catch {
+            session.keepForm(FormState(name: "\(kind.rawValue)-add", values: form.filter { $0.key != "csrf" }, error: error, labels: kind.labels))
+        }
+    }
+
+    /// Sets the medical ID from its form (`phr id set`: an empty field clears it).
+    public func setMedicalID(_ session: WebSession, form: [String: String]) {
+        do {
+            let profile = try profile(session)
+            var input = MedicalIDStore.Input()
+            input.name = form["name"]?.trimmingCharacters(in: .whitespaces)
+            input.dateOfBirth = form["dob"]?.trimmingCharacters(in: .whitespaces)
+            input.sex = form["sex"]
+            input.bloodType = form["blood-type"]?.trimmingCharacters(in: .whitespaces)
+            input.organDonor = form["organ-donor"]
+            input.height = form["height"]?.trimmingCharacters(in: .whitespaces)
+            input.weight = form["weight"]?.trimmingCharacters(in: .whitespaces)
+            _ = try MedicalIDStore(vault: vault, profile: profile, time: clock()).set(input)
+            session.flash("Saved the medical ID.")
+        } catch {
+            session.keepForm(FormState(name: "id-set", values: form.filter { $0.key != "csrf" }, error: error, labels: Self.medicalIDLabels))
+        }
+    }
+
+    /// The record `id` of `kind`, by name, or NotFound.
+    private func recordName(_ kind: RecordScreenKind, id: String, profile: Profile) throws -> String {
+        let rows = try recordRows(kind, profile: profile, time: clock())
+        guard let row = rows.first(where: { $0.id == id }) else { throw NotFound() }
+        return row.name
+    }
+
+    public func confirmRecordRemoval(_ session: WebSession, kind: RecordScreenKind, id: String) throws -> HTML {
+        let profile = try profile(session)
+        let name = try recordName(kind, id: id, profile: profile)
+        let body: HTML = """
+        <h1>Remove \(kind.singular)?</h1>
+        <p><strong>\(name)</strong> goes from \(profile.name)'s \(kind.title.lowercased()) and from the emergency card. This cannot be undone, except from a backup.</p>
+        <form method="post" action="/records/\(kind.rawValue)/\(id)/remove" class="actions"><input type="hidden" name="csrf" value="\(session.csrf)">
+        <button type="submit" class="danger">Remove it</button> <a href="/records">Keep it</a></form>
+        """
+        return try layout(.records, session, profile, path: "/records/\(kind.rawValue)/\(id)/remove").page(body)
+    }
+
+    public func removeRecord(_ session: WebSession, kind: RecordScreenKind, id: String) throws {
+        let profile = try profile(session)
+        let time = clock()
+        let name = try recordName(kind, id: id, profile: profile)
+        switch kind {
+        case .allergy: _ = try AllergyStore(vault: vault, profile: profile, time: time).remove(id)
+        case .condition: _ = try ConditionStore(vault: vault, profile: profile, time: time).remove(id)
+        case .immunization: _ = try ImmunizationStore(vault: vault, profile: profile, time: time).remove(id)
+        case .contact: _ = try ContactStore(vault: vault, profile: profile, time: time).remove(id)
+        }
+        session.flash("Removed \(name) from \(kind.title.lowercased()).")
+    }
+}
