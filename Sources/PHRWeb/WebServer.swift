@@ -177,6 +177,11 @@ public struct WebServer: Sendable {
             let query = context.form["q"] ?? ""
             return try await Self.page { try app.searchResults(context.signedIn, query: query, asYouType: true) }
         }
+        router.get("/timeline") { request, context in
+            let kind = request.uri.queryParameters.get("kind").flatMap { Timeline.Kind(rawValue: String($0)) }
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
+            return try await Self.page { try app.timeline(context.signedIn, kind: kind, page: min(max(1, page), 100_000)) }
+        }
         router.get("/records") { _, context in try await Self.page { try app.records(context.signedIn) } }
         router.post("/records/id") { _, context in
             let session = try context.signedIn
@@ -392,7 +397,7 @@ public struct WebServer: Sendable {
     /// The page a form came from (its `back` field) when that is a plain path of this server:
     /// letters, digits and `/-_.` only, so never another site (`//host`, `/\\host`) or a header.
     /// The query keys a page's address may carry: which view of it, never record text.
-    static let viewKeys: Set<String> = ["page", "metric", "period", "month", "day", "units"]
+    static let viewKeys: Set<String> = ["page", "metric", "period", "month", "day", "units", "kind"]
 
     static func back(_ path: String?) -> String {
         // A page of a list (`/documents?page=3`) or a view of one (`/log?metric=water&period=month`,

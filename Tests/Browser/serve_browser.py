@@ -289,6 +289,19 @@ try:
           and driver.find_element(By.ID, "log-add-amount").get_attribute("value") == "lots", "a wrong amount is said beside its field, and kept")
     shot("health-log")
 
+    # The timeline: the day's doses, the lab results and the appointment, newest first; one kind alone.
+    driver.find_element(By.LINK_TEXT, "Timeline").click()
+    wait.until(lambda d: "Timeline" in d.find_element(By.TAG_NAME, "h1").text)
+    kinds = [e.get_attribute("class").split("event-")[1] for e in driver.find_elements(By.CSS_SELECTOR, "ol.timeline li.event")]
+    check({"appointment", "doses", "labs", "document"} <= set(kinds), "the timeline holds the appointment, the doses, the results and the documents: " + ",".join(kinds))
+    dates = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "ol.timeline .when")]
+    check(dates == sorted(dates, reverse=True), "the timeline is newest first")
+    shot("timeline")
+    driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href='/timeline?kind=labs']").click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, "nav.tabs a[aria-current]").text == "Lab results")
+    check(all("event-labs" in e.get_attribute("class") for e in driver.find_elements(By.CSS_SELECTOR, "ol.timeline li.event")),
+          "one kind shows alone")
+
     # Emergency: the card, and its print style hides the navigation.
     driver.find_element(By.LINK_TEXT, "Emergency").click()
     wait.until(lambda d: "Emergency information" in d.page_source)
@@ -337,7 +350,7 @@ try:
     driver.find_element(By.CSS_SELECTOR, "input[name=text][value=normal]").click()
     wait.until(lambda d: "text-normal" in d.find_element(By.TAG_NAME, "html").get_attribute("class"))
     driver.set_window_size(390, 844)
-    for name, link in [("today", "Today"), ("documents", "Documents"), ("records", "Health record"), ("medications", "Medications"), ("appointments", "Appointments"),
+    for name, link in [("today", "Today"), ("timeline", "Timeline"), ("documents", "Documents"), ("records", "Health record"), ("medications", "Medications"), ("appointments", "Appointments"),
                        ("labs", "Lab results"), ("health-log", "Health log"),
                        ("search", "Search"), ("emergency", "Emergency")]:
         driver.find_element(By.LINK_TEXT, link).click()

@@ -7,12 +7,13 @@ import PHRService
 /// history even for pages it may not cache, so neither ever holds record text.
 struct Layout {
     enum Section: String, CaseIterable {
-        case today, documents, records, medications, appointments, labs, log, search, emergency
+        case today, timeline, documents, records, medications, appointments, labs, log, search, emergency
 
         var label: String {
             switch self {
             case .today: return "Today"
             case .documents: return "Documents"
+            case .timeline: return "Timeline"
             case .records: return "Health record"
             case .medications: return "Medications"
             case .appointments: return "Appointments"

@@ -155,6 +155,10 @@ enum WebAssets {
     table.month td.logged .mark { color: var(--muted); }
     table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
     form.quick { display: block; margin: .5rem 0; }
+    ol.timeline { list-style: none; padding: 0; margin: 0 0 1rem; border-left: 3px solid var(--line); }
+    ol.timeline li { padding: .35rem 0 .35rem .75rem; }
+    .timeline .when { font-variant-numeric: tabular-nums; color: var(--muted); margin-right: .25rem; }
+    .timeline .kind { font-size: .85rem; border: 1px solid var(--line); border-radius: .25rem; padding: 0 .3rem; }
     table.month td.missed .mark { color: var(--warn); }
     table.month td.partial .mark { color: var(--accent); }
     table.month td.busy a { display: block; text-decoration: none; font-weight: 700; }
