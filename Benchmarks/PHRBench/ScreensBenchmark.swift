@@ -129,7 +129,7 @@ enum ScreensBenchmark {
         // 3. Each screen: a warm-up GET, then `runs` timed ones.
         let screens: [(String, String, Double)] = [
             ("Today", "/", 0.050), ("Documents, first 50", "/documents", 0.050),
-            ("Timeline, first 50", "/timeline", 0.050), ("Timeline, page 100", "/timeline?page=100", 0.050), ("Health record", "/records", 0.050),
+            ("Timeline, first 50", "/timeline", 0.050), ("Timeline, page 100", "/timeline?page=100", 0.050), ("Health record", "/records", 0.050), ("Settings", "/settings", 0.050),
             ("Medications", "/medications", 0.050), ("A medication (month of doses)", "/medications/\(medication)", 0.050),
             ("Appointments (month)", "/appointments", 0.050), ("Lab results (8 tests)", "/labs", 0.050),
             ("Ferritin chart (25 results)", "/labs/\(ferritin)", 0.100),

@@ -182,6 +182,32 @@ public struct WebServer: Sendable {
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 1
             return try await Self.page { try app.timeline(context.signedIn, kind: kind, page: min(max(1, page), 100_000)) }
         }
+        router.get("/settings") { _, context in try await Self.page { try app.settingsPage(context.signedIn) } }
+        router.post("/settings/health") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.saveHealthSettings(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
+        router.post("/settings/goal") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.setGoal(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
+        router.post("/settings/channels/test") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.testChannels(session) }
+            return Self.seeOther("/settings")
+        }
+        router.post("/settings/profile") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.addProfile(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
+        router.post("/settings/ocr") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.setOCRLanguages(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
         router.get("/records") { _, context in try await Self.page { try app.records(context.signedIn) } }
         router.post("/records/id") { _, context in
             let session = try context.signedIn

@@ -302,6 +302,23 @@ try:
     check(all("event-labs" in e.get_attribute("class") for e in driver.find_elements(By.CSS_SELECTOR, "ol.timeline li.event")),
           "one kind shows alone")
 
+    # Settings: the units changed from the keyboard show on the health log.
+    driver.find_element(By.LINK_TEXT, "Settings").click()
+    wait.until(lambda d: "Settings" in d.find_element(By.TAG_NAME, "h1").text)
+    shot("settings")
+    units = driver.find_element(By.ID, "units-units")
+    units.send_keys(Keys.END)
+    driver.find_element(By.XPATH, "//button[text()='Save the units']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+    driver.find_element(By.LINK_TEXT, "Health log").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.habit-chart"))
+    check(driver.find_element(By.CSS_SELECTOR, "svg.habit-chart text.unit").text == "fl oz", "US units chosen in settings chart water in fl oz")
+    driver.find_element(By.LINK_TEXT, "Settings").click()
+    units = wait.until(lambda d: d.find_element(By.ID, "units-units"))
+    units.send_keys(Keys.HOME)
+    driver.find_element(By.XPATH, "//button[text()='Save the units']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+
     # Emergency: the card, and its print style hides the navigation.
     driver.find_element(By.LINK_TEXT, "Emergency").click()
     wait.until(lambda d: "Emergency information" in d.page_source)
@@ -352,7 +369,7 @@ try:
     driver.set_window_size(390, 844)
     for name, link in [("today", "Today"), ("timeline", "Timeline"), ("documents", "Documents"), ("records", "Health record"), ("medications", "Medications"), ("appointments", "Appointments"),
                        ("labs", "Lab results"), ("health-log", "Health log"),
-                       ("search", "Search"), ("emergency", "Emergency")]:
+                       ("search", "Search"), ("emergency", "Emergency"), ("settings", "Settings")]:
         driver.find_element(By.LINK_TEXT, link).click()
         wait.until(lambda d: link.split()[0] in d.find_element(By.TAG_NAME, "h1").text or link == "Today")
         width = driver.execute_script("return document.documentElement.scrollWidth")

@@ -494,6 +494,49 @@ import Testing
 }
 
 extension ServeTests {
+    /// The settings screen: units, a goal (refused, then set), a profile, OCR languages (an
+    /// uninstalled one refused) and a test notification through a real command channel.
+    @Test func settingsSaveAndTestAChannel() throws {
+        let cli = try CLI(label: "serve-settings")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let script = cli.directory + "/notify.sh"
+        #expect(FileManager.default.createFile(atPath: script, contents: Data("#!/bin/sh\ncat >> '\(cli.directory)/notified.log'\n".utf8),
+                                               attributes: [.posixPermissions: 0o755]))
+        #expect(try cli.run(["remind", "channel", "add", "command", script], Self.env).status == 0)
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func post(_ path: String, _ body: String) throws -> HTTPAnswer {
+            try agent.request("POST", path, body: body + "&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        }
+        func get(_ path: String) throws -> String { try agent.request("GET", path, headers: ["Cookie": cookie]).body }
+
+        #expect(try post("/settings/health", "units=us&glucose-unit=mg%2FdL&serving=8+fl+oz").header("location") == "/settings")
+        let saved = try get("/settings")
+        #expect(saved.contains("Saved the units.") && saved.contains("<option value=\"us\" selected>") && saved.contains("value=\"8 fl oz\""), "\(saved)")
+        _ = try post("/settings/goal", "metric=water&value=lots&per=day")
+        #expect(try get("/settings").contains("id=\"goal-water-value\" name=\"value\" type=\"text\" value=\"lots\" aria-invalid=\"true\""))
+        _ = try post("/settings/goal", "metric=workout&value=150min&per=week")
+        let goal = try get("/settings")
+        #expect(goal.contains("The workouts goal is 2h 30m a week"), "\(goal)")
+        let shown = try cli.run(["goal", "list", "--json"], Self.env)
+        #expect(shown.stdout.contains("\"week\""), "\(shown.stdout)")
+        _ = try post("/settings/profile", "name=Sam&relation=child")
+        #expect(try get("/settings").contains("<strong>Sam</strong> <span class=\"muted\">child</span>"))
+        _ = try post("/settings/profile", "name=sam&relation=child")
+        #expect(try get("/settings").contains("field-error"), "a second Sam is refused")
+        _ = try post("/settings/ocr", "ocr=xyz")
+        let ocr = try get("/settings")
+        #expect(ocr.contains("field-error") && ocr.contains("value=\"xyz\""), "an uninstalled language is refused")
+        _ = try post("/settings/channels/test", "")
+        let tested = try get("/settings")
+        #expect(tested.contains("Test notification: command (") && tested.contains("): sent."), "\(tested)")
+        let log = (try? String(contentsOfFile: cli.directory + "/notified.log", encoding: .utf8)) ?? ""
+        #expect(!log.isEmpty, "the channel's command ran")
+    }
+
     /// The record screens through raw requests: a refused form comes back with its values and
     /// the error on its field, an accepted one leads to what it made; record text is escaped;
     /// a view's own keys survive a redirect; the .ics is an attachment.

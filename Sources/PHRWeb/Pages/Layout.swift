@@ -7,13 +7,14 @@ import PHRService
 /// history even for pages it may not cache, so neither ever holds record text.
 struct Layout {
     enum Section: String, CaseIterable {
-        case today, timeline, documents, records, medications, appointments, labs, log, search, emergency
+        case today, timeline, documents, records, medications, appointments, labs, log, search, emergency, settings
 
         var label: String {
             switch self {
             case .today: return "Today"
             case .documents: return "Documents"
             case .timeline: return "Timeline"
+            case .settings: return "Settings"
             case .records: return "Health record"
             case .medications: return "Medications"
             case .appointments: return "Appointments"

@@ -155,6 +155,8 @@ enum WebAssets {
     table.month td.logged .mark { color: var(--muted); }
     table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
     form.quick { display: block; margin: .5rem 0; }
+    form.goal-form .field { max-width: 20rem; }
+    code { font-size: .9rem; background: var(--card); padding: 0 .2rem; border-radius: .2rem; }
     ol.timeline { list-style: none; padding: 0; margin: 0 0 1rem; border-left: 3px solid var(--line); }
     ol.timeline li { padding: .35rem 0 .35rem .75rem; }
     .timeline .when { font-variant-numeric: tabular-nums; color: var(--muted); margin-right: .25rem; }
