@@ -208,6 +208,28 @@ public struct WebServer: Sendable {
             await Self.blocking { app.setOCRLanguages(session, form: context.form) }
             return Self.seeOther("/settings")
         }
+        router.get("/share") { _, context in try await Self.page { try app.share(context.signedIn) } }
+        router.post("/share/preview") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.previewShare(session, form: context.form) }
+            return Self.seeOther("/share")
+        }
+        for (path, ips) in [("/share/pdf", false), ("/share/ips", true)] {
+            router.post(RouterPath(stringLiteral: path)) { _, context in
+                let session = try context.signedIn
+                let file: (name: String, type: String, bytes: [UInt8])
+                do {
+                    file = try await Self.blocking { try app.shareDownload(session, ips: ips) }
+                } catch let error as PHRError {
+                    session.flash("Nothing was made. " + WebApp.words(error), isError: true)
+                    return Self.seeOther("/share")
+                }
+                var response = Response(status: .ok, headers: [.contentType: file.type], body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+                response.headers[.contentDisposition] = "attachment; filename=\"\(file.name)\""
+                response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
+                return response
+            }
+        }
         router.get("/records") { _, context in try await Self.page { try app.records(context.signedIn) } }
         router.post("/records/id") { _, context in
             let session = try context.signedIn

@@ -494,6 +494,53 @@ import Testing
 }
 
 extension ServeTests {
+    /// The share screen: a bundle without a recipient is refused beside its field; a preview
+    /// lists what goes; the PDF and the IPS come as downloads made in memory, and the PDF reads
+    /// (pdftotext) as `phr share`'s does, with the one document ticked.
+    @Test func shareScreenPreviewsAndDownloadsTheBundle() throws {
+        let cli = try CLI(label: "serve-share")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        #expect(try cli.run(["med", "add", "Levothyroxine", "--dose", "50 µg", "--schedule", "08:00"], Self.env).status == 0)
+        #expect(try cli.run(["allergy", "add", "Penicillin", "--severity", "severe"], Self.env).status == 0)
+        let added = try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/lab-report-cbc-ferritin.pdf", "--json"], Self.env)
+        let docID = try #require(added.stdout.range(of: #""id" *: *"[0-9a-z]{6}""#, options: .regularExpression)
+            .map { String(added.stdout[$0].suffix(7).dropLast()) })
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func post(_ path: String, _ body: String) throws -> HTTPAnswer {
+            try agent.request("POST", path, body: body + "&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        }
+        func get(_ path: String) throws -> String { try agent.request("GET", path, headers: ["Cookie": cookie]).body }
+
+        #expect(try get("/share").contains("name=\"doc-\(docID)\""), "the documents to tick")
+        _ = try post("/share/preview", "for=&section-summary=1")
+        #expect(try get("/share").contains("id=\"share-for\" name=\"for\" type=\"text\" value=\"\" autocomplete=\"off\" required aria-invalid=\"true\""))
+        #expect(try post("/share/pdf", "").status == 404, "nothing to download before a preview")
+        _ = try post("/share/preview", "for=Dr+Lee+%3Cb%3E&section-summary=1&section-allergies=1&section-medications=1&section-documents=1&documents=chosen&doc-\(docID)=1&paper=a4&ips=1")
+        let preview = try get("/share")
+        #expect(preview.contains("What will go to Dr Lee &lt;b&gt;") && preview.contains("Medications: 1 current medication")
+                && preview.contains("1 document, 2 pages"), "\(preview)")
+        let pdf = try post("/share/pdf", "")
+        #expect(pdf.status == 200 && pdf.header("content-disposition")?.hasPrefix("attachment; filename=\"phr-bundle-") == true)
+        #expect(pdf.header("content-security-policy")?.hasPrefix("sandbox") == true && pdf.header("cache-control") == "no-store")
+        #expect(Array(pdf.bodyBytes.prefix(5)) == Array("%PDF-".utf8))
+        let file = cli.directory + "/downloaded.pdf"
+        try Data(pdf.bodyBytes).write(to: URL(fileURLWithPath: file))
+        let text = try ShareCommandTests.tool("pdftotext", [file, "-"]).stdout
+        #expect(text.contains("Prepared for: Dr Lee <b>") && text.contains("Levothyroxine") && text.contains("Penicillin"), "\(text.prefix(800))")
+        #expect(text.contains("Documents included: 1 (2 pages)") && text.contains("Ferritin"))
+        let ips = try post("/share/ips", "")
+        #expect(ips.header("content-type") == "application/fhir+json")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(ips.bodyBytes)) as? [String: Any])
+        #expect(json["resourceType"] as? String == "Bundle" && json["type"] as? String == "document")
+        // Made in memory: no PDF or JSON appeared beside the vault or in the runtime directory.
+        let written = (FileManager.default.subpaths(atPath: cli.directory) ?? []).filter { $0.hasSuffix(".pdf") || $0.contains("ips") || $0.contains("bundle") }
+        #expect(written == ["downloaded.pdf"], "\(written)")
+    }
+
     /// The settings screen: units, a goal (refused, then set), a profile, OCR languages (an
     /// uninstalled one refused) and a test notification through a real command channel.
     @Test func settingsSaveAndTestAChannel() throws {

@@ -15,11 +15,67 @@ public enum ShareBundle {
     public static func write(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext,
                              renderer: ShareRenderer = ShareRenderer()) throws -> ShareResult {
         try request.validate()
-        let password = try request.password.map { try BundlePassword.prepared($0, path: request.passwordFile ?? "(password)") }
         if !request.force {
             if FileSystem.exists(request.output) { throw ShareError.exists(path: request.output) }
             if let fhir = request.fhirOutput, FileSystem.exists(fhir) { throw ShareError.exists(path: fhir) }
         }
+        let output = try OutputFile(destination: request.output, replace: request.force, exists: { ShareError.exists(path: $0) })
+        var result: ShareResult
+        let content: ShareContent
+        do {
+            (result, content) = try produce(request, vault: vault, profile: profile, time: time, renderer: renderer) { try output.write($0) }
+            try output.commit()
+        } catch {
+            output.abandon()
+            throw error
+        }
+        result.bytes = FileSystem.fileSize(request.output) ?? 0
+        if let fhir = request.fhirOutput {
+            try OutputFile.write(try ips(content, vault: vault, profile: profile, time: time, generator: request.generator),
+                                 to: fhir, replace: request.force, exists: { ShareError.exists(path: $0) })
+            result.fhir = fhir
+        }
+        return result
+    }
+
+    /// A bundle drawn into memory (the web UI's download): the PDF's bytes, and the IPS
+    /// document Bundle's when asked for. Nothing of it touches a disk; `request.output` and
+    /// `request.fhirOutput` only name the files for the result.
+    public struct Rendered: Sendable {
+        public var result: ShareResult
+        public var pdf: [UInt8]
+        public var ips: [UInt8]?
+    }
+
+    public static func render(_ request: ShareRequest, withIPS: Bool, vault: Vault, profile: Profile, time: TimeContext,
+                              renderer: ShareRenderer = ShareRenderer()) throws -> Rendered {
+        try request.validate()
+        var pdf: [UInt8] = []
+        var (result, content) = try produce(request, vault: vault, profile: profile, time: time, renderer: renderer) { pdf.append(contentsOf: $0) }
+        result.bytes = Int64(pdf.count)
+        let bundle = withIPS ? try ips(content, vault: vault, profile: profile, time: time, generator: request.generator) : nil
+        result.fhir = withIPS ? request.fhirOutput : nil
+        return Rendered(result: result, pdf: pdf, ips: bundle)
+    }
+
+    /// The IPS document Bundle of what `request` shares, serialized, without drawing the PDF.
+    public static func ipsDocument(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext) throws -> [UInt8] {
+        try request.validate()
+        let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
+        return try ips(content, vault: vault, profile: profile, time: time, generator: request.generator)
+    }
+
+    /// The IPS document Bundle of `content`, serialized.
+    private static func ips(_ content: ShareContent, vault: Vault, profile: Profile, time: TimeContext, generator: String) throws -> [UInt8] {
+        let patientID = try IPSPatientID.id(keys: vault.keys, profileID: profile.id, medicalID: content.medicalID)
+        return Array(IPSDocumentBuilder(content: content, time: time, generator: generator, patientID: patientID).build().serialized())
+    }
+
+    /// Loads the content, draws the bundle in the sandbox into `sink`, and says what it holds
+    /// (`bytes` and `fhir` are the caller's to fill in).
+    private static func produce(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext, renderer: ShareRenderer,
+                                sink: @escaping (UnsafeRawBufferPointer) throws -> Void) throws -> (ShareResult, ShareContent) {
+        let password = try request.password.map { try BundlePassword.prepared($0, path: request.passwordFile ?? "(password)") }
         let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
         let decrypted = try content.documents.map { try decrypt($0, blobs: vault.blobs) }
 
@@ -32,36 +88,21 @@ public enum ShareBundle {
                                  password: password,
                                  now: Timestamp.string(time.now), zone: time.zone.identifier)
 
-        let output = try OutputFile(destination: request.output, replace: request.force, exists: { ShareError.exists(path: $0) })
         let drawn: (pages: Int, summaryPages: Int, firstPages: [Int])
-        do {
-            switch try renderer.render(.share(job), documents: decrypted, into: output) {
-            case .drawn(let pages, let summaryPages, let firstPages):
-                guard firstPages.count == content.documents.count, pages >= summaryPages, summaryPages >= 1 else {
-                    throw ShareError.renderer(reason: "the process drawing the bundle reported an impossible layout")
-                }
-                drawn = (pages, summaryPages, firstPages)
-            case .documentFailed(let id, let reason):
-                throw ShareError.documentNotEmbeddable(id: id, reason: reason)
-            case .encryptionFailed(let reason):
-                throw ShareError.encryption(reason: reason)
-            case .typesettingFailed(let reason):
-                throw ShareError.typesetting(reason: reason)
-            case .report, .pageImages:
-                throw ShareError.renderer(reason: "the process drawing the bundle answered another job")
+        switch try renderer.render(.share(job), documents: decrypted, sink: sink) {
+        case .drawn(let pages, let summaryPages, let firstPages):
+            guard firstPages.count == content.documents.count, pages >= summaryPages, summaryPages >= 1 else {
+                throw ShareError.renderer(reason: "the process drawing the bundle reported an impossible layout")
             }
-            try output.commit()
-        } catch {
-            output.abandon()
-            throw error
-        }
-
-        var fhirPath: String?
-        if let fhir = request.fhirOutput {
-            let patientID = try IPSPatientID.id(keys: vault.keys, profileID: profile.id, medicalID: content.medicalID)
-            let bundle = IPSDocumentBuilder(content: content, time: time, generator: request.generator, patientID: patientID).build()
-            try OutputFile.write(bundle.serialized(), to: fhir, replace: request.force, exists: { ShareError.exists(path: $0) })
-            fhirPath = fhir
+            drawn = (pages, summaryPages, firstPages)
+        case .documentFailed(let id, let reason):
+            throw ShareError.documentNotEmbeddable(id: id, reason: reason)
+        case .encryptionFailed(let reason):
+            throw ShareError.encryption(reason: reason)
+        case .typesettingFailed(let reason):
+            throw ShareError.typesetting(reason: reason)
+        case .report, .pageImages:
+            throw ShareError.renderer(reason: "the process drawing the bundle answered another job")
         }
 
         // Each document runs from its first page to the next one's (the last, to the end).
@@ -74,8 +115,7 @@ public enum ShareBundle {
         }
         var result = ShareResult(path: request.output, recipient: recipient, pages: drawn.pages, summaryPages: drawn.summaryPages,
                                  sections: options.sections.map(\.rawValue), documents: included, skipped: content.skippedDocuments,
-                                 encrypted: password != nil, paper: request.paper.rawValue, bytes: FileSystem.fileSize(request.output) ?? 0,
-                                 fhir: fhirPath)
+                                 encrypted: password != nil, paper: request.paper.rawValue, bytes: 0, fhir: nil)
         if options.defaultDocumentWindow && options.sections.contains(.documents) {
             let all = try vault.database.read { db in
                 try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE profile_id = ?", arguments: [profile.id]) ?? 0
@@ -83,7 +123,7 @@ public enum ShareBundle {
             result.documentsLeftOut = max(0, all - included.count - content.skippedDocuments.count)
         }
         result.nameNotRecorded = !content.hasName
-        return result
+        return (result, content)
     }
 
     /// Decrypts `document`'s blob into a new memory file (no path, never on a disk) for the

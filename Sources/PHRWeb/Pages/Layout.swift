@@ -7,7 +7,7 @@ import PHRService
 /// history even for pages it may not cache, so neither ever holds record text.
 struct Layout {
     enum Section: String, CaseIterable {
-        case today, timeline, documents, records, medications, appointments, labs, log, search, emergency, settings
+        case today, timeline, documents, records, medications, appointments, labs, log, share, search, emergency, settings
 
         var label: String {
             switch self {
@@ -15,6 +15,7 @@ struct Layout {
             case .documents: return "Documents"
             case .timeline: return "Timeline"
             case .settings: return "Settings"
+            case .share: return "Share"
             case .records: return "Health record"
             case .medications: return "Medications"
             case .appointments: return "Appointments"

@@ -149,6 +149,7 @@ public final class WebSession: @unchecked Sendable {
     private var query: String?
     private var filter = DocumentStore.Filter()
     private var pendingForm: FormState?
+    private var share: ShareChoices?
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -182,6 +183,13 @@ public final class WebSession: @unchecked Sendable {
     /// Keeps a one-line outcome for the next page shown.
     func flash(_ text: String, isError: Bool = false) {
         lock.withLock { pendingFlash = Layout.Flash(text: text, isError: isError) }
+    }
+
+    /// The share screen's choices (recipient, sections, documents), kept for the session so the
+    /// preview and the downloads build the same bundle; never in an address.
+    var shareChoices: ShareChoices? {
+        get { lock.withLock { share } }
+        set { lock.withLock { share = newValue } }
     }
 
     /// A form that was refused: what was typed and what was wrong, for the next page that shows
