@@ -20,6 +20,10 @@ public struct WebServer: Sendable {
 
     /// Where the documents page uploads files.
     static let uploadPath = "/documents/upload"
+    /// Where the health record's screen uploads a file to import.
+    static let importPath = "/records/import"
+    /// The paths whose bodies their handlers read as they stream in (uploads), not the door.
+    static let uploadPaths: Set<String> = [uploadPath, importPath]
     /// An upload must arrive whole within this long.
     public static let uploadSeconds: Int64 = 600
 
@@ -230,6 +234,10 @@ public struct WebServer: Sendable {
                 return response
             }
         }
+        router.post(RouterPath(stringLiteral: Self.importPath)) { request, context in
+            try await Self.importUpload(request, context: context, app: app)
+        }
+        router.get(RouterPath(stringLiteral: Self.importPath)) { _, context in try await Self.page { try app.importReport(context.signedIn) } }
         router.get("/records") { _, context in try await Self.page { try app.records(context.signedIn) } }
         router.post("/records/id") { _, context in
             let session = try context.signedIn
@@ -360,20 +368,55 @@ public struct WebServer: Sendable {
     /// checks its CSRF token, adds its files, and answers with each file's outcome: JSON for the
     /// page's script, a page for a plain form.
     static func upload(_ request: Request, context: WebContext, app: WebApp) async throws -> Response {
-        let session = try context.signedIn
         let wantsJSON = (request.headers[.accept] ?? "").contains("application/json")
-        func refusal(_ status: HTTPResponse.Status, _ heading: String, _ text: String) -> Response {
-            var response = wantsJSON
-                ? Response(status: status, headers: [.contentType: "application/json"],
-                           body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(Self.jsonString(text))}")))
-                : page(Layout.bare(heading: heading, text: text), status: status)
-            // What the client still sends is not read: the connection ends with this answer.
-            response.headers[.connection] = "close"
-            return response
+        return try await receive(request, context: context, app: app, wantsJSON: wantsJSON) { session, body in
+            let files = body.files
+            let outcomes: [WebApp.UploadOutcome]
+            do {
+                outcomes = try await blocking { try app.add(session, files: files) }
+            } catch let error as PHRError {
+                return refusal(.unprocessableContent, "Not added", WebApp.words(error), wantsJSON: wantsJSON)
+            }
+            if wantsJSON {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                return Response(status: .ok, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(outcomes))))
+            }
+            return try await Self.page { try app.uploadResults(session, outcomes) }
         }
+    }
+
+    /// A file to import: read into a memory file, imported, and its report shown on the page
+    /// the browser is sent to (a redirect, so the upload is not kept with the history entry).
+    static func importUpload(_ request: Request, context: WebContext, app: WebApp) async throws -> Response {
+        try await receive(request, context: context, app: app, wantsJSON: false) { session, body in
+            let files = body.files
+            let dryRun = body.fields["dry_run"] == "1"
+            await blocking { app.importUpload(session, files: files, dryRun: dryRun) }
+            return seeOther(importPath)
+        }
+    }
+
+    /// A refusal as the page (or the script) that sent an upload reads it; the connection ends
+    /// with it, so what the client still sends is not read.
+    static func refusal(_ status: HTTPResponse.Status, _ heading: String, _ text: String, wantsJSON: Bool) -> Response {
+        var response = wantsJSON
+            ? Response(status: status, headers: [.contentType: "application/json"],
+                       body: .init(byteBuffer: ByteBuffer(string: "{\"error\":\(Self.jsonString(text))}")))
+            : page(Layout.bare(heading: heading, text: text), status: status)
+        response.headers[.connection] = "close"
+        return response
+    }
+
+    /// Reads an upload within its limits (two at once, `uploadSeconds`, `UploadReader`'s sizes),
+    /// checks its CSRF token, then hands it to `handle`.
+    static func receive(_ request: Request, context: WebContext, app: WebApp, wantsJSON: Bool,
+                        handle: @escaping @Sendable (WebSession, UploadBody) async throws -> Response) async throws -> Response {
+        let session = try context.signedIn
         // At most two uploads are read at once (each up to 200 MB in memory files).
         guard app.uploadSlots.take() else {
-            return refusal(.serviceUnavailable, "Busy", "phr is reading two uploads already; send this one when they are done.")
+            return refusal(.serviceUnavailable, "Busy", "phr is reading two uploads already; send this one when they are done.", wantsJSON: wantsJSON)
         }
         defer { app.uploadSlots.give() }
         let body: UploadBody
@@ -389,30 +432,17 @@ public struct WebServer: Sendable {
                 return body
             }
         } catch UploadError.tooLarge {
-            return refusal(.contentTooLarge, "Too large", "An upload may carry at most \(UploadReader.largestRequest >> 20) MB; add bigger files with phr doc add.")
+            return refusal(.contentTooLarge, "Too large", "An upload may carry at most \(UploadReader.largestRequest >> 20) MB; bring bigger files in with the phr command.", wantsJSON: wantsJSON)
         } catch UploadError.tooMany {
-            return refusal(.contentTooLarge, "Too many files", "Add at most \(UploadReader.mostFiles) files at a time.")
+            return refusal(.contentTooLarge, "Too many files", "Add at most \(UploadReader.mostFiles) files at a time.", wantsJSON: wantsJSON)
         } catch UploadError.tooSlow {
-            return refusal(.requestTimeout, "Too slow", "The upload took too long to arrive.")
+            return refusal(.requestTimeout, "Too slow", "The upload took too long to arrive.", wantsJSON: wantsJSON)
         } catch UploadError.malformed(let reason) {
-            return refusal(.badRequest, "Not an upload", "The upload could not be read: \(reason).")
+            return refusal(.badRequest, "Not an upload", "The upload could not be read: \(reason).", wantsJSON: wantsJSON)
         }
         let csrf = body.fields[WebDoor.csrfField] ?? request.headers[HTTPField.Name("X-CSRF-Token")!]
         guard app.door.allowsCSRF(csrf, session: session) else { return DoorMiddleware.refused }
-        let files = body.files
-        let outcomes: [WebApp.UploadOutcome]
-        do {
-            outcomes = try await blocking { try app.add(session, files: files) }
-        } catch let error as PHRError {
-            return refusal(.unprocessableContent, "Not added", WebApp.words(error))
-        }
-        if wantsJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            return Response(status: .ok, headers: [.contentType: "application/json"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(outcomes))))
-        }
-        return try await Self.page { try app.uploadResults(session, outcomes) }
+        return try await handle(session, body)
     }
 
     static func jsonString(_ text: String) -> String {
@@ -579,7 +609,7 @@ struct DoorMiddleware: RouterMiddleware {
         }
         // An upload's body is read by its handler as it streams in (into memory files), which
         // checks the CSRF token before anything is stored; every other form is read here.
-        if request.method == .post && path != WebServer.uploadPath {
+        if request.method == .post && !WebServer.uploadPaths.contains(path) {
             do {
                 context.form = try await Self.form(&request, context: context)
             } catch is FormTimeout {
@@ -589,7 +619,7 @@ struct DoorMiddleware: RouterMiddleware {
             }
         }
         if let session {
-            if changes && path != WebServer.uploadPath {
+            if changes && !WebServer.uploadPaths.contains(path) {
                 let csrf = context.form[WebDoor.csrfField] ?? request.headers[HTTPField.Name("X-CSRF-Token")!]
                 guard door.allowsCSRF(csrf, session: session) else { return Self.refused }
             }

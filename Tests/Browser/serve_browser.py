@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """phr serve in a real Chromium (Debian's chromium and chromium-driver, driven by Selenium).
 
-Usage: serve_browser.py READY_JSON SHOTS_DIR PROFILE_DIR CANARY UPLOAD_PDF
+Usage: serve_browser.py READY_JSON SHOTS_DIR PROFILE_DIR CANARY UPLOAD_PDF CCDA_XML
 READY_JSON is the line `phr serve --json` printed. The vault holds a document whose text and a
 medication whose name contain CANARY. Signs in through the launch file, walks every screen,
 searches as you type, opens the document's pages, uploads UPLOAD_PDF through the file input and
@@ -17,11 +17,11 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 ready = json.loads(sys.argv[1])
-shots, profile, canary, upload = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+shots, profile, canary, upload, ccda = sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]
 os.makedirs(shots, exist_ok=True)
 
 def check(condition, what):
@@ -36,8 +36,9 @@ for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-si
                  "--disable-component-update", "--disable-sync"]:
     options.add_argument(argument)
 driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-# A page replaced mid-check (a choice submits its form) makes elements stale: look again.
-wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException])
+# A page replaced mid-check (a choice submits its form) makes elements stale, or takes their
+# nodes out of the document while the check reads them: look again.
+wait = WebDriverWait(driver, 20, ignored_exceptions=[StaleElementReferenceException, WebDriverException])
 try:
     def shot(name):
         """A screenshot for review, and axe-core's accessibility check of the screen: no serious
@@ -117,7 +118,9 @@ try:
     # The form also works as a form (no script needed): the whole word, then Enter.
     box = driver.find_element(By.ID, "q")
     box.send_keys(canary[6:] + Keys.ENTER)
-    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#results mark") and d.find_element(By.ID, "q").get_attribute("value") == canary)
+    # Read in one script: the page is replaced under the check (a node may leave the document).
+    wait.until(lambda d: d.execute_script(
+        "const q = document.getElementById('q'); return !!q && q.value === arguments[0] && !!document.querySelector('#results mark')", canary))
     check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
     # The health record: an allergy added from its form (refused first without a substance),
@@ -140,6 +143,16 @@ try:
     driver.find_element(By.CSS_SELECTOR, "button.danger").send_keys(Keys.ENTER)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
     check("Latex" not in driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=allergy-heading]").text, "the allergy is removed")
+
+    # Import a C-CDA through the file input: the report is the page that follows.
+    driver.find_element(By.LINK_TEXT, "Health record").click()
+    picker = wait.until(lambda d: d.find_element(By.ID, "import-file"))
+    picker.send_keys(ccda)
+    driver.find_element(By.XPATH, "//button[text()='Import']").click()
+    wait.until(lambda d: "Imported" in d.find_element(By.TAG_NAME, "h1").text)
+    report = driver.find_element(By.CSS_SELECTOR, "main").text
+    check("Imported ccd.xml" in report and "Medications" in report and "Allergies" in report, "the import's report is shown as a page")
+    shot("import-report")
 
     # Medications: a medication added from its form (a wrong time first, said beside its field),
     # a dose taken from its page and seen in the month's calendar; a second dose for the same
@@ -389,7 +402,7 @@ try:
         shot(name + "-dark-largest")
     driver.find_element(By.LINK_TEXT, "Lab results").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.records a"))
-    driver.find_element(By.CSS_SELECTOR, "table.records a").click()
+    driver.find_element(By.XPATH, "//table//a[text()='Ferritin']").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.lab-chart"))
     shot("lab-trend-dark-largest")
 

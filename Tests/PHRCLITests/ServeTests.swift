@@ -1,3 +1,4 @@
+import CCDASamples
 import Foundation
 import Glibc
 import Testing
@@ -494,6 +495,56 @@ import Testing
 }
 
 extension ServeTests {
+    /// Importing from the browser: a C-CDA uploaded as a form posts it, is read in the sandbox
+    /// like `phr import`, and its report is the page the browser is sent to; a dry run changes
+    /// nothing; a file phr cannot read is refused by its name, not the memory file's.
+    @Test func importAFileAndReadItsReport() throws {
+        let cli = try CLI(label: "serve-import")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func upload(_ name: String, _ bytes: [UInt8], dryRun: Bool = false) throws -> HTTPAnswer {
+            let boundary = "phrtest\(UUID().uuidString.prefix(8))"
+            var fields = [("csrf", csrf)]
+            if dryRun { fields.append(("dry_run", "1")) }
+            return try agent.post("/records/import", bytes: Self.multipart(boundary: boundary, fields: fields, files: [(name, bytes)]),
+                                  contentType: "multipart/form-data; boundary=\(boundary)", headers: ["Cookie": cookie, "Origin": origin])
+        }
+        func get(_ path: String) throws -> String { try agent.request("GET", path, headers: ["Cookie": cookie]).body }
+        let ccd = Array(CCDASampleDocument().xml.utf8)
+        let expected = CCDASampleDocument.Expected.self
+
+        let dry = try upload("ccd.xml", ccd, dryRun: true)
+        #expect(dry.status == 303 && dry.header("location") == "/records/import")
+        let wouldBe = try get("/records/import")
+        #expect(wouldBe.contains("Would import ccd.xml") && wouldBe.contains("Nothing was changed"), "\(wouldBe)")
+        #expect(!(try get("/records").contains(expected.patientName)), "a dry run stores nothing")
+
+        #expect(try upload("ccd.xml", ccd).status == 303)
+        let report = try get("/records/import")
+        #expect(report.contains("<h1>Imported ccd.xml</h1>"), "\(report)")
+        #expect(report.contains("<tr><th scope=\"row\">Medications</th><td class=\"number\">\(expected.medications)</td>"), "\(report)")
+        #expect(report.contains("<tr><th scope=\"row\">Allergies</th><td class=\"number\">\(expected.allergies)</td>"))
+        #expect(report.contains("<tr><th scope=\"row\">Immunizations</th><td class=\"number\">\(expected.immunizations)</td>"))
+        let record = try get("/records")
+        #expect(record.contains(expected.patientName), "the medical ID came with it")
+        // Again: everything is already there.
+        _ = try upload("ccd.xml", ccd)
+        #expect(try get("/records/import").contains("<tr><th scope=\"row\">Medications</th><td class=\"number\">0</td><td class=\"number\">0</td><td class=\"number\">\(expected.medications)</td>"))
+
+        _ = try upload("notes.txt", Array("just some words".utf8))
+        let refused = try get("/records/import")
+        #expect(refused.contains("<h1>Not imported</h1>") && refused.contains("notes.txt") && !refused.contains("/proc/self/fd"), "\(refused)")
+        // Without its CSRF token an upload is refused before it is read into anything.
+        let boundary = "phrtestnocsrf"
+        let forged = try agent.post("/records/import", bytes: Self.multipart(boundary: boundary, fields: [], files: [("ccd.xml", ccd)]),
+                                    contentType: "multipart/form-data; boundary=\(boundary)", headers: ["Cookie": cookie, "Origin": origin])
+        #expect(forged.status == 403)
+    }
+
     /// The share screen: a bundle without a recipient is refused beside its field; a preview
     /// lists what goes; the PDF and the IPS come as downloads made in memory, and the PDF reads
     /// (pdftotext) as `phr share`'s does, with the one document ticked.
@@ -895,9 +946,12 @@ extension CLI {
         let shots = "\(CLI.packageRoot)/.build/screenshots/serve"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
+        // A C-CDA made by the project's generator, imported from the health record's screen.
+        let ccd = cli.directory + "/ccd.xml"
+        try CCDASampleDocument().xml.write(toFile: ccd, atomically: true, encoding: .utf8)
         process.arguments = ["\(CLI.packageRoot)/Tests/Browser/serve_browser.py", String(decoding: ready, as: UTF8.self), shots,
                              cli.directory + "/chromium-profile", canary,
-                             "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf"]
+                             "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf", ccd]
         process.environment = ["PATH": "/usr/bin:/bin", "HOME": cli.directory, "LANG": "C.UTF-8"]
         let output = Pipe()
         process.standardOutput = output

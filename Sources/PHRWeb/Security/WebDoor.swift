@@ -150,6 +150,7 @@ public final class WebSession: @unchecked Sendable {
     private var filter = DocumentStore.Filter()
     private var pendingForm: FormState?
     private var share: ShareChoices?
+    private var imported: WebApp.ImportOutcome?
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -190,6 +191,12 @@ public final class WebSession: @unchecked Sendable {
     var shareChoices: ShareChoices? {
         get { lock.withLock { share } }
         set { lock.withLock { share = newValue } }
+    }
+
+    /// What the last import from the browser said, for its report page.
+    var lastImport: WebApp.ImportOutcome? {
+        get { lock.withLock { imported } }
+        set { lock.withLock { imported = newValue } }
     }
 
     /// A form that was refused: what was typed and what was wrong, for the next page that shows
