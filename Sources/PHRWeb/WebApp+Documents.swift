@@ -250,6 +250,7 @@ extension WebApp {
         <dl class="facts">\(factRows)</dl>
         <div class="actions">
         \(confirm)
+        \(document.type == "lab" || results > 0 ? HTML("<a class=\"button\" href=\"/documents/\(document.id)/labs\">Read the lab results</a>") : .empty)
         <a class="button secondary" href="/documents/\(document.id)/original" download>Download the original</a>
         <a class="button secondary" href="/documents/\(document.id)/remove">Remove…</a>
         </div>

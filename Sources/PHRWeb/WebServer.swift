@@ -122,6 +122,23 @@ public struct WebServer: Sendable {
             try await Self.blocking { try app.editDocument(session, id: id, form: context.form) }
             return Self.seeOther("/documents/\(Self.plainID(id))")
         }
+        // A report's lab rows: read (in the sandboxed workers) when first shown, reviewed as a
+        // form, saved only on its button.
+        router.get("/documents/:id/labs") { request, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            let again = request.uri.queryParameters.get("read") == "again"
+            return try await Self.page {
+                if again || session.labReview?.documentID != id { try app.readLabs(session, id: id) }
+                return try app.labReview(session, id: id)
+            }
+        }
+        router.post("/documents/:id/labs") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            let next = await Self.blockingValue { app.saveLabReview(session, id: id, form: context.form) }
+            return Self.seeOther(Self.back(next))
+        }
         router.get("/documents/:id/remove") { _, context in
             let session = try context.signedIn
             let id = context.parameters.get("id") ?? ""

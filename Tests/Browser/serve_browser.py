@@ -279,6 +279,21 @@ try:
     check(xs == sorted(xs) and len(xs) == 3, "the points stand in date order")
     shot("lab-trend")
 
+    # The lab report's rows reviewed as a form: the first dropped, the rest saved.
+    driver.find_element(By.LINK_TEXT, "Documents").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.doc-link"))
+    [link for link in driver.find_elements(By.CSS_SELECTOR, "a.doc-link") if "Laboratory" in link.text][0].click()
+    driver.find_element(By.LINK_TEXT, "Read the lab results").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "table.review"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.review tbody tr")
+    check(len(rows) > 10, "the report's rows are shown for review (%d)" % len(rows))
+    shot("lab-review")
+    driver.find_element(By.ID, "keep-1").send_keys(Keys.SPACE)
+    driver.find_element(By.XPATH, "//button[text()='Save the kept results']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+    check("Saved %d results from this report" % (len(rows) - 1) in driver.find_element(By.CSS_SELECTOR, ".flash").text,
+          "the kept rows are saved, the dropped one is not: " + driver.find_element(By.CSS_SELECTOR, ".flash").text)
+
     # Health log: a month's chart is 30 bars; a glass logged shows on today's bar.
     driver.find_element(By.LINK_TEXT, "Health log").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.habit-chart"))

@@ -495,6 +495,51 @@ import Testing
 }
 
 extension ServeTests {
+    /// A lab report's rows reviewed as a form: nothing saved on reading them; a refused row is
+    /// said with its number and what was typed stays; a dropped row is not saved, a corrected
+    /// one is saved as corrected; saving again leaves the saved ones alone.
+    @Test func labReviewSavesOnlyWhatWasKept() throws {
+        let cli = try CLI(label: "serve-review")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let added = try cli.run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/lab-report-cbc-ferritin.pdf", "--json"], Self.env)
+        let docID = try #require(added.stdout.range(of: #""id" *: *"[0-9a-z]{6}""#, options: .regularExpression)
+            .map { String(added.stdout[$0].suffix(7).dropLast()) })
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let origin = "http://\(agent.host)"
+        func post(_ path: String, _ body: String) throws -> HTTPAnswer {
+            try agent.request("POST", path, body: body + "&csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": origin])
+        }
+        func get(_ path: String) throws -> String { try agent.request("GET", path, headers: ["Cookie": cookie]).body }
+
+        #expect(try get("/documents/\(docID)").contains("href=\"/documents/\(docID)/labs\""))
+        let review = try get("/documents/\(docID)/labs")
+        let rows = review.components(separatedBy: "name=\"keep-").count - 1
+        #expect(rows == 22, "\(review)")
+        #expect(try cli.run(["lab", "list", "--json"], Self.env).stdout.filter { !$0.isWhitespace } == "[]", "reading saves nothing")
+        // Every row kept as read, but row 1 dropped and row 22 (ferritin 8) corrected to 9.
+        var form = (2...22).map { "keep-\($0)=1" }.joined(separator: "&") + "&collected=2025-03-18"
+        let wrong = form + "&value-3=lots"
+        _ = try post("/documents/\(docID)/labs", wrong)
+        let refused = try get("/documents/\(docID)/labs")
+        #expect(refused.contains("Row 3 (Hemoglobin)") && refused.contains("value=\"lots\" size=\"8\" aria-invalid=\"true\""), "\(refused)")
+        form += "&value-22=9"
+        let saved = try post("/documents/\(docID)/labs", form)
+        #expect(saved.status == 303 && saved.header("location")?.hasPrefix("/labs/") == true)
+        #expect(try get(saved.header("location")!).contains("Saved 21 results from this report."))
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["lab", "list", "--json"], Self.env).stdout.utf8)) as? [[String: Any]])
+        #expect(list.count == 21 && !list.contains { ($0["name"] as? String)?.hasPrefix("White blood cells") == true }, "the dropped row is not saved")
+        let ferritin = list.first { ($0["name"] as? String) == "Ferritin" }
+        #expect(ferritin.flatMap { $0["value_number"] as? Double } == 9, "the corrected value is saved: \(String(describing: ferritin))")
+        // Read again and saved again: nothing is saved twice.
+        _ = try get("/documents/\(docID)/labs?read=again")
+        _ = try post("/documents/\(docID)/labs", (1...22).map { "keep-\($0)=1" }.joined(separator: "&"))
+        let again = try get("/labs")
+        #expect(again.contains("Saved 1 result from this report; 21 were saved from it before and were left alone."), "\(again)")
+    }
+
     /// Importing from the browser: a C-CDA uploaded as a form posts it, is read in the sandbox
     /// like `phr import`, and its report is the page the browser is sent to; a dry run changes
     /// nothing; a file phr cannot read is refused by its name, not the memory file's.

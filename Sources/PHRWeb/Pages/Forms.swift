@@ -35,6 +35,16 @@ struct FormState: Sendable {
     }
 }
 
+extension FormState {
+    /// A refusal the screen words itself (a review's row), about `field`.
+    init(name: String, values: [String: String], field: String?, message: String) {
+        self.name = name
+        self.values = values
+        self.field = field
+        self.message = message
+    }
+}
+
 /// Fields as the form labels them ("Value"), in quotes; actions by their summary.
 struct FormSpelling: MessageSpelling {
     let labels: [String: String]

@@ -151,6 +151,7 @@ public final class WebSession: @unchecked Sendable {
     private var pendingForm: FormState?
     private var share: ShareChoices?
     private var imported: WebApp.ImportOutcome?
+    private var review: LabReviewState?
 
     init(id: String, csrf: String, created: Date) {
         self.id = id
@@ -191,6 +192,12 @@ public final class WebSession: @unchecked Sendable {
     var shareChoices: ShareChoices? {
         get { lock.withLock { share } }
         set { lock.withLock { share = newValue } }
+    }
+
+    /// A lab report's rows being reviewed (one report at a time), until saved or left.
+    var labReview: LabReviewState? {
+        get { lock.withLock { review } }
+        set { lock.withLock { review = newValue } }
     }
 
     /// What the last import from the browser said, for its report page.
