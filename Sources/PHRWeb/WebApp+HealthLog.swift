@@ -23,7 +23,7 @@ extension WebApp {
     }
 
     /// The form's inputs that show an error beside them.
-    static let logLabels = ["amount": "Amount", "type": "Type", "from": "From", "to": "To"]
+    static let logLabels = ["amount": "Amount", "type": "Type", "from": "From", "to": "To", "pulse": "Pulse"]
 
     public func healthLog(_ session: WebSession, metric: LogMetric, period choice: LogPeriod) throws -> HTML {
         let profile = try profile(session)
@@ -31,11 +31,8 @@ extension WebApp {
         let today = time.today()
         let settings = try HealthSettingsStore(vault: vault, profile: profile, time: time).get()
         let format = HealthFormat(settings)
-        let stats = try HealthStats(vault: vault, profile: profile, time: time).habit(metric, choice.period(endingOn: today))
-        let chart = HabitChart(stats, units: settings.units, today: today)
         let path = "/log?metric=\(metric.rawValue)&period=\(choice.rawValue)"
-
-        let metricTabs: [HTML] = LogMetric.habits.map { item in
+        let metricTabs: [HTML] = LogMetric.allCases.map { item in
             let current: HTML = item == metric ? " aria-current=\"page\"" : ""
             return "<li><a href=\"/log?metric=\(item.rawValue)&amp;period=\(choice.rawValue)\"\(current)>\(item.title)</a></li>"
         }
@@ -43,6 +40,13 @@ extension WebApp {
             let current: HTML = item == choice ? " aria-current=\"page\"" : ""
             return "<li><a href=\"/log?metric=\(metric.rawValue)&amp;period=\(item.rawValue)\"\(current)>\(item.label)</a></li>"
         }
+
+        guard metric.isHabit else {
+            return try measurementLog(session, profile: profile, metric: metric, choice: choice, settings: settings,
+                                      tabs: (metricTabs, periodTabs), path: path)
+        }
+        let stats = try HealthStats(vault: vault, profile: profile, time: time).habit(metric, choice.period(endingOn: today))
+        let chart = HabitChart(stats, units: settings.units, today: today)
 
         // The number that matters first: the daily average against the goal.
         let goalText = format.goal(stats.goal.value, metric, period: stats.goal.period)
@@ -191,7 +195,7 @@ extension WebApp {
 
     /// Logs an entry (`phr log METRIC`'s checks); the outcome, or the form refused, for the next page.
     public func addLogEntry(_ session: WebSession, form: [String: String]) {
-        guard let metric = form["metric"].flatMap(LogMetric.init(rawValue:)), metric.isHabit || metric == .weight else {
+        guard let metric = form["metric"].flatMap(LogMetric.init(rawValue:)) else {
             session.flash("Nothing was logged: the form did not say what to log.", isError: true)
             return
         }
@@ -205,14 +209,95 @@ extension WebApp {
             input.drink = Self.given(form["drink"])
             input.type = Self.given(form["type"])
             input.meal = Self.given(form["meal"])
+            input.context = Self.given(form["context"])
+            input.pulse = Self.given(form["pulse"])
             let entry = try LogStore(vault: vault, profile: profile, time: time).add(metric, input)
             let format = HealthFormat(try HealthSettingsStore(vault: vault, profile: profile, time: time).get())
             let progress = metric.isHabit ? try LogStore(vault: vault, profile: profile, time: time).progress(metric, on: entry.day) : nil
             session.flash("Logged \(format.entry(entry))\(entry.kind.map { " of \($0)" } ?? "")."
                 + (progress.map { " Today: \(format.amount($0.total, metric))\($0.met ? ", goal met ✓" : "")." } ?? ""))
         } catch {
-            let kept = form.filter { ["amount", "from", "to", "drink", "type", "meal"].contains($0.key) }
+            let kept = form.filter { ["amount", "from", "to", "drink", "type", "meal", "context", "pulse"].contains($0.key) }
             session.keepForm(FormState(name: "log-add-\(metric.rawValue)", values: kept, error: error, labels: Self.logLabels))
         }
+    }
+
+    /// A measurement's view: the latest reading first, the period's average and range, the chart
+    /// of each day's mean, the figures, and a form to log one.
+    private func measurementLog(_ session: WebSession, profile: Profile, metric: LogMetric, choice: LogPeriod, settings: HealthSettings,
+                                tabs: (metrics: [HTML], periods: [HTML]), path: String) throws -> HTML {
+        let time = clock()
+        let format = HealthFormat(settings)
+        let stats = try HealthStats(vault: vault, profile: profile, time: time).measurement(metric, choice.period(endingOn: time.today()))
+        let unit: String
+        let convert: @Sendable (Double) -> Double
+        switch metric {
+        case .weight where settings.units == .us: (unit, convert) = ("lb", { HealthUnit.pound.fromCanonical($0) })
+        case .weight: (unit, convert) = ("kg", { $0 })
+        case .glucose where settings.glucoseUnit == .milligramPerDecilitre: (unit, convert) = ("mg/dL", { HealthUnit.milligramPerDecilitre.fromCanonical($0) })
+        case .glucose: (unit, convert) = ("mmol/L", { $0 })
+        default: (unit, convert) = ("mmHg", { $0 })
+        }
+        let chart = MeasurementChart(stats, unit: unit, convert: convert)
+        let latest: HTML = stats.latest.map { entry in
+            "<span class=\"big\">\(format.entry(entry))</span> <span class=\"muted\">latest, \(TimeText.sentence(entry.instant, time))</span>"
+        } ?? "<span class=\"big\">Nothing logged yet</span>"
+        var summary: [String] = []
+        if let average = stats.average {
+            summary.append(metric == .bp ? "average \(format.bloodPressure(systolic: average, diastolic: stats.diastolicAverage ?? 0))"
+                           : "average \(format.amount(average, metric))")
+        }
+        if let minimum = stats.minimum, let maximum = stats.maximum, metric != .bp {
+            summary.append("from \(format.amount(minimum, metric)) to \(format.amount(maximum, metric))")
+        }
+        summary.append("\(stats.readings) \(stats.readings == 1 ? "reading" : "readings") on \(stats.daysLogged) \(stats.daysLogged == 1 ? "day" : "days")")
+        let names = metric == .bp ? ["systolic", "diastolic"] : [metric.title.lowercased()]
+        let chartHTML: HTML = chart.map { chart in
+            """
+            <figure class="chart-figure">\(chart.svg(title: "\(metric.title) over the last \(stats.period.days) days, each day's mean; the table below lists them", names: names))
+            <figcaption><ul class="legend" aria-label="How to read the chart">
+            <li><span class="key key-in-range" aria-hidden="true">●</span> \(metric == .bp ? "systolic" : "a day's mean")</li>
+            \(metric == .bp ? "<li><span class=\"key key-in-range\" aria-hidden=\"true\">■</span> diastolic</li>" as HTML : .empty)
+            <li><span class="key key-average" aria-hidden="true">┅</span> average</li></ul></figcaption></figure>
+            """
+        } ?? "<p class=\"muted\">No readings in this period.</p>"
+        let rows: [HTML] = stats.days.filter { stats.period.contains($0.day) && $0.readings > 0 }.reversed().map { day in
+            let mean = metric == .bp ? format.bloodPressure(systolic: day.mean, diastolic: day.diastolicMean ?? 0) : format.amount(day.mean, metric)
+            return "<tr><td>\(day.day.description)</td><td class=\"number\">\(mean)</td><td class=\"number\">\(day.readings)</td></tr>"
+        }
+        let fields = FormFields(form: "log-add", state: session.takeForm("log-add-\(metric.rawValue)"))
+        let example = metric == .weight ? "72.5 kg, 160 lb" : metric == .bp ? "120/80" : "5.4 mmol/L, 97 mg/dL"
+        let context: HTML = metric == .glucose ? """
+        <div class="field"><label for="log-add-context">When</label>
+        <select id="log-add-context" name="context"><option value="">(not said)</option>\(LogStore.glucoseContexts.map { item -> HTML in
+            "<option value=\"\(item)\"\(item == fields.value("context") ? " selected" as HTML : .empty)>\(item.replacingOccurrences(of: "-", with: " "))</option>"
+        })</select></div>
+        """ : .empty
+        let form: HTML = """
+        <section class="card log-add" aria-labelledby="log-add-heading"><h2 id="log-add-heading">Log \(metric.title.lowercased())</h2>
+        <form method="post" action="/log/add" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">\
+        <input type="hidden" name="metric" value="\(metric.rawValue)"><input type="hidden" name="back" value="\(path)">
+        \(fields.formError)
+        \(fields.input("amount", label: metric == .bp ? "Reading" : "Amount", extra: " autocomplete=\"off\"", hint: example))
+        \(metric == .bp ? fields.input("pulse", label: "Pulse", extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "beats a minute, if measured") : .empty)
+        \(context)
+        <p><button type="submit">Log it</button></p>
+        </form></section>
+        """
+        let body: HTML = """
+        <h1>Health log</h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <nav aria-label="What to show" class="tabs"><ul>\(tabs.metrics)</ul></nav>
+        <nav aria-label="Period" class="tabs"><ul>\(tabs.periods)</ul></nav>
+        <p class="headline">\(latest)</p>
+        <p>Over the last \(stats.period.days) days: \(summary.joined(separator: ", ")).</p>
+        \(chartHTML)
+        <details class="figures"><summary>The figures</summary>
+        <div class="scroll" tabindex="0" role="region" aria-label="The figures"><table class="records"><caption>Each day's mean, newest first</caption>
+        <thead><tr><th scope="col">Day</th><th scope="col">Mean</th><th scope="col">Readings</th></tr></thead>
+        <tbody>\(rows)</tbody></table></div></details>
+        <div class="cards">\(form)</div>
+        """
+        return try layout(.log, session, profile, path: path).page(body)
     }
 }

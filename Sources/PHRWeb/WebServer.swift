@@ -347,7 +347,7 @@ public struct WebServer: Sendable {
             return try await Self.page { try app.lab(context.signedIn, id: id, units: units) }
         }
         router.get("/log") { request, context in
-            let metric = request.uri.queryParameters.get("metric").flatMap { LogMetric(rawValue: String($0)) }.flatMap { $0.isHabit ? $0 : nil } ?? .water
+            let metric = request.uri.queryParameters.get("metric").flatMap { LogMetric(rawValue: String($0)) } ?? .water
             let period = request.uri.queryParameters.get("period").flatMap { WebApp.LogPeriod(rawValue: String($0)) } ?? .week
             return try await Self.page { try app.healthLog(context.signedIn, metric: metric, period: period) }
         }

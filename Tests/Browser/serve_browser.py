@@ -316,6 +316,15 @@ try:
     check(driver.find_element(By.ID, "log-add-amount").get_attribute("aria-invalid") == "true"
           and driver.find_element(By.ID, "log-add-amount").get_attribute("value") == "lots", "a wrong amount is said beside its field, and kept")
     shot("health-log")
+    # A measurement: a weight logged from its tab shows as today's point.
+    driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href*='metric=weight']").click()
+    amount = wait.until(lambda d: d.find_element(By.ID, "log-add-amount"))
+    amount.send_keys("72.5 kg" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.measurement-chart g.mark"))
+    point = driver.find_element(By.CSS_SELECTOR, "svg.measurement-chart g.mark")
+    check(point.get_attribute("data-value") == "72.5" and point.get_attribute("data-day") == time.strftime("%Y-%m-%d"),
+          "a weight logged shows on the chart on today's date")
+    shot("health-log-weight")
 
     # The timeline: the day's doses, the lab results and the appointment, newest first; one kind alone.
     driver.find_element(By.LINK_TEXT, "Timeline").click()

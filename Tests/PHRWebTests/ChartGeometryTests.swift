@@ -92,8 +92,12 @@ import Testing
         let position = { (value: Double) in chart.scale.position(value, top: LabChart.top, bottom: LabChart.bottom) }
         #expect(abs(band.top - position(5.5)) < 1e-9 && abs(band.bottom - position(3.9)) < 1e-9)
         #expect(chart.marks.map(\.shape) == [.inRange, .high])
-        // Dates three weeks apart: the ticks are the results' own days.
-        #expect(chart.dateTicks.map(\.label) == ["5 Jan 2026", "20 Jan 2026"])
+        // Dates two weeks apart: a tick each Monday, the year on the first.
+        #expect(chart.dateTicks.map(\.label) == ["5 Jan 2026", "12 Jan", "19 Jan"])
+        // A few days: the results' own days.
+        let days = LabChart.dateTicks(from: Self.day("2026-01-04").dayNumber, to: Self.day("2026-01-09").dayNumber,
+                                      results: [Self.day("2026-01-05"), Self.day("2026-01-08")])
+        #expect(days.map(\.label) == ["5 Jan 2026", "8 Jan"])
     }
 
     @Test func oneResultStandsInTheMiddleAndALimitIsAMarkAtItsBound() throws {
@@ -203,4 +207,32 @@ import Testing
         let year = HabitChart(HabitStats.compute(series, goals: goals, period: .year(endingOn: today), today: today), units: .metric, today: today)
         #expect(year.bars.allSatisfy { !$0.met }, "a workout a month does not meet a weekly goal")
     }
+
+    @Test func bloodPressureIsTwoSeriesByDateWithTheirAverages() throws {
+        let today = Self.day("2026-11-29")
+        let readings: [(Int, Double, Double)] = [(1, 125, 82), (3, 124, 81), (10, 118, 77), (26, 112, 74)]
+        let days = readings.map { offset, systolic, diastolic in
+            MeasurementSeries.Day(day: today.plus(-offset), readings: 1, mean: systolic, min: systolic, max: systolic,
+                                  diastolicMean: diastolic, diastolicMin: diastolic, diastolicMax: diastolic, pulseMean: nil)
+        }
+        let stats = MeasurementStats.compute(MeasurementSeries(metric: .bp, days: days, latest: nil), period: .month(endingOn: today))
+        let chart = try #require(MeasurementChart(stats, unit: "mmHg", convert: { $0 }))
+        #expect(chart.series.count == 2 && chart.series.allSatisfy { $0.count == 4 })
+        // Oldest first, placed by date over the month: 26 days ago is 3 days into it.
+        let span = MeasurementChart.right - MeasurementChart.left
+        let first = try #require(chart.series[0].first)
+        #expect(first.day == today.plus(-26) && abs(first.x - (MeasurementChart.left + span * 3 / 29)) < 1e-9)
+        for (points, values) in zip(chart.series, [readings.map(\.1).reversed(), readings.map(\.2).reversed()]) {
+            #expect(points.map(\.value) == Array(values))
+            for point in points { #expect(abs(point.y - chart.scale.position(point.value, top: MeasurementChart.top, bottom: MeasurementChart.bottom)) < 1e-9) }
+        }
+        #expect(chart.scale.low <= 74 && chart.scale.high >= 125)
+        #expect(chart.average == 119.75 && chart.lowerAverage == 78.5)
+        let svg = chart.svg(title: "Blood pressure", names: ["systolic", "diastolic"]).text
+        #expect(svg.components(separatedBy: "<g class=\"mark").count - 1 == 8 && svg.contains("diastolic 74 mmHg"))
+        // No reading in the period: no chart.
+        #expect(MeasurementChart(MeasurementStats.compute(MeasurementSeries(metric: .weight, days: [], latest: nil), period: .week(endingOn: today)),
+                                 unit: "kg", convert: { $0 }) == nil)
+    }
 }
+

@@ -132,14 +132,15 @@ struct LabChart {
     /// the results' own dates over a few weeks), at most six.
     static func dateTicks(from: Int, to: Int, results: [CalendarDate]) -> [(day: CalendarDate, label: String)] {
         let start = CalendarDate(dayNumber: from), end = CalendarDate(dayNumber: to)
+        enum Step { case year, month, week, day }
+        let step: Step = to - from > 3 * 365 ? .year : to - from > 60 ? .month : to - from > 10 ? .week : .day
         var days: [CalendarDate] = []
-        var byYear = false, exact = false
-        if to - from > 3 * 365 {
-            byYear = true
+        switch step {
+        case .year:
             for year in (start.year + 1)...max(start.year + 1, end.year) {
                 if let day = CalendarDate(year: year, month: 1, day: 1), day.dayNumber <= to { days.append(day) }
             }
-        } else if to - from > 45 {
+        case .month:
             var (year, month) = (start.year, start.month)
             while true {
                 month += 1
@@ -147,23 +148,32 @@ struct LabChart {
                 guard let day = CalendarDate(year: year, month: month, day: 1), day.dayNumber <= to else { break }
                 days.append(day)
             }
-        } else {
-            exact = true
+        case .week:
+            // Mondays.
+            var day = start.plus((8 - start.weekdayNumber) % 7)
+            while day.dayNumber <= to {
+                days.append(day)
+                day = day.plus(7)
+            }
+        case .day:
             days = Set(results).sorted()
         }
         if days.count > 6 {
             let every = Int((Double(days.count) / 6).rounded(.up))
             // Keep a January (where the year changes) among the ticks kept.
-            let anchor = days.firstIndex { $0.month == 1 } ?? 0
+            let anchor = step == .month ? days.firstIndex { $0.month == 1 } ?? 0 : 0
             days = days.enumerated().filter { ($0.offset - anchor) % every == 0 }.map(\.element)
         }
-        // A month says its year on the first tick and wherever the year changes.
+        // A tick says its year on the first and wherever the year changes.
         var shownYear: Int?
         return days.map { day in
-            if byYear { return (day, String(day.year)) }
-            if exact { return (day, "\(day.day) \(monthNames[day.month - 1]) \(day.year)") }
             defer { shownYear = day.year }
-            return (day, shownYear == day.year ? monthNames[day.month - 1] : "\(monthNames[day.month - 1]) \(day.year)")
+            let year = shownYear == day.year ? "" : " \(day.year)"
+            switch step {
+            case .year: return (day, String(day.year))
+            case .month: return (day, monthNames[day.month - 1] + year)
+            case .week, .day: return (day, "\(day.day) \(monthNames[day.month - 1])" + year)
+            }
         }
     }
 

@@ -132,7 +132,7 @@ enum WebAssets {
     .chart .band { fill: var(--ok); fill-opacity: .16; }
     .chart .band-label { fill: var(--ok); font-weight: 600; }
     .chart .trend-line { fill: none; stroke: var(--muted); stroke-width: 1.5; }
-    .chart .mark circle, .chart .mark path { fill: var(--accent); stroke: var(--bg); stroke-width: 1.5; }
+    .chart .mark circle, .chart .mark path, .chart .mark rect { fill: var(--accent); stroke: var(--bg); stroke-width: 1.5; }
     .chart .mark-high path, .chart .mark-low path, .chart .mark-abnormal path { fill: var(--warn); }
     .chart .mark circle.open { fill: var(--bg); stroke: var(--accent); stroke-width: 2; }
     .chart .value { font-weight: 600; }
