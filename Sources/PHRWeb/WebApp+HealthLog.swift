@@ -130,6 +130,7 @@ extension WebApp {
         <nav aria-label="Period" class="tabs"><ul>\(periodTabs)</ul></nav>
         \(headline)
         \(chartHTML)
+        <p>\(try pinForm(session, profile: profile, metric: metric, period: choice, back: path))</p>
         <div class="cards">\(logForm(session, metric: metric, back: path, settings: settings))\(calendar)\(achievements)\(breakdown)</div>
         """
         return try layout(.log, session, profile, path: path).page(body)
@@ -292,6 +293,7 @@ extension WebApp {
         <p class="headline">\(latest)</p>
         <p>Over the last \(stats.period.days) days: \(summary.joined(separator: ", ")).</p>
         \(chartHTML)
+        <p>\(try pinForm(session, profile: profile, metric: metric, period: choice, back: path))</p>
         <details class="figures"><summary>The figures</summary>
         <div class="scroll" tabindex="0" role="region" aria-label="The figures"><table class="records"><caption>Each day's mean, newest first</caption>
         <thead><tr><th scope="col">Day</th><th scope="col">Mean</th><th scope="col">Readings</th></tr></thead>
@@ -299,5 +301,66 @@ extension WebApp {
         <div class="cards">\(form)</div>
         """
         return try layout(.log, session, profile, path: path).page(body)
+    }
+
+    /// Pins the chart to Today, or unpins it when pinned.
+    public func togglePin(_ session: WebSession, form: [String: String]) {
+        guard let metric = form["metric"].flatMap(LogMetric.init(rawValue:)), let pin = PinnedCharts.Pin(metric: metric, period: form["period"] ?? "") else {
+            session.flash("Nothing was pinned: the form did not say which chart.", isError: true)
+            return
+        }
+        do {
+            let profile = try profile(session)
+            let pins = try PinnedCharts.toggle(pin, vault: vault, profile: profile)
+            session.flash(pins.contains(pin) ? "Pinned \(metric.title.lowercased()), \(pin.period), to Today." : "Unpinned \(metric.title.lowercased()), \(pin.period), from Today.")
+        } catch {
+            session.flash(Self.words(error), isError: true)
+        }
+    }
+
+    /// The pin button of a view: pins it, or unpins it when it is pinned.
+    func pinForm(_ session: WebSession, profile: Profile, metric: LogMetric, period: LogPeriod, back: String) throws -> HTML {
+        let pinned = try PinnedCharts.pins(vault, profile: profile).contains { $0.metric == metric && $0.period == period.rawValue }
+        return """
+        <form method="post" action="/log/pin" class="inline pin"><input type="hidden" name="csrf" value="\(session.csrf)">\
+        <input type="hidden" name="metric" value="\(metric.rawValue)"><input type="hidden" name="period" value="\(period.rawValue)">\
+        <input type="hidden" name="back" value="\(back)">\
+        <button type="submit" class="secondary">\(pinned ? "Unpin from Today" : "Pin to Today")</button></form>
+        """
+    }
+
+    /// The profile's pinned charts for Today: each chart with a link to its view.
+    func pinnedCharts(_ session: WebSession, profile: Profile) throws -> HTML {
+        let pins = try PinnedCharts.pins(vault, profile: profile)
+        guard !pins.isEmpty else { return .empty }
+        let time = clock()
+        let settings = try HealthSettingsStore(vault: vault, profile: profile, time: time).get()
+        let stats = HealthStats(vault: vault, profile: profile, time: time)
+        let charts: [HTML] = try pins.map { pin in
+            let period = LogPeriod(rawValue: pin.period) ?? .week
+            let statsPeriod = period.period(endingOn: time.today())
+            let title = "\(pin.metric.title), \(period == .year ? "last 12 months" : "last \(statsPeriod.days) days")"
+            let chart: HTML
+            if pin.metric.isHabit {
+                chart = HabitChart(try stats.habit(pin.metric, statsPeriod), units: settings.units, today: time.today())
+                    .svg(title: "\(title); its figures are on the health log")
+            } else {
+                let unit: String, convert: @Sendable (Double) -> Double
+                switch pin.metric {
+                case .weight where settings.units == .us: (unit, convert) = ("lb", { HealthUnit.pound.fromCanonical($0) })
+                case .weight: (unit, convert) = ("kg", { $0 })
+                case .glucose where settings.glucoseUnit == .milligramPerDecilitre: (unit, convert) = ("mg/dL", { HealthUnit.milligramPerDecilitre.fromCanonical($0) })
+                case .glucose: (unit, convert) = ("mmol/L", { $0 })
+                default: (unit, convert) = ("mmHg", { $0 })
+                }
+                chart = MeasurementChart(try stats.measurement(pin.metric, statsPeriod), unit: unit, convert: convert)?
+                    .svg(title: "\(title); its figures are on the health log", names: pin.metric == .bp ? ["systolic", "diastolic"] : [])
+                    ?? "<p class=\"muted\">No readings in this period.</p>"
+            }
+            return """
+            <section class="card pinned" aria-label="\(title)"><h3><a href="/log?metric=\(pin.metric.rawValue)&amp;period=\(period.rawValue)">\(title)</a></h3>\(chart)</section>
+            """
+        }
+        return "<h2 class=\"pinned-heading\">Pinned charts</h2><div class=\"cards pinned-charts\">\(charts)</div>"
     }
 }

@@ -121,6 +121,7 @@ public final class WebApp: @unchecked Sendable {
         \(documents.isEmpty ? "<p>No documents yet.</p>" as HTML : "<ul class=\"plain\">\(documents.map(documentLine))</ul>")
         </section>
         </div>
+        \(try pinnedCharts(session, profile: profile))
         """
         return try layout(.today, session, profile).page(body)
     }

@@ -351,6 +351,11 @@ public struct WebServer: Sendable {
             let period = request.uri.queryParameters.get("period").flatMap { WebApp.LogPeriod(rawValue: String($0)) } ?? .week
             return try await Self.page { try app.healthLog(context.signedIn, metric: metric, period: period) }
         }
+        router.post("/log/pin") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.togglePin(session, form: context.form) }
+            return Self.seeOther(Self.back(context.form["back"]))
+        }
         router.post("/log/add") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.addLogEntry(session, form: context.form) }

@@ -316,6 +316,16 @@ try:
     check(driver.find_element(By.ID, "log-add-amount").get_attribute("aria-invalid") == "true"
           and driver.find_element(By.ID, "log-add-amount").get_attribute("value") == "lots", "a wrong amount is said beside its field, and kept")
     shot("health-log")
+    # Pinned to Today: the month's water chart shows there, with its 30 bars.
+    driver.find_element(By.XPATH, "//button[text()='Pin to Today']").send_keys(Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.XPATH, "//button[text()='Unpin from Today']"))
+    driver.find_element(By.LINK_TEXT, "Today").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".pinned-charts svg.habit-chart"))
+    check(len(driver.find_elements(By.CSS_SELECTOR, ".pinned-charts svg.habit-chart g.bar")) == 30, "the pinned month chart is on Today")
+    shot("today-pinned")
+    driver.find_element(By.LINK_TEXT, "Health log").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "svg.habit-chart"))
+
     # A measurement: a weight logged from its tab shows as today's point.
     driver.find_element(By.CSS_SELECTOR, "nav.tabs a[href*='metric=weight']").click()
     amount = wait.until(lambda d: d.find_element(By.ID, "log-add-amount"))

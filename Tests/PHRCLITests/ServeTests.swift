@@ -752,6 +752,18 @@ extension ServeTests {
         #expect(try get("/log?metric=water&period=week").body.contains("id=\"log-add-amount\" name=\"amount\" type=\"text\" value=\"lots\" aria-invalid=\"true\""))
         #expect(try get("/log?metric=nonsense&period=forever").status == 200, "an unknown view shows the default one")
 
+        // A chart pinned to Today, and unpinned; a pin of nothing is refused in words.
+        #expect(!(try get("/").body.contains("Pinned charts")))
+        let pinned = try post("/log/pin", "metric=weight&period=year&back=%2Flog%3Fmetric%3Dweight%26period%3Dyear")
+        #expect(pinned.header("location") == "/log?metric=weight&period=year")
+        #expect(try get("/log?metric=weight&period=year").body.contains("Unpin from Today"))
+        let today = try get("/").body
+        #expect(today.contains("Pinned charts") && today.contains("href=\"/log?metric=weight&amp;period=year\">Weight, last 12 months</a>"), "\(today)")
+        _ = try post("/log/pin", "metric=weight&period=year")
+        #expect(!(try get("/").body.contains("Pinned charts")))
+        _ = try post("/log/pin", "metric=weight&period=forever")
+        #expect(try get("/").body.contains("Nothing was pinned"))
+
         // The health record: a contact refused for its phone, then added; the medical ID refused
         // for its blood type, then saved; a record removed after its confirmation page.
         #expect(try post("/records/contact/add", "name=Jo&phone=call+me").header("location") == "/records")

@@ -155,6 +155,8 @@ enum WebAssets {
     table.month td.logged .mark { color: var(--muted); }
     table.month td.today { outline: 3px solid var(--accent); outline-offset: -3px; }
     form.quick { display: block; margin: .5rem 0; }
+    .pinned-heading { margin-top: 1.5rem; }
+    .pinned h3 { font-size: 1rem; margin: 0 0 .25rem; }
     table.review input[type=text], table.review input:not([type]) { width: 7rem; }
     table.review tr.unsure th { border-left: 4px solid var(--warn); }
     form.goal-form .field { max-width: 20rem; }
