@@ -303,7 +303,8 @@ extension WebApp {
         return try layout(.log, session, profile, path: path).page(body)
     }
 
-    /// Pins the chart to Today, or unpins it when pinned.
+    /// Pins the chart to Today (`pin=1`) or unpins it (`pin=0`): the state asked for, so a
+    /// button on a stale page never undoes what another did.
     public func togglePin(_ session: WebSession, form: [String: String]) {
         guard let metric = form["metric"].flatMap(LogMetric.init(rawValue:)), let pin = PinnedCharts.Pin(metric: metric, period: form["period"] ?? "") else {
             session.flash("Nothing was pinned: the form did not say which chart.", isError: true)
@@ -311,7 +312,7 @@ extension WebApp {
         }
         do {
             let profile = try profile(session)
-            let pins = try PinnedCharts.toggle(pin, vault: vault, profile: profile)
+            let pins = try PinnedCharts.set(pin, pinned: form["pin"] != "0", vault: vault, profile: profile)
             session.flash(pins.contains(pin) ? "Pinned \(metric.title.lowercased()), \(pin.period), to Today." : "Unpinned \(metric.title.lowercased()), \(pin.period), from Today.")
         } catch {
             session.flash(Self.words(error), isError: true)
@@ -324,7 +325,7 @@ extension WebApp {
         return """
         <form method="post" action="/log/pin" class="inline pin"><input type="hidden" name="csrf" value="\(session.csrf)">\
         <input type="hidden" name="metric" value="\(metric.rawValue)"><input type="hidden" name="period" value="\(period.rawValue)">\
-        <input type="hidden" name="back" value="\(back)">\
+        <input type="hidden" name="back" value="\(back)"><input type="hidden" name="pin" value="\(pinned ? "0" : "1")">\
         <button type="submit" class="secondary">\(pinned ? "Unpin from Today" : "Pin to Today")</button></form>
         """
     }

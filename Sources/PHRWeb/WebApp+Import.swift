@@ -21,11 +21,11 @@ extension WebApp {
                                "reminders": "Reminders", "health_settings": "Health log settings"]
 
     /// The form on the health record's screen.
-    func importForm(_ session: WebSession) -> HTML {
+    func importForm(_ session: WebSession, profile: Profile) -> HTML {
         """
         <section class="card" aria-labelledby="import-heading"><h2 id="import-heading">Import from another system</h2>
         <form method="post" action="\(WebServer.importPath)" enctype="multipart/form-data" class="fields">
-        <input type="hidden" name="csrf" value="\(session.csrf)">
+        <input type="hidden" name="csrf" value="\(session.csrf)"><input type="hidden" name="profile" value="\(String(profile.id))">
         <div class="field"><label for="import-file">File</label><span class="muted field-hint" id="import-file-hint">a FHIR bundle (.json), a C-CDA document (.xml), \
         Apple Health's export.zip, a Google Takeout .zip, a calendar (.ics) or a phr export; at most \(UploadReader.largestRequest >> 20) MB</span>
         <input id="import-file" name="file" type="file" required aria-describedby="import-file-hint"></div>
@@ -36,7 +36,7 @@ extension WebApp {
     }
 
     /// Imports the one uploaded file into the session's profile; keeps what became of it.
-    func importUpload(_ session: WebSession, files: [UploadedFile], dryRun: Bool) {
+    func importUpload(_ session: WebSession, files: [UploadedFile], dryRun: Bool, profileID: String?) {
         guard files.count == 1, let file = files.first else {
             session.lastImport = ImportOutcome(file: files.first?.name ?? "", report: nil,
                                                refusal: files.isEmpty ? "No file was chosen." : "Import one file at a time.")
@@ -45,6 +45,12 @@ extension WebApp {
         let name = file.name.isEmpty ? "the file" : file.name
         do {
             let profile = try profile(session)
+            // The page the file came from showed this profile: another one was chosen since.
+            guard profileID == String(profile.id) else {
+                session.lastImport = ImportOutcome(file: name, report: nil,
+                                                   refusal: "The page you imported from showed another profile's records; nothing was imported. Import again from this page.")
+                return
+            }
             let report = try uploads.withLock {
                 try RecordImport.run(input: file.path, vault: vault, profileName: profile.name, time: clock(), dryRun: dryRun)
             }

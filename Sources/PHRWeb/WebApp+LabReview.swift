@@ -7,6 +7,10 @@ import PHRService
 struct LabReviewState: Sendable {
     var documentID: String
     var extraction: LabExtraction
+    var profileID: Int64
+    /// A new one each reading: a form from an earlier reading (another tab, before "read again")
+    /// is refused rather than applied to rows it did not show.
+    var token: String
 }
 
 /// The review of a lab report's rows as a form: each row kept or dropped, its value, unit,
@@ -30,12 +34,15 @@ extension WebApp {
             extraction = LabExtraction.better(extraction, LabExtraction.read(documentID: found.id, pages: tables.map { ($0.page, $0.words) },
                                                                              documentDate: found.date, patient: patient))
         }
-        session.labReview = LabReviewState(documentID: found.id, extraction: extraction)
+        var random = [UInt8](repeating: 0, count: 16)
+        for index in random.indices { random[index] = UInt8.random(in: 0...255) }
+        session.labReview = LabReviewState(documentID: found.id, extraction: extraction, profileID: profile.id,
+                                           token: random.map { String(format: "%02x", $0) }.joined())
     }
 
     public func labReview(_ session: WebSession, id: String) throws -> HTML {
         let profile = try profile(session)
-        guard let state = session.labReview, state.documentID == id,
+        guard let state = session.labReview, state.documentID == id, state.profileID == profile.id,
               let document = try? DocumentStore(vault: vault, profile: profile).get(id), document.id == id else { throw NotFound() }
         let refused = session.takeForm("lab-review")
         let extraction = state.extraction
@@ -52,11 +59,11 @@ extension WebApp {
             let unsure: HTML = row.unsure.map { "<br><span class=\"badge badge-warn\"><span aria-hidden=\"true\">?</span> unsure</span> <span class=\"muted\">\($0)</span>" } ?? .empty
             return """
             <tr class="\(row.unsure != nil ? "unsure" : "")"><td><input type="checkbox" id="keep-\(number)" name="keep-\(number)" value="1"\(keep ? " checked" as HTML : .empty)>\
-            <label for="keep-\(number)" class="visually-hidden">Keep row \(number)</label></td>
+            <label for="keep-\(number)" class="visually-hidden">Keep \(row.name), row \(number) (page \(row.page))</label></td>
             <th scope="row">\(row.name)<br><span class="muted">page \(row.page)\(row.panel.map { ", " + $0 } ?? "")</span>\(unsure)</th>
             <td><input name="value-\(number)" aria-label="Result of \(row.name)" value="\(value("value-\(number)", row.valueNumber.map(Observation.number) ?? row.valueText ?? ""))" size="8"\(attributes)></td>
-            <td><input name="unit-\(number)" aria-label="Unit of \(row.name)" value="\(value("unit-\(number)", row.unit ?? ""))" size="8"></td>
-            <td><input name="range-\(number)" aria-label="Reference range of \(row.name)" value="\(value("range-\(number)", row.range?.text ?? row.range?.listed ?? ""))" size="10"></td>
+            <td><input name="unit-\(number)" aria-label="Unit of \(row.name)" value="\(value("unit-\(number)", row.unit ?? ""))" size="8"\(attributes)></td>
+            <td><input name="range-\(number)" aria-label="Reference range of \(row.name)" value="\(value("range-\(number)", row.range?.text ?? row.range?.listed ?? ""))" size="10"\(attributes)></td>
             <td><select name="flag-\(number)" aria-label="Flag of \(row.name)">\(flagOptions)</select></td></tr>
             """
         }
@@ -68,10 +75,12 @@ extension WebApp {
         \(extraction.rows.isEmpty ? HTML("""
         <p>No result rows were found in this document. \(document.ocr == .waiting ? "Its pages are waiting for OCR; read them first." : "Type results in on the lab results screen.")</p>
         """) : HTML("""
-        <form method="post" action="/documents/\(document.id)/labs" class="fields lab-review" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
+        <form method="post" action="/documents/\(document.id)/labs" class="fields lab-review" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">\
+        <input type="hidden" name="reading" value="\(state.token)">
         \(error)
         <div class="field"><label for="lab-review-collected">Collected on</label><span class="muted field-hint" id="lab-review-collected-hint">the day the sample was taken, as the report says</span>
-        <input id="lab-review-collected" name="collected" type="date" value="\(value("collected", extraction.collected ?? ""))" aria-describedby="lab-review-collected-hint"></div>
+        <input id="lab-review-collected" name="collected" type="date" value="\(value("collected", extraction.collected ?? ""))"\
+        \(["collected", "date"].contains(refused?.field ?? "") ? " aria-invalid=\"true\" aria-describedby=\"lab-review-error lab-review-collected-hint\"" as HTML : " aria-describedby=\"lab-review-collected-hint\"")></div>
         <div class="scroll" tabindex="0" role="region" aria-label="The rows read"><table class="records review">
         <caption>\(extraction.rows.count) rows; a misread result starts dropped: correct it and tick it to keep it</caption>
         <thead><tr><th scope="col">Keep</th><th scope="col">Test</th><th scope="col">Result</th><th scope="col">Unit</th><th scope="col">Range</th><th scope="col">Flag</th></tr></thead>
@@ -85,9 +94,13 @@ extension WebApp {
 
     /// Applies the form's corrections and saves the kept rows; the page to go to next.
     public func saveLabReview(_ session: WebSession, id: String, form: [String: String]) -> String {
-        guard let state = session.labReview, state.documentID == id else {
-            session.flash("This report's rows are no longer in memory; read them again.", isError: true)
+        guard let state = session.labReview, state.documentID == id, (try? profile(session).id) == state.profileID else {
+            session.flash("This report's rows are no longer in memory; read them again. Nothing was saved.", isError: true)
             return "/documents/\(WebServer.plainID(id))"
+        }
+        guard form["reading"] == state.token else {
+            session.flash("This form shows an earlier reading of the report (it was read again since); nothing was saved. Check the rows below and save again.", isError: true)
+            return "/documents/\(WebServer.plainID(id))/labs"
         }
         var extraction = state.extraction
         var kept: [Int] = []
@@ -121,12 +134,12 @@ extension WebApp {
         do {
             let profile = try profile(session)
             let accepted = try LabStore(vault: vault, profile: profile, time: clock()).accept(extraction, indices: kept, requireDocument: true)
-            session.labReview = nil
+            if session.labReview?.token == state.token { session.labReview = nil }
             session.flash("Saved \(accepted.added.count) \(accepted.added.count == 1 ? "result" : "results") from this report"
                 + (accepted.alreadyThere.isEmpty ? "." : "; \(accepted.alreadyThere.count) were saved from it before and were left alone."))
             return accepted.added.first.map { "/labs/\($0.id)" } ?? "/labs"
         } catch {
-            session.keepForm(FormState(name: "lab-review", values: form.filter { $0.key != "csrf" }, field: nil, message: Self.words(error)))
+            session.keepForm(FormState(name: "lab-review", values: form.filter { $0.key != "csrf" }, error: error, labels: ["date": "Collected on"]))
             return "/documents/\(WebServer.plainID(id))/labs"
         }
     }

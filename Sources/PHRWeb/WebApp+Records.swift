@@ -96,7 +96,7 @@ extension WebApp {
         let body: HTML = """
         <h1>Health record</h1>
         <p class="whose-line">Profile: \(profile.name)</p>
-        <div class="cards">\(sections)\(importForm(session))</div>
+        <div class="cards">\(sections)\(importForm(session, profile: profile))</div>
         """
         return try layout(.records, session, profile).page(body)
     }

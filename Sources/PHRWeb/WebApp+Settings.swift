@@ -26,6 +26,7 @@ extension WebApp {
         \(unitsFields.select("glucose-unit", label: "Glucose unit", options: [("mmol/L", "mmol/L"), ("mg/dL", "mg/dL")],
                              value: settings.glucoseUnit == .milligramPerDecilitre ? "mg/dL" : "mmol/L"))
         \(unitsFields.input("serving", label: "A glass of water", value: format.amount(settings.servingML, .water), extra: " autocomplete=\"off\"", hint: "what one press of Add a glass logs: 250 ml, 8 fl oz"))
+        <input type="hidden" name="serving-shown" value="\(format.amount(settings.servingML, .water))">
         <p><button type="submit">Save the units</button></p>
         </form>
         <p class="muted">Lab results keep the unit their report printed; a test's page offers the other units.</p></section>
@@ -115,7 +116,10 @@ extension WebApp {
             var input = HealthSettingsStore.Input()
             input.units = form["units"]
             input.glucoseUnit = form["glucose-unit"]
-            input.serving = form["serving"]?.trimmingCharacters(in: .whitespaces)
+            // The glass size is shown rounded in the units of the moment (8.5 fl oz for 250 ml):
+            // saved only when changed, so saving the units never nudges it.
+            let serving = form["serving"]?.trimmingCharacters(in: .whitespaces)
+            input.serving = serving == form["serving-shown"] ? nil : serving
             _ = try HealthSettingsStore(vault: vault, profile: profile, time: clock()).set(input)
             session.flash("Saved the units.")
         } catch {

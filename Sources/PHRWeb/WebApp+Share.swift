@@ -12,6 +12,10 @@ struct ShareChoices: Sendable, Equatable {
     var documents: [String] = []
     var paper: Paper = .a4
     var ips = true
+    /// The profile the choices were made for: a switch of profile drops them.
+    var profileID: Int64 = 0
+    /// Whether the choices passed the checks (and may be previewed and downloaded).
+    var valid = false
 
     /// The request these choices make (`phr share`'s, with the same checks).
     func request() -> ShareRequest {
@@ -52,7 +56,9 @@ extension WebApp {
     public func share(_ session: WebSession) throws -> HTML {
         let profile = try profile(session)
         let time = clock()
-        let choices = session.shareChoices ?? ShareChoices(paper: Paper.preferred(environment: ProcessEnvironment.variables))
+        // Read once: the choices of this profile, else the defaults.
+        let kept = session.shareChoices.flatMap { $0.profileID == profile.id ? $0 : nil }
+        let choices = kept ?? ShareChoices(paper: Paper.preferred(environment: ProcessEnvironment.variables), profileID: profile.id)
         let state = session.takeForm("share")
         let fields = FormFields(form: "share", state: state)
         let documents = try DocumentStore(vault: vault, profile: profile).list(DocumentStore.Filter(limit: 100))
@@ -92,10 +98,20 @@ extension WebApp {
 
         // What will go out, when a recipient has been given.
         var preview: HTML = .empty
-        if session.shareChoices != nil, state == nil {
+        if choices.valid, state == nil {
             let request = choices.request()
-            let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
-                .limited(to: ShareSection.allCases.filter { request.sections.contains($0) })
+            let content: ShareContent
+            do {
+                content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
+                    .limited(to: ShareSection.allCases.filter { request.sections.contains($0) })
+            } catch {
+                // A document removed since, or one that cannot be read: said where the preview goes.
+                preview = """
+                <section class="card share-preview" aria-labelledby="preview-heading"><h2 id="preview-heading">Nothing can go out yet</h2>
+                <p class="field-error" role="alert"><span aria-hidden="true">! </span>\(Self.words(error))</p><p>Change the choices and look again.</p></section>
+                """
+                return try sharePage(session, profile: profile, preview: preview, form: form)
+            }
             func line(_ section: ShareSection, _ count: Int, _ noun: String) -> HTML? {
                 guard request.sections.contains(section) else { return nil }
                 return "<li>\(Self.sectionTitle(section)): \(count == 0 ? "none" : "\(count) \(noun)\(count == 1 ? "" : "s")")</li>"
@@ -130,6 +146,10 @@ extension WebApp {
             </div></section>
             """
         }
+        return try sharePage(session, profile: profile, preview: preview, form: form)
+    }
+
+    private func sharePage(_ session: WebSession, profile: Profile, preview: HTML, form: HTML) throws -> HTML {
         let body: HTML = """
         <h1>Share</h1>
         <p class="whose-line">Profile: \(profile.name)</p>
@@ -149,18 +169,22 @@ extension WebApp {
         choices.paper = Paper(rawValue: form["paper"] ?? "") ?? .a4
         choices.ips = form["ips"] == "1"
         do {
+            let profile = try profile(session)
+            choices.profileID = profile.id
             try choices.request().validate()
-            session.shareChoices = choices
+            choices.valid = true
         } catch {
-            session.shareChoices = nil
+            // The choices stay as made (so a fix of one field loses none of the others), not valid.
+            choices.valid = false
             session.keepForm(FormState(name: "share", values: ["for": form["for"] ?? ""], error: error, labels: Self.shareLabels))
         }
+        session.shareChoices = choices
     }
 
     /// The bundle the session's choices describe, drawn into memory: the PDF, or its IPS file.
     public func shareDownload(_ session: WebSession, ips: Bool) throws -> (name: String, type: String, bytes: [UInt8]) {
         let profile = try profile(session)
-        guard let choices = session.shareChoices else { throw NotFound() }
+        guard let choices = session.shareChoices, choices.valid, choices.profileID == profile.id else { throw NotFound() }
         let time = clock()
         let day = time.today().description
         if ips {

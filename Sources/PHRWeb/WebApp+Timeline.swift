@@ -10,10 +10,15 @@ extension WebApp {
         let profile = try profile(session)
         let time = clock()
         let kinds = kind.map { Set([$0]) } ?? Set(Timeline.Kind.allCases)
-        let pageNumber = max(1, page)
-        let (events, total) = try Timeline(vault: vault, profile: profile, time: time)
-            .page(kinds: kinds, offset: (pageNumber - 1) * Self.timelinePage, limit: Self.timelinePage)
+        let timeline = Timeline(vault: vault, profile: profile, time: time)
+        var pageNumber = max(1, page)
+        var (events, total) = try timeline.page(kinds: kinds, offset: (pageNumber - 1) * Self.timelinePage, limit: Self.timelinePage)
         let pages = max(1, (total + Self.timelinePage - 1) / Self.timelinePage)
+        if pageNumber > pages {
+            // Past the end: the last page.
+            pageNumber = pages
+            (events, total) = try timeline.page(kinds: kinds, offset: (pageNumber - 1) * Self.timelinePage, limit: Self.timelinePage)
+        }
 
         let everything: HTML = "<li><a href=\"/timeline\"\(kind == nil ? " aria-current=\"page\"" as HTML : .empty)>Everything</a></li>"
         let tabs: [HTML] = [everything] + Timeline.Kind.allCases.map { item in
@@ -24,7 +29,8 @@ extension WebApp {
         var items: [HTML] = []
         func flush() {
             guard !items.isEmpty else { return }
-            let heading = month.count >= 7 ? "\(HabitChart.months[(Int(month.suffix(2)) ?? 1) - 1]) \(month.prefix(4))" : month
+            let number = Int(month.suffix(2)) ?? 0
+            let heading = month.count >= 7 && (1...12).contains(number) ? "\(HabitChart.months[number - 1]) \(month.prefix(4))" : month
             groups.append("<section class=\"timeline-month\"><h2>\(heading)</h2><ol class=\"timeline\">\(items)</ol></section>")
             items = []
         }

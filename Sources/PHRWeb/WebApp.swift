@@ -13,6 +13,8 @@ public final class WebApp: @unchecked Sendable {
     let uploads = NSLock()
     /// Uploads read at once.
     let uploadSlots = Slots(2)
+    /// Share bundles drawn into memory at once (each may be large).
+    let downloadSlots = Slots(1)
     /// Page images drawn at once, each in a sandboxed worker.
     let drawings = DispatchSemaphore(value: 2)
 
@@ -341,7 +343,12 @@ public final class WebApp: @unchecked Sendable {
 
     public func chooseProfile(_ session: WebSession, name: String) {
         if (try? vault.database.read({ db in try Profiles.resolve(db, name: name) })) != nil {
-            if session.profile != name { session.documentFilter = DocumentStore.Filter() }
+            if session.profile != name {
+                // What was chosen or read for one profile never carries over to another.
+                session.documentFilter = DocumentStore.Filter()
+                session.shareChoices = nil
+                session.labReview = nil
+            }
             session.profile = name
         } else {
             session.flash("There is no profile named \(name).", isError: true)

@@ -239,6 +239,12 @@ public struct WebServer: Sendable {
             router.post(RouterPath(stringLiteral: path)) { _, context in
                 let session = try context.signedIn
                 let file: (name: String, type: String, bytes: [UInt8])
+                // One bundle is drawn into memory at a time.
+                guard app.downloadSlots.take() else {
+                    session.flash("phr is making another bundle; try again in a moment.", isError: true)
+                    return Self.seeOther("/share")
+                }
+                defer { app.downloadSlots.give() }
                 do {
                     file = try await Self.blocking { try app.shareDownload(session, ips: ips) }
                 } catch let error as PHRError {
@@ -415,7 +421,8 @@ public struct WebServer: Sendable {
         try await receive(request, context: context, app: app, wantsJSON: false) { session, body in
             let files = body.files
             let dryRun = body.fields["dry_run"] == "1"
-            await blocking { app.importUpload(session, files: files, dryRun: dryRun) }
+            let profileID = body.fields["profile"]
+            await blocking { app.importUpload(session, files: files, dryRun: dryRun, profileID: profileID) }
             return seeOther(importPath)
         }
     }

@@ -519,8 +519,16 @@ extension ServeTests {
         let rows = review.components(separatedBy: "name=\"keep-").count - 1
         #expect(rows == 22, "\(review)")
         #expect(try cli.run(["lab", "list", "--json"], Self.env).stdout.filter { !$0.isWhitespace } == "[]", "reading saves nothing")
+        func reading(_ page: String) throws -> String {
+            try #require(page.range(of: #"name="reading" value="[0-9a-f]{32}""#, options: .regularExpression)
+                .map { String(page[$0].dropFirst(#"name="reading" value=""#.count).dropLast()) })
+        }
+        let token = try reading(review)
+        // A form from another reading (a stale tab) is refused whole.
+        #expect(try post("/documents/\(docID)/labs", "reading=" + String(repeating: "0", count: 32) + "&keep-1=1").header("location") == "/documents/\(docID)/labs")
+        #expect(try get("/documents/\(docID)/labs").contains("earlier reading"))
         // Every row kept as read, but row 1 dropped and row 22 (ferritin 8) corrected to 9.
-        var form = (2...22).map { "keep-\($0)=1" }.joined(separator: "&") + "&collected=2025-03-18"
+        var form = "reading=\(token)&" + (2...22).map { "keep-\($0)=1" }.joined(separator: "&") + "&collected=2025-03-18"
         let wrong = form + "&value-3=lots"
         _ = try post("/documents/\(docID)/labs", wrong)
         let refused = try get("/documents/\(docID)/labs")
@@ -534,8 +542,8 @@ extension ServeTests {
         let ferritin = list.first { ($0["name"] as? String) == "Ferritin" }
         #expect(ferritin.flatMap { $0["value_number"] as? Double } == 9, "the corrected value is saved: \(String(describing: ferritin))")
         // Read again and saved again: nothing is saved twice.
-        _ = try get("/documents/\(docID)/labs?read=again")
-        _ = try post("/documents/\(docID)/labs", (1...22).map { "keep-\($0)=1" }.joined(separator: "&"))
+        let again1 = try get("/documents/\(docID)/labs?read=again")
+        _ = try post("/documents/\(docID)/labs", "reading=\(try reading(again1))&" + (1...22).map { "keep-\($0)=1" }.joined(separator: "&"))
         let again = try get("/labs")
         #expect(again.contains("Saved 1 result from this report; 21 were saved from it before and were left alone."), "\(again)")
     }
@@ -551,9 +559,12 @@ extension ServeTests {
         defer { agent.stop() }
         let (cookie, csrf) = try agent.signIn()
         let origin = "http://\(agent.host)"
-        func upload(_ name: String, _ bytes: [UInt8], dryRun: Bool = false) throws -> HTTPAnswer {
+        let recordsPage = try agent.request("GET", "/records", headers: ["Cookie": cookie]).body
+        let profileField = try #require(recordsPage.range(of: #"name="profile" value="[0-9]+""#, options: .regularExpression)
+            .map { String(recordsPage[$0].dropFirst(#"name="profile" value=""#.count).dropLast()) })
+        func upload(_ name: String, _ bytes: [UInt8], dryRun: Bool = false, profile: String? = nil) throws -> HTTPAnswer {
             let boundary = "phrtest\(UUID().uuidString.prefix(8))"
-            var fields = [("csrf", csrf)]
+            var fields = [("csrf", csrf), ("profile", profile ?? profileField)]
             if dryRun { fields.append(("dry_run", "1")) }
             return try agent.post("/records/import", bytes: Self.multipart(boundary: boundary, fields: fields, files: [(name, bytes)]),
                                   contentType: "multipart/form-data; boundary=\(boundary)", headers: ["Cookie": cookie, "Origin": origin])
@@ -580,6 +591,9 @@ extension ServeTests {
         _ = try upload("ccd.xml", ccd)
         #expect(try get("/records/import").contains("<tr><th scope=\"row\">Medications</th><td class=\"number\">0</td><td class=\"number\">0</td><td class=\"number\">\(expected.medications)</td>"))
 
+        // From a page that showed another profile: refused, nothing imported.
+        _ = try upload("ccd.xml", ccd, profile: "999")
+        #expect(try get("/records/import").contains("another profile"))
         _ = try upload("notes.txt", Array("just some words".utf8))
         let refused = try get("/records/import")
         #expect(refused.contains("<h1>Not imported</h1>") && refused.contains("notes.txt") && !refused.contains("/proc/self/fd"), "\(refused)")
@@ -632,6 +646,20 @@ extension ServeTests {
         #expect(ips.header("content-type") == "application/fhir+json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ips.bodyBytes)) as? [String: Any])
         #expect(json["resourceType"] as? String == "Bundle" && json["type"] as? String == "document")
+        // A section left out is left out of the IPS too: withheld, not "none recorded".
+        _ = try post("/share/preview", "for=Dr+Lee&section-summary=1&section-medications=1&documents=recent&paper=a4&ips=1")
+        let narrow = try #require(try JSONSerialization.jsonObject(with: Data(try post("/share/ips", "").bodyBytes)) as? [String: Any])
+        let resources = ((narrow["entry"] as? [[String: Any]]) ?? []).compactMap { ($0["resource"] as? [String: Any])?["resourceType"] as? String }
+        #expect(!resources.contains("AllergyIntolerance") && resources.contains("MedicationStatement"), "\(resources)")
+        let composition = ((narrow["entry"] as? [[String: Any]])?.first?["resource"] as? [String: Any]) ?? [:]
+        let allergySection = ((composition["section"] as? [[String: Any]]) ?? []).first { ($0["title"] as? String) == "Allergies and Intolerances" }
+        let reason = ((allergySection?["emptyReason"] as? [String: Any])?["coding"] as? [[String: Any]])?.first?["code"] as? String
+        #expect(reason == "withheld", "\(String(describing: allergySection))")
+        // Another profile chosen: the choices go, nothing downloads for the wrong person.
+        _ = try cli.run(["profile", "add", "Sam"], Self.env)
+        _ = try post("/profile", "profile=Sam")
+        #expect(try post("/share/pdf", "").status == 404)
+        _ = try post("/profile", "profile=me")
         // Made in memory: no PDF or JSON appeared beside the vault or in the runtime directory.
         let written = (FileManager.default.subpaths(atPath: cli.directory) ?? []).filter { $0.hasSuffix(".pdf") || $0.contains("ips") || $0.contains("bundle") }
         #expect(written == ["downloaded.pdf"], "\(written)")
@@ -759,7 +787,9 @@ extension ServeTests {
         #expect(try get("/log?metric=weight&period=year").body.contains("Unpin from Today"))
         let today = try get("/").body
         #expect(today.contains("Pinned charts") && today.contains("href=\"/log?metric=weight&amp;period=year\">Weight, last 12 months</a>"), "\(today)")
-        _ = try post("/log/pin", "metric=weight&period=year")
+        _ = try post("/log/pin", "metric=weight&period=year&pin=1")
+        #expect(try get("/").body.contains("Pinned charts"), "pinning what is pinned keeps it")
+        _ = try post("/log/pin", "metric=weight&period=year&pin=0")
         #expect(!(try get("/").body.contains("Pinned charts")))
         _ = try post("/log/pin", "metric=weight&period=forever")
         #expect(try get("/").body.contains("Nothing was pinned"))

@@ -36,15 +36,17 @@ public enum PinnedCharts {
         }
     }
 
-    /// Pins `pin` (at most `most`: the oldest goes) or, when pinned, unpins it. The pins after.
+    /// Pins `pin` (at most `most`: the oldest goes), or unpins it; pinning what is pinned (or
+    /// unpinning what is not) changes nothing. The pins after.
     @discardableResult
-    public static func toggle(_ pin: Pin, vault: Vault, profile: Profile) throws -> [Pin] {
+    public static func set(_ pin: Pin, pinned: Bool, vault: Vault, profile: Profile) throws -> [Pin] {
         try vault.database.write { db in
             let stored = try String.fetchOne(db, sql: "SELECT value FROM vault_info WHERE key = ?", arguments: [key(profile)]) ?? ""
             var pins = stored.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-            if let at = pins.firstIndex(of: pin.text) {
+            let at = pins.firstIndex(of: pin.text)
+            if !pinned, let at {
                 pins.remove(at: at)
-            } else {
+            } else if pinned, at == nil {
                 pins.append(pin.text)
                 if pins.count > most { pins.removeFirst(pins.count - most) }
             }

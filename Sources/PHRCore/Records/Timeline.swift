@@ -32,6 +32,8 @@ public struct Timeline {
         public var detail: String?
         /// The record to open: a document, a lab result, an appointment's day.
         public var recordID: String?
+        /// Among events of one day and kind, their order (documents: as their list orders them).
+        var position = 0
     }
 
     public let vault: Vault
@@ -55,13 +57,14 @@ public struct Timeline {
             if kinds.contains(.document) {
                 // Only the newest `wanted` documents can be on this page.
                 total += try Int.fetchOne(db, sql: "SELECT count(*) FROM document WHERE profile_id = ?", arguments: [profileID]) ?? 0
-                for row in try Row.fetchAll(db, sql: """
+                for (position, row) in try Row.fetchAll(db, sql: """
                     SELECT id, title, type, coalesce(date, substr(added_at, 1, 10)) AS day, date IS NULL AS undated FROM document
                     WHERE profile_id = ? ORDER BY day DESC, added_at DESC, id LIMIT ?
-                    """, arguments: [profileID, wanted]) {
+                    """, arguments: [profileID, wanted]).enumerated() {
                     let undated: Bool = row["undated"]
                     events.append(Event(kind: .document, date: row["day"], title: row["title"],
-                                        detail: (row["type"] as String) + (undated ? ", added (no date of its own)" : ""), recordID: row["id"]))
+                                        detail: (row["type"] as String) + (undated ? ", added (no date of its own)" : ""), recordID: row["id"],
+                                        position: position))
                 }
             }
             if kinds.contains(.labs) {
@@ -138,7 +141,8 @@ public struct Timeline {
                 var sql: [String] = []
                 for (table, words) in [("medication", "medications"), ("allergy", "allergies"), ("condition", "conditions"),
                                        ("immunization", "immunizations"), ("observation", "results"), ("appointment", "appointments")] {
-                    sql.append("SELECT substr(created_at, 1, 10) AS day, '\(words)' AS what, count(*) AS n FROM \(table) WHERE profile_id = ?1 AND source_key IS NOT NULL GROUP BY day")
+                    // Results saved from a document carry a source key too ("document:…"): not imports.
+                    sql.append("SELECT substr(created_at, 1, 10) AS day, '\(words)' AS what, count(*) AS n FROM \(table) WHERE profile_id = ?1 AND source_key IS NOT NULL AND source_key NOT LIKE 'document%' GROUP BY day")
                 }
                 for row in try Row.fetchAll(db, sql: sql.joined(separator: " UNION ALL "), arguments: [profileID]) {
                     let count: Int = row["n"]
@@ -153,17 +157,19 @@ public struct Timeline {
                 let (left, right) = (Self.sortKey(a.date), Self.sortKey(b.date))
                 if left != right { return left > right }
                 if a.kind != b.kind { return order[a.kind]! < order[b.kind]! }
+                if a.position != b.position { return a.position < b.position }
                 return a.title < b.title
             }
             return (Array(events.dropFirst(offset).prefix(limit)), total)
         }
     }
 
-    /// A partial date sorts as its first day: "2019" as "2019-01-01".
+    /// A partial date sorts after the full dates it holds ("2019" as "2019-00-00", below every
+    /// day of 2019 newest first), so a month's heading is never split by it.
     static func sortKey(_ date: String) -> String {
         switch date.count {
-        case 4: return date + "-01-01"
-        case 7: return date + "-01"
+        case 4: return date + "-00-00"
+        case 7: return date + "-00"
         default: return date
         }
     }

@@ -19,6 +19,9 @@ struct IPSDocumentBuilder {
     let generator: String
     /// The Patient's id, the same in every summary of the profile (`IPSPatientID`).
     let patientID: String
+    /// Sections the user left out: a required one says "withheld" (not "none recorded"), an
+    /// optional one is left out. `content` holds none of their records (`limited(to:)`).
+    var withheld: Set<ShareSection> = []
 
     static let loinc = "http://loinc.org"
     static let emptyReasonSystem = "http://terminology.hl7.org/CodeSystem/list-empty-reason"
@@ -31,6 +34,8 @@ struct IPSDocumentBuilder {
         var entries: [String]
         /// Shown when there are no entries, in the narrative and as the empty reason's text.
         var emptyText: String
+        /// The list-empty-reason code: "unavailable" (none recorded), "withheld" (left out by the user).
+        var emptyCode = "unavailable"
     }
 
     func build() -> OrderedJSON {
@@ -65,6 +70,11 @@ struct IPSDocumentBuilder {
                     },
                     emptyText: "No medications are recorded in phr."),
         ]
+        // A required section the user left out says so, rather than "none recorded".
+        for (index, section) in [(0, ShareSection.conditions), (1, .allergies), (2, .medications)] where withheld.contains(section) {
+            sections[index].emptyText = "Not shared in this summary."
+            sections[index].emptyCode = "withheld"
+        }
         if !past.isEmpty {
             sections.append(Section(title: "History of Past Illness", code: "11348-0", display: "History of Past illness Narrative",
                                     narrative: IPSNarrative.table(["Condition", "Status", "Since", "Resolved"],
@@ -147,8 +157,8 @@ struct IPSDocumentBuilder {
                 ("code", code),
                 ("text", IPSNarrative.text(IPSNarrative.paragraph(section.emptyText))),
                 ("emptyReason", .object([
-                    ("coding", .array([.object([("system", .string(emptyReasonSystem)), ("code", .string("unavailable")),
-                                                ("display", .string("Unavailable"))])])),
+                    ("coding", .array([.object([("system", .string(emptyReasonSystem)), ("code", .string(section.emptyCode)),
+                                                ("display", .string(section.emptyCode == "withheld" ? "Information Withheld" : "Unavailable"))])])),
                     ("text", .string(section.emptyText)),
                 ])),
             ])

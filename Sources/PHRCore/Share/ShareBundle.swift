@@ -31,7 +31,7 @@ public enum ShareBundle {
         }
         result.bytes = FileSystem.fileSize(request.output) ?? 0
         if let fhir = request.fhirOutput {
-            try OutputFile.write(try ips(content, vault: vault, profile: profile, time: time, generator: request.generator),
+            try OutputFile.write(try ips(content, request: request, vault: vault, profile: profile, time: time),
                                  to: fhir, replace: request.force, exists: { ShareError.exists(path: $0) })
             result.fhir = fhir
         }
@@ -53,7 +53,7 @@ public enum ShareBundle {
         var pdf: [UInt8] = []
         var (result, content) = try produce(request, vault: vault, profile: profile, time: time, renderer: renderer) { pdf.append(contentsOf: $0) }
         result.bytes = Int64(pdf.count)
-        let bundle = withIPS ? try ips(content, vault: vault, profile: profile, time: time, generator: request.generator) : nil
+        let bundle = withIPS ? try ips(content, request: request, vault: vault, profile: profile, time: time) : nil
         result.fhir = withIPS ? request.fhirOutput : nil
         return Rendered(result: result, pdf: pdf, ips: bundle)
     }
@@ -62,13 +62,17 @@ public enum ShareBundle {
     public static func ipsDocument(_ request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext) throws -> [UInt8] {
         try request.validate()
         let content = try ShareContent.load(vault: vault, profile: profile, request: request, time: time)
-        return try ips(content, vault: vault, profile: profile, time: time, generator: request.generator)
+        return try ips(content, request: request, vault: vault, profile: profile, time: time)
     }
 
-    /// The IPS document Bundle of `content`, serialized.
-    private static func ips(_ content: ShareContent, vault: Vault, profile: Profile, time: TimeContext, generator: String) throws -> [UInt8] {
+    /// The IPS document Bundle of `content`, serialized: only the sections `request` shares (the
+    /// ones left out are withheld, as in the PDF).
+    private static func ips(_ content: ShareContent, request: ShareRequest, vault: Vault, profile: Profile, time: TimeContext) throws -> [UInt8] {
         let patientID = try IPSPatientID.id(keys: vault.keys, profileID: profile.id, medicalID: content.medicalID)
-        return Array(IPSDocumentBuilder(content: content, time: time, generator: generator, patientID: patientID).build().serialized())
+        let shared = ShareSection.allCases.filter { request.sections.contains($0) }
+        var builder = IPSDocumentBuilder(content: content.limited(to: shared), time: time, generator: request.generator, patientID: patientID)
+        builder.withheld = Set(ShareSection.allCases).subtracting(request.sections)
+        return Array(builder.build().serialized())
     }
 
     /// Loads the content, draws the bundle in the sandbox into `sink`, and says what it holds

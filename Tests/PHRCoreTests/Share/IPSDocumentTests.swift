@@ -14,10 +14,11 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    /// Writes the IPS file for `fixture` (the PDF with its summary only, to be quick).
+    /// Writes the IPS file for `fixture` (every section but the documents, to be quick: the IPS
+    /// holds the sections the bundle shares).
     static func ips(_ fixture: ShareFixture) throws -> [String: Any] {
         var request = fixture.request()
-        request.sections = [.summary]
+        request.sections = Set(ShareSection.allCases).subtracting([.documents])
         request.fhirOutput = "\(fixture.directory)/ips.json"
         let result = try fixture.write(request)
         #expect(result.fhir == request.fhirOutput)
