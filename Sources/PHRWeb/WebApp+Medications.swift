@@ -175,6 +175,7 @@ extension WebApp {
         <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">For</th><th scope="col">Note</th></tr></thead>
         <tbody>\(doseRows)</tbody></table></div>
         """))
+        \(medicationEditForm(session, medication))
         <div class="actions">
         \(medication.status == .active ? HTML("""
         <form method="post" action="/medications/\(medication.id)/stop" class="inline"><input type="hidden" name="csrf" value="\(session.csrf)">\
@@ -273,5 +274,63 @@ extension WebApp {
         guard let medication = try? store.get(id), medication.id == id else { throw NotFound() }
         let removed = try store.remove(medication.id)
         session.flash("Removed \(removed.displayName) and its doses.")
+    }
+
+    /// The form that changes a medication (`phr med edit`): what is typed replaces what is there,
+    /// an emptied field clears it (the name cannot be emptied).
+    private func medicationEditForm(_ session: WebSession, _ medication: Medication) -> HTML {
+        let state = session.takeForm("med-edit")
+        let fields = FormFields(form: "med-edit", state: state)
+        let (kind, times, every): (String, String, String)
+        switch medication.schedule {
+        case .times(let list): (kind, times, every) = ("times", list.map(\.description).joined(separator: ", "), "")
+        case .interval(let minutes): (kind, times, every) = ("every", "", TimeText.duration(TimeInterval(minutes * 60)))
+        case .asNeeded: (kind, times, every) = ("as-needed", "", "")
+        case .unscheduled: (kind, times, every) = ("none", "", "")
+        }
+        let chosen = fields.value("kind", kind)
+        func option(_ value: String, _ label: String) -> HTML {
+            "<label><input type=\"radio\" name=\"kind\" value=\"\(value)\"\(chosen == value ? " checked" as HTML : .empty)> \(label)</label>"
+        }
+        return """
+        <details class="edit card"\(state == nil ? "" : " open")><summary>Change the medication</summary>
+        <form method="post" action="/medications/\(medication.id)/edit" class="fields" novalidate>
+        <input type="hidden" name="csrf" value="\(session.csrf)">
+        \(fields.formError)
+        \(fields.input("name", label: "Name", value: medication.name, extra: " required autocomplete=\"off\""))
+        \(fields.input("dose", label: "Dose", value: medication.dose ?? "", extra: " autocomplete=\"off\""))
+        <fieldset class="choice"><legend>Schedule</legend>
+        \(option("times", "At times of day")) \(option("every", "Every so many hours")) \(option("as-needed", "As needed")) \(option("none", "No schedule"))
+        </fieldset>
+        \(fields.input("schedule", label: "Times of day", value: times, extra: " autocomplete=\"off\"", hint: "08:00, 20:00"))
+        \(fields.input("every", label: "Every", value: every, extra: " autocomplete=\"off\"", hint: "8h, 12h"))
+        \(fields.input("instructions", label: "Instructions", value: medication.instructions ?? "", extra: " autocomplete=\"off\""))
+        <p><button type="submit">Save the changes</button></p>
+        </form></details>
+        """
+    }
+
+    /// Changes a medication from its form (`phr med edit`'s checks); the outcome, or the refused form.
+    public func editMedication(_ session: WebSession, id: String, form: [String: String]) throws {
+        let profile = try profile(session)
+        let store = MedicationStore(vault: vault, profile: profile, time: clock())
+        guard let medication = try? store.get(id), medication.id == id else { throw NotFound() }
+        var input = MedicationStore.Input()
+        input.name = (form["name"] ?? "").trimmingCharacters(in: .whitespaces)
+        input.dose = (form["dose"] ?? "").trimmingCharacters(in: .whitespaces)
+        input.instructions = (form["instructions"] ?? "").trimmingCharacters(in: .whitespaces)
+        switch form["kind"] ?? "times" {
+        case "every": input.every = form["every"] ?? ""
+        case "as-needed": input.asNeeded = true
+        case "none": input.noSchedule = true
+        default: input.times = form["schedule"] ?? ""
+        }
+        do {
+            let changed = try store.edit(medication.id, input)
+            session.flash("Saved \(changed.displayName), \(changed.schedule.summary).")
+        } catch {
+            let kept = form.filter { ["name", "dose", "kind", "schedule", "every", "instructions"].contains($0.key) }
+            session.keepForm(FormState(name: "med-edit", values: kept, error: error, labels: Self.medicationLabels))
+        }
     }
 }

@@ -296,6 +296,12 @@ public struct WebServer: Sendable {
             let month = request.uri.queryParameters.get("month").map { String($0) }
             return try await Self.page { try app.medication(context.signedIn, id: id, month: month) }
         }
+        router.post("/medications/:id/edit") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            try await Self.blocking { try app.editMedication(session, id: id, form: context.form) }
+            return Self.seeOther("/medications/\(Self.plainID(id))")
+        }
         router.post("/medications/:id/stop") { _, context in
             let session = try context.signedIn
             let id = try context.parameters.require("id")

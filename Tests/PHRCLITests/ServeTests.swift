@@ -742,6 +742,14 @@ extension ServeTests {
         #expect(try get(medPath + "?month=2020-01").body.contains("Doses in January 2020"))
         #expect(try get("/medications/zzzzzz").status == 404)
         #expect(try get("/medications").body.contains("Tri&lt;b&gt;"))
+        // Changed from its page: a wrong time refused beside its field, then a new dose and times.
+        _ = try post(medPath + "/edit", "name=Tri%3Cb%3E&dose=5+mg&kind=times&schedule=8+oclock")
+        #expect(try get(medPath).body.contains("id=\"med-edit-schedule\" name=\"schedule\" type=\"text\" value=\"8 oclock\" aria-invalid=\"true\""))
+        _ = try post(medPath + "/edit", "name=Tri%3Cb%3E&dose=10+mg&kind=times&schedule=07%3A30&instructions=with+food")
+        let edited = try get(medPath).body
+        #expect(edited.contains("Saved Tri&lt;b&gt; 10 mg, daily at 07:30.") && edited.contains("<dd>with food</dd>"), "\(edited)")
+        let shownMed = try cli.run(["med", "show", String(medPath.split(separator: "/").last!), "--json"], Self.env).stdout
+        #expect(shownMed.contains("10 mg") && shownMed.contains("07:30"), "\(shownMed)")
 
         // An appointment: refused without a date, then added; its day lists it; the calendar file.
         let noDate = try post("/appointments/add", "with=Dr+Rivera&date=&time=")
