@@ -71,6 +71,7 @@ extension WebApp {
             <li class="appointment"><strong>\(when)</strong>\(status) with \(appointment.with)\(appointment.location.map { ", " + $0 })\
             \(appointment.reason.map { " (\($0))" }) <span class="muted">\(appointment.allDay ? "" : "\(appointment.durationMinutes) min")\
             \(appointment.remindMinutes.map { " · reminder \(TimeText.duration(TimeInterval($0 * 60))) before" } ?? "")</span>
+            <a class="small" href="/appointments/\(appointment.id)/edit" aria-label="Change the appointment with \(appointment.with) on \(appointment.start.date.description)">Change…</a>
             <a class="small" href="/appointments/\(appointment.id)/remove" aria-label="Remove the appointment with \(appointment.with) on \(appointment.start.date.description)">Remove…</a></li>
             """
         }
@@ -172,5 +173,59 @@ extension WebApp {
         let removed = try store.remove(appointment.id)
         session.flash("Removed the appointment with \(removed.with) on \(Self.longDate(removed.start.date)).")
         return "/appointments?day=\(removed.start.date)"
+    }
+
+    /// An appointment's form (`phr appt edit`): what is typed replaces what is there; an emptied
+    /// optional field clears it.
+    public func editAppointmentPage(_ session: WebSession, id: String) throws -> HTML {
+        let profile = try profile(session)
+        let store = AppointmentStore(vault: vault, profile: profile, time: clock())
+        guard let appointment = try? store.get(id), appointment.id == id else { throw NotFound() }
+        let fields = FormFields(form: "appt-edit", state: session.takeForm("appt-edit"))
+        let (dateError, dateAttributes) = fields.error("at")
+        let body: HTML = """
+        <p class="crumbs"><a href="/appointments?day=\(appointment.start.date.description)">Appointments</a></p>
+        <h1>Change the appointment</h1>
+        <p class="whose-line">Profile: \(profile.name)</p>
+        <form method="post" action="/appointments/\(appointment.id)/edit" class="fields" novalidate>
+        <input type="hidden" name="csrf" value="\(session.csrf)">
+        \(fields.formError)
+        \(fields.input("with", label: "With", value: appointment.with, extra: " required autocomplete=\"off\""))
+        <div class="field"><label for="appt-edit-date">Date</label>
+        <input id="appt-edit-date" name="date" type="date" value="\(fields.value("date", appointment.start.date.description))"\(dateAttributes) required></div>
+        <div class="field"><label for="appt-edit-time">Time</label><span class="muted field-hint" id="appt-edit-at-hint">empty for all day</span>
+        <input id="appt-edit-time" name="time" type="time" value="\(fields.value("time", appointment.allDay ? "" : appointment.start.time.description))"\
+        \(fields.error("at", hint: true).attributes)>\(dateError)</div>
+        \(fields.input("duration", label: "Duration", value: "\(appointment.durationMinutes)m", extra: " autocomplete=\"off\"", hint: "30m, 1h"))
+        \(fields.input("location", label: "Where", value: appointment.location ?? "", extra: " autocomplete=\"off\""))
+        \(fields.input("reason", label: "What for", value: appointment.reason ?? "", extra: " autocomplete=\"off\""))
+        <div class="actions"><button type="submit">Save the changes</button> <a href="/appointments?day=\(appointment.start.date.description)">Leave it as it is</a></div>
+        </form>
+        """
+        return try layout(.appointments, session, profile, path: "/appointments/\(appointment.id)/edit").page(body)
+    }
+
+    /// Changes an appointment from its form; the page to show next.
+    public func editAppointment(_ session: WebSession, id: String, form: [String: String]) throws -> String {
+        let profile = try profile(session)
+        let store = AppointmentStore(vault: vault, profile: profile, time: clock())
+        guard let appointment = try? store.get(id), appointment.id == id else { throw NotFound() }
+        var input = AppointmentStore.Input()
+        input.with = (form["with"] ?? "").trimmingCharacters(in: .whitespaces)
+        let date = (form["date"] ?? "").trimmingCharacters(in: .whitespaces)
+        let clock = (form["time"] ?? "").trimmingCharacters(in: .whitespaces)
+        input.at = clock.isEmpty ? date : "\(date) \(clock)"
+        input.duration = Self.given(form["duration"])
+        input.location = (form["location"] ?? "").trimmingCharacters(in: .whitespaces)
+        input.reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            let changed = try store.edit(appointment.id, input)
+            session.flash("Saved the appointment with \(changed.with) on \(Self.longDate(changed.start.date))\(changed.allDay ? "" : " at \(changed.start.time)").")
+            return "/appointments?day=\(changed.start.date)"
+        } catch {
+            let kept = form.filter { ["with", "date", "time", "duration", "location", "reason"].contains($0.key) }
+            session.keepForm(FormState(name: "appt-edit", values: kept, error: error, labels: Self.appointmentLabels))
+            return "/appointments/\(appointment.id)/edit"
+        }
     }
 }

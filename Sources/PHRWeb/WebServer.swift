@@ -337,6 +337,16 @@ public struct WebServer: Sendable {
             response.headers[.contentSecurityPolicy] = "sandbox; default-src 'none'"
             return response
         }
+        router.get("/appointments/:id/edit") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.editAppointmentPage(context.signedIn, id: id) }
+        }
+        router.post("/appointments/:id/edit") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            let next = try await Self.blocking { try app.editAppointment(session, id: id, form: context.form) }
+            return Self.seeOther(Self.back(next))
+        }
         router.get("/appointments/:id/remove") { _, context in
             let id = try context.parameters.require("id")
             return try await Self.page { try app.confirmAppointmentRemoval(context.signedIn, id: id) }

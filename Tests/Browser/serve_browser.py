@@ -213,6 +213,10 @@ try:
         fetch('/appointments/calendar.ics').then(r => r.text()).then(done);""")
     check("BEGIN:VCALENDAR" in calendar and "Dr Rivera" in calendar, "the .ics download holds the appointment")
     shot("appointments-day")
+    driver.find_element(By.CSS_SELECTOR, "a[aria-label^='Change the appointment with Dr Rivera']").click()
+    wait.until(lambda d: "Change the appointment" in d.find_element(By.TAG_NAME, "h1").text)
+    check(driver.find_element(By.ID, "appt-edit-with").get_attribute("value") == "Dr Rivera", "the appointment's form shows it as it is")
+    shot("appointment-edit")
 
     # Lab results: the list, a result added from the keyboard (a wrong value first: the error
     # stands beside its field and what was typed stays), then its point on the chart, at the

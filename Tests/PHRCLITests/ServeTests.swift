@@ -760,6 +760,14 @@ extension ServeTests {
         let day = try get("/appointments?day=2031-03-04").body
         #expect(day.contains("Dr Rivera") && day.contains("Room 3") && day.contains("On Tue 4 March 2031"), "\(day)")
         #expect(day.contains("aria-current=\"true\""))
+        // Changed: a date that is not one is refused beside its field; then moved to 10:45.
+        let apptID = try #require(day.range(of: #"/appointments/[0-9a-z]+/edit"#, options: .regularExpression).map { String(day[$0]) })
+        #expect(try post(apptID, "with=Dr+Rivera&date=2031-02-30&time=10%3A15").header("location") == apptID)
+        #expect(try get(apptID).body.contains("aria-invalid=\"true\""))
+        let moved = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=")
+        #expect(moved.header("location") == "/appointments?day=2031-03-04")
+        let movedDay = try get("/appointments?day=2031-03-04").body
+        #expect(movedDay.contains("Saved the appointment with Dr Rivera on Tue 4 March 2031 at 10:45.") && movedDay.contains("Room 4"), "\(movedDay)")
         let ics = try get("/appointments/calendar.ics")
         #expect(ics.header("content-disposition") == "attachment; filename=\"appointments.ics\"")
         #expect(ics.header("content-type")?.hasPrefix("text/calendar") == true)
