@@ -230,15 +230,7 @@ extension WebApp {
         let time = clock()
         let format = HealthFormat(settings)
         let stats = try HealthStats(vault: vault, profile: profile, time: time).measurement(metric, choice.period(endingOn: time.today()))
-        let unit: String
-        let convert: @Sendable (Double) -> Double
-        switch metric {
-        case .weight where settings.units == .us: (unit, convert) = ("lb", { HealthUnit.pound.fromCanonical($0) })
-        case .weight: (unit, convert) = ("kg", { $0 })
-        case .glucose where settings.glucoseUnit == .milligramPerDecilitre: (unit, convert) = ("mg/dL", { HealthUnit.milligramPerDecilitre.fromCanonical($0) })
-        case .glucose: (unit, convert) = ("mmol/L", { $0 })
-        default: (unit, convert) = ("mmHg", { $0 })
-        }
+        let (unit, convert) = MeasurementChart.unit(of: metric, settings)
         let chart = MeasurementChart(stats, unit: unit, convert: convert)
         let latest: HTML = stats.latest.map { entry in
             "<span class=\"big\">\(format.entry(entry))</span> <span class=\"muted\">latest, \(TimeText.sentence(entry.instant, time))</span>"
@@ -346,14 +338,7 @@ extension WebApp {
                 chart = HabitChart(try stats.habit(pin.metric, statsPeriod), units: settings.units, today: time.today())
                     .svg(title: "\(title); its figures are on the health log")
             } else {
-                let unit: String, convert: @Sendable (Double) -> Double
-                switch pin.metric {
-                case .weight where settings.units == .us: (unit, convert) = ("lb", { HealthUnit.pound.fromCanonical($0) })
-                case .weight: (unit, convert) = ("kg", { $0 })
-                case .glucose where settings.glucoseUnit == .milligramPerDecilitre: (unit, convert) = ("mg/dL", { HealthUnit.milligramPerDecilitre.fromCanonical($0) })
-                case .glucose: (unit, convert) = ("mmol/L", { $0 })
-                default: (unit, convert) = ("mmHg", { $0 })
-                }
+                let (unit, convert) = MeasurementChart.unit(of: pin.metric, settings)
                 chart = MeasurementChart(try stats.measurement(pin.metric, statsPeriod), unit: unit, convert: convert)?
                     .svg(title: "\(title); its figures are on the health log", names: pin.metric == .bp ? ["systolic", "diastolic"] : [])
                     ?? "<p class=\"muted\">No readings in this period.</p>"

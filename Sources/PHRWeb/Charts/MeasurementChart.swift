@@ -53,6 +53,17 @@ struct MeasurementChart {
         dateTicks = LabChart.dateTicks(from: first, to: last, results: days.map(\.day)).map { (x($0.day), $0.label) }
     }
 
+    /// The unit a measurement is charted in for a profile, and how a canonical value becomes it.
+    static func unit(of metric: LogMetric, _ settings: HealthSettings) -> (String, @Sendable (Double) -> Double) {
+        switch metric {
+        case .weight where settings.units == .us: return ("lb", { HealthUnit.pound.fromCanonical($0) })
+        case .glucose where settings.glucoseUnit == .milligramPerDecilitre: return ("mg/dL", { HealthUnit.milligramPerDecilitre.fromCanonical($0) })
+        case .weight: return ("kg", { $0 })
+        case .glucose: return ("mmol/L", { $0 })
+        default: return ("mmHg", { $0 })
+        }
+    }
+
     func figure(_ value: Double) -> String {
         HealthFormat.number(value, decimals: unit == "mmHg" || unit == "mg/dL" ? 0 : 1)
     }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PHRCore
+import PHRService
 
 // The `phr med` subcommands that look medicines up in public databases (RxNorm via RxNav, FDA
 // labels and recalls via openFDA): info, alternatives, check, recalls, resolve. Answers are
