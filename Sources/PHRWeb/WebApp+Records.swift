@@ -80,7 +80,8 @@ extension WebApp {
             let state = session.takeForm("\(kind.rawValue)-add")
             let items: [HTML] = rows.map { row in
                 """
-                <li>\(row.line) <a class="small" href="/records/\(kind.rawValue)/\(row.id)/remove" aria-label="Remove \(row.name)">Remove…</a></li>
+                <li>\(row.line) <a class="small" href="/records/\(kind.rawValue)/\(row.id)/edit" aria-label="Change \(row.name)">Change…</a> \
+                <a class="small" href="/records/\(kind.rawValue)/\(row.id)/remove" aria-label="Remove \(row.name)">Remove…</a></li>
                 """
             }
             sections.append("""
@@ -88,7 +89,7 @@ extension WebApp {
             \(items.isEmpty ? HTML("<p class=\"muted\">None recorded.</p>") : HTML("<ul class=\"plain\">\(items)</ul>"))
             <details class="edit"\(state == nil ? "" : " open")><summary>Add \(kind.singular)</summary>
             <form method="post" action="/records/\(kind.rawValue)/add" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
-            \(recordForm(kind, FormFields(form: "\(kind.rawValue)-add", state: state), today: time.today()))
+            \(recordForm(kind, FormFields(form: "\(kind.rawValue)-add", state: state)))
             <p><button type="submit">Add \(kind.singular)</button></p>
             </form></details></section>
             """)
@@ -133,41 +134,151 @@ extension WebApp {
         }
     }
 
-    private func recordForm(_ kind: RecordScreenKind, _ fields: FormFields, today: CalendarDate) -> HTML {
+    /// The inputs of `kind`'s form, showing `current` (a record's values by input name, when
+    /// changing one); changing one shows the fields only `edit` takes too (status, resolved, notes).
+    private func recordForm(_ kind: RecordScreenKind, _ fields: FormFields, current: [String: String] = [:], editing: Bool = false) -> HTML {
+        func value(_ name: String) -> String { current[name] ?? "" }
+        let notes: HTML = editing ? fields.textarea("notes", label: "Notes", value: value("notes")) : .empty
         switch kind {
         case .allergy:
+            let status: HTML = editing
+                ? fields.select("status", label: "Status", options: Allergy.Status.allCases.map { ($0.rawValue, $0.rawValue) }, value: value("status"))
+                : .empty
             return """
             \(fields.formError)
-            \(fields.input("substance", label: "Substance", extra: " required autocomplete=\"off\"", hint: "Penicillin, peanuts, latex"))
-            \(fields.input("reaction", label: "Reaction", extra: " autocomplete=\"off\"", hint: "hives, anaphylaxis"))
-            \(fields.select("severity", label: "Severity", options: [("", "(not given)")] + Allergy.Severity.allCases.map { ($0.rawValue, $0.rawValue) }))
-            \(fields.select("category", label: "Kind", options: [("", "(not given)")] + Allergy.Category.allCases.map { ($0.rawValue, $0.rawValue) }))
-            \(fields.input("since", label: "Since", extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
+            \(fields.input("substance", label: "Substance", value: value("substance"), extra: " required autocomplete=\"off\"", hint: "Penicillin, peanuts, latex"))
+            \(fields.input("reaction", label: "Reaction", value: value("reaction"), extra: " autocomplete=\"off\"", hint: "hives, anaphylaxis"))
+            \(fields.select("severity", label: "Severity", options: [("", "(not given)")] + Allergy.Severity.allCases.map { ($0.rawValue, $0.rawValue) }, value: value("severity")))
+            \(fields.select("category", label: "Kind", options: [("", "(not given)")] + Allergy.Category.allCases.map { ($0.rawValue, $0.rawValue) }, value: value("category")))
+            \(status)
+            \(fields.input("since", label: "Since", value: value("since"), extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
+            \(notes)
             """
         case .condition:
+            let resolved: HTML = editing
+                ? fields.input("resolved", label: "Resolved", value: value("resolved"), extra: " autocomplete=\"off\"", hint: "a date marks it resolved; empty, not resolved")
+                : .empty
             return """
             \(fields.formError)
-            \(fields.input("name", label: "Condition", extra: " required autocomplete=\"off\"", hint: "Hypothyroidism, asthma"))
-            \(fields.input("since", label: "Since", extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
-            \(fields.select("status", label: "Status", options: Condition.Status.allCases.map { ($0.rawValue, $0.rawValue) }, value: "active"))
+            \(fields.input("name", label: "Condition", value: value("name"), extra: " required autocomplete=\"off\"", hint: "Hypothyroidism, asthma"))
+            \(fields.input("since", label: "Since", value: value("since"), extra: " autocomplete=\"off\"", hint: "2019, 2019-05 or 2019-05-14"))
+            \(fields.select("status", label: "Status", options: Condition.Status.allCases.map { ($0.rawValue, $0.rawValue) }, value: current["status"] ?? "active"))
+            \(resolved)
+            \(notes)
             """
         case .immunization:
             return """
             \(fields.formError)
-            \(fields.input("vaccine", label: "Vaccine", extra: " required autocomplete=\"off\"", hint: "Tetanus (Td), Influenza 2026"))
-            \(fields.input("date", label: "Date", extra: " autocomplete=\"off\"", hint: "2024, 2024-10 or 2024-10-02"))
-            \(fields.input("dose", label: "Dose number", extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "1, 2, 3 in a series"))
-            \(fields.input("lot", label: "Lot", extra: " autocomplete=\"off\""))
+            \(fields.input("vaccine", label: "Vaccine", value: value("vaccine"), extra: " required autocomplete=\"off\"", hint: "Tetanus (Td), Influenza 2026"))
+            \(fields.input("date", label: "Date", value: value("date"), extra: " autocomplete=\"off\"", hint: "2024, 2024-10 or 2024-10-02"))
+            \(fields.input("dose", label: "Dose number", value: value("dose"), extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "1, 2, 3 in a series"))
+            \(fields.input("lot", label: "Lot", value: value("lot"), extra: " autocomplete=\"off\""))
+            \(notes)
             """
         case .contact:
             return """
             \(fields.formError)
-            \(fields.input("name", label: "Name", extra: " required autocomplete=\"off\""))
-            \(fields.input("phone", label: "Phone", type: "tel", extra: " required autocomplete=\"off\""))
-            \(fields.input("relation", label: "Relation", extra: " autocomplete=\"off\"", hint: "partner, GP, neighbour"))
-            \(fields.input("email", label: "E-mail", type: "email", extra: " autocomplete=\"off\""))
-            <div class="field"><label><input type="checkbox" name="emergency" value="1"\(fields.value("emergency") == "1" ? " checked" as HTML : .empty)> An emergency contact (on the emergency card)</label></div>
+            \(fields.input("name", label: "Name", value: value("name"), extra: " required autocomplete=\"off\""))
+            \(fields.input("phone", label: "Phone", type: "tel", value: value("phone"), extra: " required autocomplete=\"off\""))
+            \(fields.input("relation", label: "Relation", value: value("relation"), extra: " autocomplete=\"off\"", hint: "partner, GP, neighbour"))
+            \(fields.input("email", label: "E-mail", type: "email", value: value("email"), extra: " autocomplete=\"off\""))
+            <div class="field"><label><input type="checkbox" name="emergency" value="1"\(fields.value("emergency", value("emergency")) == "1" ? " checked" as HTML : .empty)> An emergency contact (on the emergency card)</label></div>
+            \(notes)
             """
+        }
+    }
+
+    /// The record `id` of `kind` (its full id, not a prefix): its name and its values by the
+    /// name of its form's inputs; NotFound when this profile has no such record.
+    private func recordValues(_ kind: RecordScreenKind, id: String, profile: Profile, time: TimeContext) throws -> (name: String, values: [String: String]) {
+        func exact<Record>(_ get: () throws -> Record, id recordID: (Record) -> String) throws -> Record {
+            guard let record = try? get(), recordID(record) == id else { throw NotFound() }
+            return record
+        }
+        switch kind {
+        case .allergy:
+            let allergy = try exact({ try AllergyStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return (allergy.substance, ["substance": allergy.substance, "reaction": allergy.reaction ?? "", "severity": allergy.severity?.rawValue ?? "",
+                                        "category": allergy.category?.rawValue ?? "", "status": allergy.status.rawValue,
+                                        "since": allergy.since?.description ?? "", "notes": allergy.notes ?? ""])
+        case .condition:
+            let condition = try exact({ try ConditionStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return (condition.name, ["name": condition.name, "since": condition.since?.description ?? "", "status": condition.status.rawValue,
+                                     "resolved": condition.resolved?.description ?? "", "notes": condition.notes ?? ""])
+        case .immunization:
+            let shot = try exact({ try ImmunizationStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return (shot.vaccine, ["vaccine": shot.vaccine, "date": shot.date.description, "dose": shot.doseNumber.map(String.init) ?? "",
+                                   "lot": shot.lot ?? "", "notes": shot.notes ?? ""])
+        case .contact:
+            let contact = try exact({ try ContactStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return (contact.name, ["name": contact.name, "phone": contact.phone, "relation": contact.relation ?? "", "email": contact.email ?? "",
+                                   "emergency": contact.emergency ? "1" : "", "notes": contact.notes ?? ""])
+        }
+    }
+
+    /// A record's form (`phr allergy edit` and the others): what is typed replaces what is
+    /// there; an emptied optional field clears it.
+    public func editRecordPage(_ session: WebSession, kind: RecordScreenKind, id: String) throws -> HTML {
+        let profile = try profile(session)
+        let time = clock()
+        let (name, values) = try recordValues(kind, id: id, profile: profile, time: time)
+        let fields = FormFields(form: "\(kind.rawValue)-edit", state: session.takeForm("\(kind.rawValue)-edit"))
+        let body: HTML = """
+        <p class="crumbs"><a href="/records#\(kind.rawValue)-heading">Health record</a></p>
+        <h1>Change \(name)</h1>
+        <p class="whose-line">Profile: \(profile.name) · \(kind.title)</p>
+        <form method="post" action="/records/\(kind.rawValue)/\(id)/edit" class="fields" novalidate>
+        <input type="hidden" name="csrf" value="\(session.csrf)">
+        \(recordForm(kind, fields, current: values, editing: true))
+        <div class="actions"><button type="submit">Save the changes</button> <a href="/records#\(kind.rawValue)-heading">Leave it as it is</a></div>
+        </form>
+        """
+        return try layout(.records, session, profile, path: "/records/\(kind.rawValue)/\(id)/edit").page(body)
+    }
+
+    /// Changes a record from its form; the page to show next (the record's form again, as typed,
+    /// when a field is refused).
+    public func editRecord(_ session: WebSession, kind: RecordScreenKind, id: String, form: [String: String]) throws -> String {
+        let profile = try profile(session)
+        let time = clock()
+        _ = try recordValues(kind, id: id, profile: profile, time: time)
+        func typed(_ name: String) -> String { (form[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        do {
+            let saved: String
+            switch kind {
+            case .allergy:
+                var input = AllergyStore.Input()
+                (input.substance, input.reaction, input.severity, input.category) = (typed("substance"), typed("reaction"), typed("severity"), typed("category"))
+                (input.status, input.since, input.notes) = (typed("status"), typed("since"), typed("notes"))
+                saved = try AllergyStore(vault: vault, profile: profile, time: time).edit(id, input).substance
+            case .condition:
+                var input = ConditionStore.Input()
+                (input.name, input.since, input.notes) = (typed("name"), typed("since"), typed("notes"))
+                // A resolved date marks it resolved (`phr condition edit --resolved`); the
+                // status chosen counts unless it is "active" beside a resolved date.
+                input.resolved = typed("resolved")
+                let status = typed("status")
+                if !(status == Condition.Status.active.rawValue && !typed("resolved").isEmpty) { input.status = status }
+                saved = try ConditionStore(vault: vault, profile: profile, time: time).edit(id, input).name
+            case .immunization:
+                var input = ImmunizationStore.Input()
+                (input.vaccine, input.date, input.dose, input.lot, input.notes) = (typed("vaccine"), typed("date"), typed("dose"), typed("lot"), typed("notes"))
+                saved = try ImmunizationStore(vault: vault, profile: profile, time: time).edit(id, input).vaccine
+            case .contact:
+                var input = ContactStore.Input()
+                (input.name, input.phone, input.relation, input.email) = (typed("name"), typed("phone"), typed("relation"), typed("email"))
+                (input.emergency, input.notes) = (form["emergency"] == "1", typed("notes"))
+                saved = try ContactStore(vault: vault, profile: profile, time: time).edit(id, input).name
+            }
+            session.flash("Saved \(saved) in \(kind.title.lowercased()).")
+            return "/records"
+        } catch {
+            var labels = kind.labels
+            labels["notes"] = "Notes"
+            if kind == .allergy { labels["status"] = "Status" }
+            if kind == .condition { labels["resolved"] = "Resolved" }
+            session.keepForm(FormState(name: "\(kind.rawValue)-edit", values: form.filter { $0.key != "csrf" }, error: error, labels: labels))
+            return "/records/\(kind.rawValue)/\(id)/edit"
         }
     }
 

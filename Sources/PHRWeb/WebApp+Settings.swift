@@ -60,15 +60,33 @@ extension WebApp {
             if let error = channel.lastError { state = "last try failed: \(error)" }
             else if let success = channel.lastSuccessAt { state = "last sent \(success.prefix(16).replacingOccurrences(of: "T", with: " ")) UTC" }
             else { state = "not used yet" }
-            return "<li><strong>\(channel.kind.rawValue)</strong> <span class=\"muted\">\(channel.id) · \(channel.details ? "with details" : "no record text") · \(state)</span></li>"
+            return """
+            <li><strong>\(channel.kind.rawValue)</strong> \(channel.displayTarget) <span class="muted">\(channel.id) · \(channel.details ? "with details" : "no record text") · \(state)</span> \
+            <a class="small" href="/settings/channels/\(channel.id)/remove" aria-label="Remove the \(channel.kind.rawValue) channel \(channel.id)">Remove…</a></li>
+            """
         }
+        let channelFields = FormFields(form: "channel-add", state: session.takeForm("channel-add"))
+        let addableKinds: [ReminderChannel.Kind] = [.ntfy, .gotify, .email, .webhook]
         let reminders: HTML = """
         <section class="card" aria-labelledby="channels-heading"><h2 id="channels-heading">Reminder channels</h2>
-        \(channels.isEmpty ? HTML("<p>No channels: reminders show on this computer only. Add one with <code>phr remind channel add</code> (ntfy, Gotify, e-mail, a webhook, a command).</p>") : HTML("""
+        \(channels.isEmpty ? HTML("<p>No channels: reminders show on this computer only.</p>") : HTML("""
         <ul class="plain">\(channelRows)</ul>
         <form method="post" action="/settings/channels/test"><input type="hidden" name="csrf" value="\(session.csrf)">
         <button type="submit" class="secondary">Send a test notification</button></form>
         """))
+        <details class="edit"\(channelFields.state == nil ? "" : " open")><summary>Add a channel</summary>
+        <form method="post" action="/settings/channels/add" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
+        \(channelFields.formError)
+        \(channelFields.select("kind", label: "Kind", options: addableKinds.map { ($0.rawValue, Self.channelKindWords($0)) }, value: "ntfy"))
+        \(channelFields.input("target", label: "Address", extra: " required autocomplete=\"off\" spellcheck=\"false\"",
+                              hint: "ntfy: the topic's URL (a long random topic); Gotify: the server's URL; e-mail: the address; webhook: the URL. https, or http to this computer only"))
+        \(channelFields.input("token", label: "Access token", type: "password", extra: " autocomplete=\"off\"",
+                              hint: "Gotify's application token, or a protected ntfy topic's; kept encrypted in the vault"))
+        <div class="field"><label><input type="checkbox" name="details" value="1"\(channelFields.value("details") == "1" ? " checked" as HTML : .empty)> \
+        Name medications, people and amounts in its notifications (otherwise they say only what is due)</label></div>
+        <p><button type="submit">Add the channel</button></p>
+        <p class="muted">A command channel (a program run with each reminder) is added on this computer with <code>phr remind channel add command</code>: the browser cannot set a program to run.</p>
+        </form></details>
         </section>
         """
 
@@ -156,6 +174,80 @@ extension WebApp {
         } catch {
             session.flash(Self.words(error), isError: true)
         }
+    }
+
+    static let channelLabels = ["kind": "Kind", "target": "Address", "token": "Access token", "token-file": "Access token"]
+
+    static func channelKindWords(_ kind: ReminderChannel.Kind) -> String {
+        switch kind {
+        case .ntfy: return "ntfy (a phone app)"
+        case .gotify: return "Gotify (a phone app)"
+        case .email: return "e-mail"
+        case .webhook: return "webhook (a JSON POST)"
+        case .command: return "command"
+        }
+    }
+
+    /// Adds a reminder channel (`phr remind channel add`'s checks), but never a command.
+    public func addChannel(_ session: WebSession, form: [String: String]) {
+        let kept = form.filter { ["kind", "target", "details"].contains($0.key) }
+        do {
+            let profile = try profile(session)
+            let kind = form["kind"] ?? ""
+            guard kind != ReminderChannel.Kind.command.rawValue else {
+                session.keepForm(FormState(name: "channel-add", values: kept, field: "kind",
+                                           message: "A command channel is added on this computer with phr remind channel add command."))
+                return
+            }
+            let token = (form["token"] ?? "").trimmingCharacters(in: .whitespaces)
+            if kind == ReminderChannel.Kind.gotify.rawValue && token.isEmpty {
+                session.keepForm(FormState(name: "channel-add", values: kept, field: "token",
+                                           message: "A Gotify channel needs the application token: Gotify shows it under Apps."))
+                return
+            }
+            let input = ReminderChannelStore.Input(kind: kind, target: form["target"] ?? "", token: token.isEmpty ? nil : token,
+                                                   details: form["details"] == "1")
+            let channel = try ReminderChannelStore(vault: vault, profile: profile, time: clock()).add(input)
+            var words = "Added the \(channel.kind.rawValue) channel \(channel.displayTarget)."
+            if channel.details {
+                words += channel.leavesTheMachine
+                    ? " Its notifications will name medications, people and amounts, and they leave this computer."
+                    : " Its notifications will name medications, people and amounts."
+            }
+            session.flash(words + " Send a test notification to try it.")
+        } catch {
+            // The token is never sent back to the page; a refused address is said beside it.
+            var state = FormState(name: "channel-add", values: kept, error: error, labels: Self.channelLabels)
+            if case ReminderChannelError.invalidTarget = error { state.field = "target" }
+            session.keepForm(state)
+        }
+    }
+
+    /// The channel `id` of the session's profile (its full id), or NotFound.
+    private func channel(_ session: WebSession, id: String) throws -> (Profile, ReminderChannel) {
+        let profile = try profile(session)
+        guard let channel = try ReminderChannelStore(vault: vault, profile: profile, time: clock()).list().first(where: { $0.id == id }) else {
+            throw NotFound()
+        }
+        return (profile, channel)
+    }
+
+    public func confirmChannelRemoval(_ session: WebSession, id: String) throws -> HTML {
+        let (profile, channel) = try channel(session, id: id)
+        let body: HTML = """
+        <h1>Remove the reminder channel?</h1>
+        <p>Reminders stop going to <strong>\(channel.kind.rawValue) \(channel.displayTarget)</strong>; those it still owed are dropped. \
+        Adding it again needs its address\(channel.kind == .gotify ? " and token" : "").</p>
+        <form method="post" action="/settings/channels/\(channel.id)/remove" class="actions"><input type="hidden" name="csrf" value="\(session.csrf)">
+        <button type="submit" class="danger">Remove it</button> <a href="/settings">Keep it</a></form>
+        """
+        return try layout(.settings, session, profile, path: "/settings/channels/\(channel.id)/remove").page(body)
+    }
+
+    public func removeChannel(_ session: WebSession, id: String) throws {
+        let (profile, channel) = try channel(session, id: id)
+        let removed = try ReminderChannelStore(vault: vault, profile: profile, time: clock()).remove(channel.id)
+        session.flash("Removed the \(removed.kind.rawValue) channel \(removed.displayTarget).")
     }
 
     public func addProfile(_ session: WebSession, form: [String: String]) {

@@ -114,7 +114,8 @@ extension WebApp {
             }
             func line(_ section: ShareSection, _ count: Int, _ noun: String) -> HTML? {
                 guard request.sections.contains(section) else { return nil }
-                return "<li>\(Self.sectionTitle(section)): \(count == 0 ? "none" : "\(count) \(noun)\(count == 1 ? "" : "s")")</li>"
+                let plural = noun.hasSuffix("y") ? noun.dropLast() + "ies" : noun + "s"
+                return "<li>\(Self.sectionTitle(section)): \(count == 0 ? "none" : "\(count) \(count == 1 ? noun : plural)")</li>"
             }
             let lines: [HTML] = [
                 request.sections.contains(.summary) ? HTML("<li>Patient summary: \(content.patientName)</li>") : nil,
@@ -140,8 +141,12 @@ extension WebApp {
             \(skipped.isEmpty ? HTML.empty : HTML("<p>Left out:</p><ul>\(skipped)</ul>"))
             """) : HTML("<p>No documents.</p>"))
             <p class="muted">Every page says it is confidential and for \(request.recipient). The file is made here, in a sandbox, and saved where your browser saves downloads: keep it as you would the paper.</p>
+            <form method="post" action="/share/pdf" class="fields share-pdf"><input type="hidden" name="csrf" value="\(session.csrf)">
+            <div class="field"><label for="share-password">Password for the PDF (optional)</label>\
+            <span class="muted field-hint" id="share-password-hint">the PDF then opens only with it (AES-256): tell it to \(request.recipient) another way, by phone or in person</span>
+            <input id="share-password" name="password" type="password" autocomplete="new-password" aria-describedby="share-password-hint"></div>
+            <p><button type="submit">Download the PDF</button></p></form>
             <div class="actions">
-            <form method="post" action="/share/pdf" class="inline"><input type="hidden" name="csrf" value="\(session.csrf)"><button type="submit">Download the PDF</button></form>
             \(request.fhirOutput != nil ? HTML("<form method=\"post\" action=\"/share/ips\" class=\"inline\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\"><button type=\"submit\" class=\"secondary\">Download the IPS (FHIR JSON)</button></form>") : .empty)
             </div></section>
             """
@@ -182,7 +187,9 @@ extension WebApp {
     }
 
     /// The bundle the session's choices describe, drawn into memory: the PDF, or its IPS file.
-    public func shareDownload(_ session: WebSession, ips: Bool) throws -> (name: String, type: String, bytes: [UInt8]) {
+    /// `password`, when given, encrypts the PDF (`phr share --password-file`'s checks: a refused
+    /// password is a `ShareError.passwordFile` whose reason says why).
+    public func shareDownload(_ session: WebSession, ips: Bool, password: String? = nil) throws -> (name: String, type: String, bytes: [UInt8]) {
         let profile = try profile(session)
         guard let choices = session.shareChoices, choices.valid, choices.profileID == profile.id else { throw NotFound() }
         let time = clock()
@@ -190,7 +197,12 @@ extension WebApp {
         if ips {
             return ("phr-ips-\(day).json", "application/fhir+json", try ShareBundle.ipsDocument(choices.request(), vault: vault, profile: profile, time: time))
         }
-        let rendered = try ShareBundle.render(choices.request(), withIPS: false, vault: vault, profile: profile, time: time)
+        var request = choices.request()
+        if let password, !password.isEmpty {
+            request.password = SecretBytes(copying: Array(password.utf8))
+            request.passwordFile = "password"
+        }
+        let rendered = try ShareBundle.render(request, withIPS: false, vault: vault, profile: profile, time: time)
         return ("phr-bundle-\(day).pdf", "application/pdf", rendered.pdf)
     }
 }

@@ -219,6 +219,21 @@ public struct WebServer: Sendable {
             await Self.blocking { app.testChannels(session) }
             return Self.seeOther("/settings")
         }
+        router.post("/settings/channels/add") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.addChannel(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
+        router.get("/settings/channels/:id/remove") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.confirmChannelRemoval(context.signedIn, id: id) }
+        }
+        router.post("/settings/channels/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            try await Self.blocking { try app.removeChannel(session, id: id) }
+            return Self.seeOther("/settings")
+        }
         router.post("/settings/profile") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.addProfile(session, form: context.form) }
@@ -245,8 +260,12 @@ public struct WebServer: Sendable {
                     return Self.seeOther("/share")
                 }
                 defer { app.downloadSlots.give() }
+                let password = ips ? nil : context.form["password"]
                 do {
-                    file = try await Self.blocking { try app.shareDownload(session, ips: ips) }
+                    file = try await Self.blocking { try app.shareDownload(session, ips: ips, password: password) }
+                } catch ShareError.passwordFile(_, let reason, _) {
+                    session.flash("Nothing was made: \(reason). Choose another password, or leave it empty.", isError: true)
+                    return Self.seeOther("/share")
                 } catch let error as PHRError {
                     session.flash("Nothing was made. " + WebApp.words(error), isError: true)
                     return Self.seeOther("/share")
@@ -272,6 +291,18 @@ public struct WebServer: Sendable {
             guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
             await Self.blocking { app.addRecord(session, kind: kind, form: context.form) }
             return Self.seeOther("/records")
+        }
+        router.get("/records/:kind/:id/edit") { _, context in
+            guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.editRecordPage(context.signedIn, kind: kind, id: id) }
+        }
+        router.post("/records/:kind/:id/edit") { _, context in
+            let session = try context.signedIn
+            guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }
+            let id = try context.parameters.require("id")
+            let next = try await Self.blocking { try app.editRecord(session, kind: kind, id: id, form: context.form) }
+            return Self.seeOther(Self.back(next))
         }
         router.get("/records/:kind/:id/remove") { _, context in
             guard let kind = context.parameters.get("kind").flatMap(WebApp.RecordScreenKind.init(rawValue:)) else { throw WebApp.NotFound() }

@@ -117,10 +117,13 @@ try:
     shot("search")
     # The form also works as a form (no script needed): the whole word, then Enter.
     box = driver.find_element(By.ID, "q")
+    # The page before the submit is marked, so the wait below is for the page that answers it
+    # (typing alone already shows the hits); read in one script, as the page is replaced under it.
+    driver.execute_script("document.documentElement.dataset.before = 'submit'")
     box.send_keys(canary[6:] + Keys.ENTER)
-    # Read in one script: the page is replaced under the check (a node may leave the document).
     wait.until(lambda d: d.execute_script(
-        "const q = document.getElementById('q'); return !!q && q.value === arguments[0] && !!document.querySelector('#results mark')", canary))
+        "const q = document.getElementById('q'); return document.readyState === 'complete' && !document.documentElement.dataset.before"
+        " && !!q && q.value === arguments[0] && !!document.querySelector('#results mark')", canary))
     check(driver.current_url.endswith("/search"), "a submitted search answers at /search, the query in the body only")
 
     # The health record: an allergy added from its form (refused first without a substance),
@@ -137,6 +140,15 @@ try:
     driver.find_element(By.ID, "allergy-add-substance").send_keys("Latex" + Keys.ENTER)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
     check("Latex" in driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=allergy-heading]").text, "the allergy is added")
+    # Changed on its own page, by keyboard: the form is filled with what is recorded.
+    driver.find_element(By.CSS_SELECTOR, "a[aria-label='Change Latex']").send_keys(Keys.ENTER)
+    reaction = wait.until(lambda d: d.find_element(By.ID, "allergy-edit-reaction"))
+    check(driver.find_element(By.ID, "allergy-edit-substance").get_attribute("value") == "Latex", "the change form shows the allergy")
+    shot("records-edit")
+    reaction.clear()
+    reaction.send_keys("hives" + Keys.ENTER)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".flash-ok"))
+    check("hives" in driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=allergy-heading]").text, "the allergy's reaction is changed")
     driver.find_element(By.CSS_SELECTOR, "a[aria-label='Remove Latex']").click()
     wait.until(lambda d: "Remove an allergy?" in d.find_element(By.TAG_NAME, "h1").text)
     shot("records-remove")

@@ -642,6 +642,17 @@ extension ServeTests {
         let text = try ShareCommandTests.tool("pdftotext", [file, "-"]).stdout
         #expect(text.contains("Prepared for: Dr Lee <b>") && text.contains("Levothyroxine") && text.contains("Penicillin"), "\(text.prefix(800))")
         #expect(text.contains("Documents included: 1 (2 pages)") && text.contains("Ferritin"))
+        // With a password: the PDF opens only with it (a password PDF cannot take is refused in words).
+        let locked = try post("/share/pdf", "password=horse+%C3%A9t%C3%A9+battery")
+        #expect(locked.status == 200 && Array(locked.bodyBytes.prefix(5)) == Array("%PDF-".utf8))
+        let lockedFile = cli.directory + "/downloaded-locked.pdf"
+        try Data(locked.bodyBytes).write(to: URL(fileURLWithPath: lockedFile))
+        #expect(try ShareCommandTests.pages(lockedFile) == nil, "it does not open without the password")
+        #expect(try ShareCommandTests.pages(lockedFile, password: "horse été battery") == (try ShareCommandTests.pages(file)))
+        #expect(try ShareCommandTests.tool("pdftotext", ["-upw", "horse été battery", lockedFile, "-"]).stdout.contains("Prepared for: Dr Lee <b>"))
+        let tooLong = try post("/share/pdf", "password=" + String(repeating: "x", count: 200))
+        #expect(tooLong.status == 303 && tooLong.header("location") == "/share")
+        #expect(try get("/share").contains("Nothing was made: the password is longer than 127 bytes."))
         let ips = try post("/share/ips", "")
         #expect(ips.header("content-type") == "application/fhir+json")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(ips.bodyBytes)) as? [String: Any])
@@ -662,7 +673,7 @@ extension ServeTests {
         _ = try post("/profile", "profile=me")
         // Made in memory: no PDF or JSON appeared beside the vault or in the runtime directory.
         let written = (FileManager.default.subpaths(atPath: cli.directory) ?? []).filter { $0.hasSuffix(".pdf") || $0.contains("ips") || $0.contains("bundle") }
-        #expect(written == ["downloaded.pdf"], "\(written)")
+        #expect(written.sorted() == ["downloaded-locked.pdf", "downloaded.pdf"], "\(written)")
     }
 
     /// The settings screen: units, a goal (refused, then set), a profile, OCR languages (an
@@ -706,6 +717,40 @@ extension ServeTests {
         #expect(tested.contains("Test notification: command (") && tested.contains("): sent."), "\(tested)")
         let log = (try? String(contentsOfFile: cli.directory + "/notified.log", encoding: .utf8)) ?? ""
         #expect(!log.isEmpty, "the channel's command ran")
+
+        // A Gotify channel added from the browser: refused without its token, and for an address
+        // that is not https (said beside the field, the token never sent back); then added, and
+        // the test reaches a real server on loopback with the token. A command is never added
+        // from a browser.
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let token = "AgotifyWebSecret.42"
+        _ = try post("/settings/channels/add", "kind=gotify&target=http%3A%2F%2Flocalhost%3A\(server.port)%2F&token=")
+        #expect(try get("/settings").contains("id=\"channel-add-token\" name=\"token\" type=\"password\" value=\"\" aria-invalid=\"true\""))
+        _ = try post("/settings/channels/add", "kind=gotify&target=http%3A%2F%2Fgotify.example.org%2F&token=\(token)")
+        let refusedChannel = try get("/settings")
+        #expect(refusedChannel.contains("id=\"channel-add-target\" name=\"target\" type=\"text\" value=\"http://gotify.example.org/\" aria-invalid=\"true\""),
+                "\(refusedChannel)")
+        #expect(!refusedChannel.contains(token), "a refused form never shows the token again")
+        _ = try post("/settings/channels/add", "kind=command&target=rm+-rf+~")
+        #expect(try get("/settings").contains("id=\"channel-add-kind\""), "a command channel is refused")
+        _ = try post("/settings/channels/add", "kind=gotify&target=http%3A%2F%2Flocalhost%3A\(server.port)%2F&token=\(token)")
+        let added = try get("/settings")
+        #expect(added.contains("Added the gotify channel http://localhost:\(server.port)/.") && !added.contains(token), "\(added)")
+        let listed = try cli.run(["remind", "channel", "list", "--json"], Self.env).stdout
+        #expect(listed.contains("gotify") && !listed.contains("rm -rf"), "\(listed)")
+        _ = try post("/settings/channels/test", "")
+        #expect(try get("/settings").contains("gotify ("))
+        let request = try #require(server.requests.first { $0.target == "/message" })
+        #expect(request.headers["x-gotify-key"] == token)
+        // Removed after its confirmation page.
+        let removal = try #require(added.range(of: #"/settings/channels/[0-9a-z]+/remove"#, options: .regularExpression).map { String(added[$0]) })
+        let lastRemoval = try #require(added.ranges(of: #/\/settings\/channels\/[0-9a-z]+\/remove/#).last.map { String(added[$0]) })
+        #expect(try get(lastRemoval).contains("Remove the reminder channel?"))
+        #expect(try post(lastRemoval, "").header("location") == "/settings")
+        let afterRemoval = try get("/settings")
+        #expect(afterRemoval.contains("Removed the gotify channel") && afterRemoval.contains(removal), "the command channel stays")
+        #expect(try agent.request("GET", "/settings/channels/zzzzzz/remove", headers: ["Cookie": cookie]).status == 404)
     }
 
     /// The record screens through raw requests: a refused form comes back with its values and
@@ -826,6 +871,31 @@ extension ServeTests {
         _ = try post("/records/allergy/add", "substance=Latex&severity=moderate")
         let listing = try get("/records").body
         let allergyID = try #require(listing.range(of: #"/records/allergy/[0-9a-z]+/remove"#, options: .regularExpression).map { String(listing[$0]) })
+        // Changed on its own page, prefilled: a date that is not one refused beside its field,
+        // as typed; then a reaction, a status and notes; the CLI reads the change.
+        let editPath = allergyID.replacingOccurrences(of: "/remove", with: "/edit")
+        #expect(listing.contains("href=\"\(editPath)\" aria-label=\"Change Latex\""))
+        let editForm = try get(editPath).body
+        #expect(editForm.contains("<h1>Change Latex</h1>") && editForm.contains("value=\"Latex\"")
+                && editForm.contains("<option value=\"moderate\" selected>"), "\(editForm)")
+        #expect(try post(editPath, "substance=Latex&severity=moderate&status=active&since=last+spring&notes=").header("location") == editPath)
+        let refusedEdit = try get(editPath).body
+        #expect(refusedEdit.contains("id=\"allergy-edit-since\" name=\"since\" type=\"text\" value=\"last spring\" aria-invalid=\"true\""), "\(refusedEdit)")
+        #expect(try post(editPath, "substance=Latex&reaction=hives&severity=severe&category=environment&status=inactive&since=2019-05&notes=gloves+at+the+dentist")
+            .header("location") == "/records")
+        let changed = try get("/records").body
+        #expect(changed.contains("Saved Latex in allergies.") && changed.contains("hives") && changed.contains("since 2019-05"), "\(changed)")
+        let allergyJSON = try cli.run(["allergy", "list", "--json"], Self.env).stdout
+        #expect(allergyJSON.contains("\"inactive\"") && allergyJSON.contains("gloves at the dentist") && allergyJSON.contains("environment"), "\(allergyJSON)")
+        // An emptied optional field clears it; a contact's emergency box unticked takes it off the card.
+        let contactEdit = try #require(changed.range(of: #"/records/contact/[0-9a-z]+/edit"#, options: .regularExpression).map { String(changed[$0]) })
+        #expect(try get(contactEdit).body.contains("name=\"emergency\" value=\"1\" checked"))
+        _ = try post(contactEdit, "name=Jo&phone=%2B44+20+7946+0000&relation=&email=")
+        let contactJSON = try cli.run(["contact", "list", "--json"], Self.env).stdout
+        #expect(contactJSON.contains("\"emergency\" : false") || contactJSON.contains("\"emergency\":false"), "\(contactJSON)")
+        #expect(!contactJSON.contains("partner"), "\(contactJSON)")
+        #expect(try get("/records/allergy/zzzzzz/edit").status == 404)
+        #expect(try post("/records/contact/zzzzzz/edit", "name=x&phone=1").status == 404)
         let confirm = try get(allergyID)
         #expect(confirm.status == 200 && confirm.body.contains("Remove an allergy?") && confirm.body.contains("Latex"), "\(allergyID) \(confirm.status) \(confirm.body.prefix(300))")
         #expect(try get("/records").body.contains("Latex"), "a GET removes nothing")

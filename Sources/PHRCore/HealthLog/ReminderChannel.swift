@@ -129,6 +129,8 @@ extension ReminderChannel: Encodable {
 public enum ReminderChannelError: PHRError, Equatable {
     case invalidTarget(kind: ReminderChannel.Kind, reason: String)
     case tokenFile(path: String, reason: String, code: Int32?)
+    /// A token typed into a form (the web UI) that HTTP cannot carry.
+    case invalidToken(reason: String)
     case exists(id: String)
     case noChannels
     /// `channel test` found channels that did not take the test notification.
@@ -138,7 +140,7 @@ public enum ReminderChannelError: PHRError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .invalidTarget: return .usage
+        case .invalidTarget, .invalidToken: return .usage
         case .tokenFile(_, _, let code):
             switch code {
             case ENOENT?, ENOTDIR?: return .noInput
@@ -155,6 +157,7 @@ public enum ReminderChannelError: PHRError, Equatable {
         switch self {
         case .invalidTarget(let kind, let reason): return "\(kind.rawValue) channel: \(reason)"
         case .tokenFile(let path, let reason, _): return "\(Field.tokenFile) \(path): \(reason)"
+        case .invalidToken(let reason): return "\(Field.token): \(reason)"
         case .exists(let id): return "channel \(id) already sends there"
         case .noChannels: return "no reminder channels"
         case .testFailed(let count): return "\(count) channel\(count == 1 ? "" : "s") did not take the test notification"
@@ -174,6 +177,7 @@ public enum ReminderChannelError: PHRError, Equatable {
             case .command: return "give a command; it reads the reminder on stdin"
             }
         case .tokenFile: return "give a file whose first line is the token (keep it mode 600)"
+        case .invalidToken: return "give the access token as the server shows it"
         case .exists: return "'\(Action.listReminderChannels)' shows it; remove it first to change it"
         case .noChannels: return "add one with '\(Action.addReminderChannel)' (or gotify, email, webhook, command)"
         case .testFailed: return "'\(Action.reminderStatus)' shows why; fix the channel or remove it"

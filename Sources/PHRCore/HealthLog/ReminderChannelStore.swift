@@ -22,12 +22,15 @@ public struct ReminderChannelStore {
         /// The URL, e-mail address or command.
         public var target: String
         public var tokenFile: String?
+        /// The token itself, as a form gives it (the web UI); `tokenFile` is the CLI's way.
+        public var token: String?
         public var details: Bool
 
-        public init(kind: String, target: String, tokenFile: String? = nil, details: Bool = false) {
+        public init(kind: String, target: String, tokenFile: String? = nil, token: String? = nil, details: Bool = false) {
             self.kind = kind
             self.target = target
             self.tokenFile = tokenFile
+            self.token = token
             self.details = details
         }
     }
@@ -38,10 +41,14 @@ public struct ReminderChannelStore {
             throw RecordError.invalidOption(option: Field.argument("kind"), reason: "'\(input.kind)' is not a channel; use ntfy, gotify, email, webhook or command", hint: nil)
         }
         let target = try Self.validTarget(kind, input.target.trimmingCharacters(in: .whitespacesAndNewlines))
-        if input.tokenFile != nil && kind != .ntfy && kind != .gotify {
+        if (input.tokenFile != nil || input.token != nil) && kind != .ntfy && kind != .gotify {
             throw RecordError.invalidOption(option: Field.tokenFile, reason: "only for ntfy and gotify channels", hint: nil)
         }
-        let token = try input.tokenFile.map(Self.readToken)
+        let token = try input.token.map { text in
+            var bytes = Array(text.utf8)
+            defer { wipe(&bytes) }
+            return try Self.validToken(bytes[...], path: nil)
+        } ?? input.tokenFile.map(Self.readToken)
         if kind == .gotify && token == nil {
             throw RecordError.invalidOption(option: Field.tokenFile, reason: "a gotify channel needs the application token",
                                             hint: "put the token in a file only you can read and give \(Field.tokenFile) FILE")
@@ -145,11 +152,18 @@ public struct ReminderChannelStore {
         defer { wipe(&bytes) }
         var end = bytes.firstIndex(of: 0x0a) ?? bytes.count
         if end > 0 && bytes[end - 1] == 0x0d { end -= 1 }
-        let line = bytes[0..<end]
-        guard !line.isEmpty else { throw ReminderChannelError.tokenFile(path: path, reason: "the first line is empty", code: nil) }
-        guard line.count <= 4096, line.allSatisfy({ (0x21...0x7e).contains($0) }) else {
-            throw ReminderChannelError.tokenFile(path: path, reason: "the token is not printable ASCII without spaces", code: nil)
+        guard end > 0 else { throw ReminderChannelError.tokenFile(path: path, reason: "the first line is empty", code: nil) }
+        return try validToken(bytes[0..<end], path: path)
+    }
+
+    /// A token as HTTP headers carry it: printable ASCII without spaces, at most 4096 bytes.
+    /// `path` is the file it came from, nil when it was typed.
+    static func validToken(_ line: ArraySlice<UInt8>, path: String?) throws -> String {
+        func refused(_ reason: String) -> ReminderChannelError {
+            path.map { ReminderChannelError.tokenFile(path: $0, reason: reason, code: nil) } ?? .invalidToken(reason: reason)
         }
+        guard !line.isEmpty else { throw refused("the token is empty") }
+        guard line.count <= 4096, line.allSatisfy({ (0x21...0x7e).contains($0) }) else { throw refused("the token is not printable ASCII without spaces") }
         return String(decoding: line, as: UTF8.self)
     }
 }

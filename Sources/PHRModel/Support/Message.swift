@@ -235,6 +235,7 @@ extension Field {
     public static let timeZone = Field("time-zone")
     public static let title = Field("title")
     public static let to = Field("to")
+    public static let token = Field("token")
     public static let tokenFile = Field("token-file")
     public static let type = Field("type")
     public static let tz = Field("tz")

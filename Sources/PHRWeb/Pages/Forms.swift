@@ -100,4 +100,13 @@ struct FormFields {
         <select id="\(form)-\(name)" name="\(name)"\(attributes)>\(items)</select>\(error)</div>
         """
     }
+
+    /// `<label>` and `<textarea>`, the value kept and the error said.
+    func textarea(_ name: String, label: String, value initial: String = "", rows: Int = 3) -> HTML {
+        let (error, attributes) = error(name)
+        return """
+        <div class="field"><label for="\(form)-\(name)">\(label)</label>
+        <textarea id="\(form)-\(name)" name="\(name)" rows="\(String(rows))"\(attributes)>\(value(name, initial))</textarea>\(error)</div>
+        """
+    }
 }
