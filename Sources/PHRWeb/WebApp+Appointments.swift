@@ -199,6 +199,8 @@ extension WebApp {
         \(fields.input("duration", label: "Duration", value: "\(appointment.durationMinutes)m", extra: " autocomplete=\"off\"", hint: "30m, 1h"))
         \(fields.input("location", label: "Where", value: appointment.location ?? "", extra: " autocomplete=\"off\""))
         \(fields.input("reason", label: "What for", value: appointment.reason ?? "", extra: " autocomplete=\"off\""))
+        \(fields.input("remind", label: "Remind me", value: appointment.remindMinutes.map { TimeText.duration(TimeInterval($0 * 60)) } ?? "",
+                       extra: " autocomplete=\"off\"", hint: "how long before: 1h, 1d (empty for your usual)"))
         <div class="actions"><button type="submit">Save the changes</button> <a href="/appointments?day=\(appointment.start.date.description)">Leave it as it is</a></div>
         </form>
         """
@@ -218,12 +220,13 @@ extension WebApp {
         input.duration = Self.given(form["duration"])
         input.location = (form["location"] ?? "").trimmingCharacters(in: .whitespaces)
         input.reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespaces)
+        input.remind = (form["remind"] ?? "").trimmingCharacters(in: .whitespaces)
         do {
             let changed = try store.edit(appointment.id, input)
             session.flash("Saved the appointment with \(changed.with) on \(Self.longDate(changed.start.date))\(changed.allDay ? "" : " at \(changed.start.time)").")
             return "/appointments?day=\(changed.start.date)"
         } catch {
-            let kept = form.filter { ["with", "date", "time", "duration", "location", "reason"].contains($0.key) }
+            let kept = form.filter { ["with", "date", "time", "duration", "location", "reason", "remind"].contains($0.key) }
             session.keepForm(FormState(name: "appt-edit", values: kept, error: error, labels: Self.appointmentLabels))
             return "/appointments/\(appointment.id)/edit"
         }

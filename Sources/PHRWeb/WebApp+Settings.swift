@@ -55,6 +55,48 @@ extension WebApp {
         """
 
         let channels = try ReminderChannelStore(vault: vault, profile: profile, time: time).list()
+        let reminderList = try ReminderStore(vault: vault, profile: profile, time: time).list()
+        let medications = try MedicationStore(vault: vault, profile: profile, time: time).list().filter { $0.schedule.isScheduled }
+        let reminderRows: [HTML] = reminderList.map { reminder in
+            let what: String
+            if reminder.kind == .med, let id = reminder.medicationID {
+                what = medications.first { $0.id == id }.map { "medication: \($0.displayName)" } ?? reminder.summary
+            } else {
+                what = reminder.summary
+            }
+            let state: HTML = reminder.paused ? " <span class=\"badge\"><span aria-hidden=\"true\">❚❚</span> paused</span>" : .empty
+            return """
+            <li>\(what)\(state) \
+            <form method="post" action="/settings/reminders/\(reminder.id)/pause" class="inline"><input type="hidden" name="csrf" value="\(session.csrf)">\
+            <input type="hidden" name="paused" value="\(reminder.paused ? "0" : "1")">\
+            <button type="submit" class="secondary small" aria-label="\(reminder.paused ? "Resume" : "Pause") the reminder: \(what)">\(reminder.paused ? "Resume" : "Pause")</button></form> \
+            <a class="small" href="/settings/reminders/\(reminder.id)/remove" aria-label="Remove the reminder: \(what)">Remove…</a></li>
+            """
+        }
+        let reminderFields = FormFields(form: "reminder-add", state: session.takeForm("reminder-add"))
+        let medicationOptions = [("", "every medication with a schedule")] + medications.map { ($0.id, $0.displayName) }
+        let remindersHTML: HTML = """
+        <section class="card" aria-labelledby="reminders-heading"><h2 id="reminders-heading">Reminders</h2>
+        \(reminderRows.isEmpty ? HTML("<p>No reminders.</p>") : HTML("<ul class=\"plain\">\(reminderRows)</ul>"))
+        <p class="muted">They go to this computer's desktop and every reminder channel, from the timer <code>phr remind install</code> sets up.</p>
+        <details class="edit"\(reminderFields.state == nil ? "" : " open")><summary>Add a reminder</summary>
+        <form method="post" action="/settings/reminders/add" class="fields" novalidate><input type="hidden" name="csrf" value="\(session.csrf)">
+        \(reminderFields.formError)
+        \(reminderFields.select("kind", label: "Of what", options: [("water", "water through the day"), ("med", "medication doses"), ("appt", "appointments ahead")], value: "water"))
+        <fieldset class="choice"><legend>Water</legend>
+        \(reminderFields.select("mode", label: "How often", options: [("rare", "once, when the day starts"), ("default", "four times a day"), ("all", "every two hours")], value: "default"))
+        \(reminderFields.input("window", label: "Between", extra: " autocomplete=\"off\"", hint: "08:00-22:00 when empty"))
+        </fieldset>
+        <fieldset class="choice"><legend>Medication doses</legend>
+        \(reminderFields.select("medication", label: "Which", options: medicationOptions))
+        </fieldset>
+        <fieldset class="choice"><legend>Appointments</legend>
+        \(reminderFields.input("before", label: "How long before", extra: " autocomplete=\"off\"", hint: "24h, 1h, 30m; 24h when empty"))
+        </fieldset>
+        <p><button type="submit">Add the reminder</button></p>
+        </form></details></section>
+        """
+
         let channelRows: [HTML] = channels.map { channel in
             let state: String
             if let error = channel.lastError { state = "last try failed: \(error)" }
@@ -123,7 +165,7 @@ extension WebApp {
         let body: HTML = """
         <h1>Settings</h1>
         <p class="whose-line">Profile: \(profile.name) (units, goals and channels are the profile's; OCR languages the vault's)</p>
-        <div class="cards">\(units)\(goalsHTML)\(reminders)\(profilesHTML)\(ocr)\(lock)</div>
+        <div class="cards">\(units)\(goalsHTML)\(remindersHTML)\(reminders)\(profilesHTML)\(ocr)\(lock)</div>
         """
         return try layout(.settings, session, profile).page(body)
     }
@@ -186,6 +228,64 @@ extension WebApp {
         case .webhook: return "webhook (a JSON POST)"
         case .command: return "command"
         }
+    }
+
+    static let reminderLabels = ["kind": "Of what", "mode": "How often", "window": "Between", "med": "Which", "before": "How long before"]
+
+    /// Adds a reminder (`phr remind add`): only the chosen kind's fields are read.
+    public func addReminder(_ session: WebSession, form: [String: String]) {
+        do {
+            let profile = try profile(session)
+            var input = ReminderStore.Input(kind: form["kind"] ?? "")
+            switch input.kind {
+            case "water": (input.mode, input.window) = (Self.given(form["mode"]), Self.given(form["window"]))
+            case "med": input.medication = Self.given(form["medication"])
+            case "appt": input.before = Self.given(form["before"])
+            default: break
+            }
+            let (reminder, outcome) = try ReminderStore(vault: vault, profile: profile, time: clock()).add(input)
+            switch outcome {
+            case .added: session.flash("Added the reminder: \(reminder.summary).")
+            case .updated: session.flash("Changed the water reminder: \(reminder.summary).")
+            case .unchanged: session.flash("That reminder is already there: \(reminder.summary).")
+            }
+        } catch {
+            var state = FormState(name: "reminder-add", values: form.filter { $0.key != "csrf" }, error: error, labels: Self.reminderLabels)
+            if state.field == "med" { state.field = "medication" }
+            session.keepForm(state)
+        }
+    }
+
+    /// The reminder `id` of the session's profile (its full id), or NotFound.
+    private func reminder(_ session: WebSession, id: String) throws -> (Profile, Reminder) {
+        let profile = try profile(session)
+        guard let reminder = try ReminderStore(vault: vault, profile: profile, time: clock()).list().first(where: { $0.id == id }) else {
+            throw NotFound()
+        }
+        return (profile, reminder)
+    }
+
+    public func pauseReminder(_ session: WebSession, id: String, paused: Bool) throws {
+        let (profile, reminder) = try reminder(session, id: id)
+        let changed = try ReminderStore(vault: vault, profile: profile, time: clock()).setPaused(reminder.id, paused)
+        session.flash("\(paused ? "Paused" : "Resumed") the reminder: \(changed.summary).")
+    }
+
+    public func confirmReminderRemoval(_ session: WebSession, id: String) throws -> HTML {
+        let (profile, reminder) = try reminder(session, id: id)
+        let body: HTML = """
+        <h1>Remove the reminder?</h1>
+        <p><strong>\(reminder.summary)</strong>: no more reminders of it. <strong>Pause</strong> keeps it for later instead.</p>
+        <form method="post" action="/settings/reminders/\(reminder.id)/remove" class="actions"><input type="hidden" name="csrf" value="\(session.csrf)">
+        <button type="submit" class="danger">Remove it</button> <a href="/settings">Keep it</a></form>
+        """
+        return try layout(.settings, session, profile, path: "/settings/reminders/\(reminder.id)/remove").page(body)
+    }
+
+    public func removeReminder(_ session: WebSession, id: String) throws {
+        let (profile, reminder) = try reminder(session, id: id)
+        let removed = try ReminderStore(vault: vault, profile: profile, time: clock()).remove(reminder.id)
+        session.flash("Removed the reminder: \(removed.summary).")
     }
 
     /// Adds a reminder channel (`phr remind channel add`'s checks), but never a command.

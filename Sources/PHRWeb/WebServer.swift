@@ -219,6 +219,28 @@ public struct WebServer: Sendable {
             await Self.blocking { app.testChannels(session) }
             return Self.seeOther("/settings")
         }
+        router.post("/settings/reminders/add") { _, context in
+            let session = try context.signedIn
+            await Self.blocking { app.addReminder(session, form: context.form) }
+            return Self.seeOther("/settings")
+        }
+        router.post("/settings/reminders/:id/pause") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            let paused = context.form["paused"] != "0"
+            try await Self.blocking { try app.pauseReminder(session, id: id, paused: paused) }
+            return Self.seeOther("/settings")
+        }
+        router.get("/settings/reminders/:id/remove") { _, context in
+            let id = try context.parameters.require("id")
+            return try await Self.page { try app.confirmReminderRemoval(context.signedIn, id: id) }
+        }
+        router.post("/settings/reminders/:id/remove") { _, context in
+            let session = try context.signedIn
+            let id = try context.parameters.require("id")
+            try await Self.blocking { try app.removeReminder(session, id: id) }
+            return Self.seeOther("/settings")
+        }
         router.post("/settings/channels/add") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.addChannel(session, form: context.form) }

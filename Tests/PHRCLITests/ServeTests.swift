@@ -718,6 +718,30 @@ extension ServeTests {
         let log = (try? String(contentsOfFile: cli.directory + "/notified.log", encoding: .utf8)) ?? ""
         #expect(!log.isEmpty, "the channel's command ran")
 
+        // Reminders: a water window that is not one refused beside its field; water, a
+        // medication's doses and appointments added (only the chosen kind's fields are read);
+        // one paused and resumed, one removed after its page; the CLI lists what is left.
+        #expect(try cli.run(["med", "add", "Levothyroxine", "--dose", "50 mcg", "--schedule", "07:00"], Self.env).status == 0)
+        _ = try post("/settings/reminders/add", "kind=water&mode=all&window=8-late&before=1h")
+        #expect(try get("/settings").contains("id=\"reminder-add-window\" name=\"window\" type=\"text\" value=\"8-late\" aria-invalid=\"true\""))
+        _ = try post("/settings/reminders/add", "kind=water&mode=rare&window=09%3A00-21%3A00&before=1h")
+        #expect(try get("/settings").contains("Added the reminder: water rare: 09:00."))
+        _ = try post("/settings/reminders/add", "kind=med&mode=all&medication=")
+        _ = try post("/settings/reminders/add", "kind=appt&before=2h&window=x")
+        let reminders = try get("/settings")
+        #expect(reminders.contains("Added the reminder: appointments, 2h before.") && reminders.contains("every scheduled medication"), "\(reminders)")
+        let pause = try #require(reminders.range(of: #"/settings/reminders/[0-9a-z]+/pause"#, options: .regularExpression).map { String(reminders[$0]) })
+        _ = try post(pause, "paused=1")
+        #expect(try get("/settings").contains("Paused the reminder: water rare: 09:00."))
+        #expect(try cli.run(["remind", "list"], Self.env).stdout.contains("paused"))
+        _ = try post(pause, "paused=0")
+        #expect(!(try cli.run(["remind", "list"], Self.env).stdout.contains("paused")))
+        let remove = pause.replacingOccurrences(of: "/pause", with: "/remove")
+        #expect(try get(remove).contains("Remove the reminder?"))
+        _ = try post(remove, "")
+        let remindList = try cli.run(["remind", "list", "--json"], Self.env).stdout
+        #expect(!remindList.contains("\"water\"") && remindList.contains("\"appt\"") && remindList.contains("\"med\""), "\(remindList)")
+
         // A Gotify channel added from the browser: refused without its token, and for an address
         // that is not https (said beside the field, the token never sent back); then added, and
         // the test reaches a real server on loopback with the token. A command is never added
@@ -809,10 +833,18 @@ extension ServeTests {
         let apptID = try #require(day.range(of: #"/appointments/[0-9a-z]+/edit"#, options: .regularExpression).map { String(day[$0]) })
         #expect(try post(apptID, "with=Dr+Rivera&date=2031-02-30&time=10%3A15").header("location") == apptID)
         #expect(try get(apptID).body.contains("aria-invalid=\"true\""))
-        let moved = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=")
+        #expect(try get(apptID).body.contains("id=\"appt-edit-remind\" name=\"remind\" type=\"text\" value=\"\""))
+        let moved = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=&remind=90m")
         #expect(moved.header("location") == "/appointments?day=2031-03-04")
         let movedDay = try get("/appointments?day=2031-03-04").body
         #expect(movedDay.contains("Saved the appointment with Dr Rivera on Tue 4 March 2031 at 10:45.") && movedDay.contains("Room 4"), "\(movedDay)")
+        // Its reminder is shown as it can be typed again: saving the form unchanged changes nothing.
+        let remindShown = try get(apptID).body
+        let remindValue = try #require(remindShown.range(of: #"name="remind" type="text" value="[^"]+""#, options: .regularExpression).map { String(remindShown[$0]) })
+        #expect(remindValue.hasSuffix("value=\"1h 30m\"") || remindValue.hasSuffix("value=\"90m\"") || remindValue.hasSuffix("value=\"1h30m\""), "\(remindValue)")
+        let typedAgain = String(remindValue.split(separator: "\"")[5]).replacingOccurrences(of: " ", with: "+")
+        _ = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=&remind=\(typedAgain)")
+        #expect(try get("/appointments?day=2031-03-04").body.contains("reminder 1h 30m before"))
         let ics = try get("/appointments/calendar.ics")
         #expect(ics.header("content-disposition") == "attachment; filename=\"appointments.ics\"")
         #expect(ics.header("content-type")?.hasPrefix("text/calendar") == true)
