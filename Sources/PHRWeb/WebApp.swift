@@ -277,6 +277,8 @@ public final class WebApp: @unchecked Sendable {
         case "condition": return "Condition"
         case "allergy": return "Allergy"
         case "immunization": return "Immunization"
+        case "procedure": return "Procedure"
+        case "family": return "Family history"
         case "observation": return "Result"
         case "profile": return "Profile"
         case "log": return "Log"

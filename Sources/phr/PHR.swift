@@ -37,6 +37,8 @@ struct PHR: ParsableCommand {
             AllergyCommand.self,
             ConditionCommand.self,
             ImmunizationCommand.self,
+            ProcedureCommand.self,
+            FamilyCommand.self,
             ObservationCommand.self,
             LabCommand.self,
             EmergencyCommand.self,

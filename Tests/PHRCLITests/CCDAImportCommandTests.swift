@@ -47,8 +47,15 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("imported \(path) (C-CDA R2.1 Continuity of Care Document (CCD)) into profile me\n"), "\(result.stdout)")
         #expect(result.stdout.contains("  medications    4 added\n"), "\(result.stdout)")
-        #expect(result.stdout.contains("\n  section[7] Social History section: phr does not keep this section (LOINC 29762-2); its 1 entry is not imported\n"),
+        #expect(result.stdout.contains("  procedures     2 added\n") && result.stdout.contains("  family history 3 added\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("\n  section[9] entry[1] Social History Observation: phr keeps only the smoking status of the social history\n"),
                 "\(result.stdout)")
+        // The procedures and the family history are the CLI's to list, search and export.
+        let procedures = try cli.run(["procedure", "list"], Self.env).stdout
+        #expect(procedures.contains("Colonoscopy") && procedures.contains("Appendectomy") && procedures.contains("2009"), "\(procedures)")
+        let family = try cli.run(["family", "list"], Self.env).stdout
+        #expect(family.contains("father") && family.contains("Myocardial infarction (cause of death)"), "\(family)")
+        #expect(try cli.run(["search", "appendectomy"], Self.env).stdout.contains("Appendectomy"))
         #expect(result.stderr.isEmpty)
         let list = try cli.run(["med", "list", "--json"], Self.env)
         let medications = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])

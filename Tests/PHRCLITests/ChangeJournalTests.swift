@@ -46,6 +46,8 @@ import Testing
             ["contact", "add", "Kim", "--phone", "+49 30 1234567"],
             ["condition", "add", "Asthma"],
             ["immunization", "add", "Tetanus", "--date", "2025-01-01"],
+            ["procedure", "add", "Appendectomy", "--date", "2009"],
+            ["family", "add", "mother", "breast cancer", "--age", "52"],
             ["lab", "add", "ferritin", "12", "ng/mL", "--range", "30-400", "--date", "2024-03-18"],
             ["log", "water", "250ml"],
             ["goal", "set", "workout", "150min", "--per", "week"],

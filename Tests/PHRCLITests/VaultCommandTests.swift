@@ -179,7 +179,7 @@ import Testing
         #expect(check.status == 0, "\(check.stderr)")
         let status = try cli.run(["status"])
         #expect(status.stdout.contains("state     unlocked until"))
-        #expect(status.stdout.contains("records   allergies 0, appointments 0, conditions 0, contacts 0, documents 0, doses 0, goals 0, immunizations 0, log entries 0, medications 0, observations 0, profiles 1, reminders 0"))
+        #expect(status.stdout.contains("records   allergies 0, appointments 0, conditions 0, contacts 0, documents 0, doses 0, family history 0, goals 0, immunizations 0, log entries 0, medications 0, observations 0, procedures 0, profiles 1, reminders 0"))
         Thread.sleep(forTimeInterval: 3)
         #expect(try cli.run(["check"]).status == 77, "expired")
         #expect(try cli.run(["status"]).stdout.contains("state     locked"))

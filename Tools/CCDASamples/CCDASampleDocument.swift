@@ -38,6 +38,12 @@ public struct CCDASampleDocument: Sendable {
         public static let results = 8
         public static let vitalSigns = 6
         public static let encounters = 3
+        /// Procedures done (a planned one and an unnamed one are skipped).
+        public static let procedures = 2
+        /// Relatives' conditions: the mother's two and the father's one (a relative not named is skipped).
+        public static let familyHistory = 3
+        /// The CCD's smoking status, kept as a social-history observation (its alcohol entry is skipped).
+        public static let smokingStatus = 1
         /// Results each extra panel adds.
         public static let resultsPerPanel = 6
     }
@@ -75,13 +81,13 @@ public struct CCDASampleDocument: Sendable {
         switch kind {
         case .ccd:
             body = [allergies, medications(discharge: false), problems(discharge: false), immunizations, results, vitalSigns, encounters,
-                    socialHistory, planOfTreatment]
+                    procedures, familyHistory, socialHistory, planOfTreatment]
         case .dischargeSummary:
             body = [hospitalCourse, problems(discharge: true), medications(discharge: true), allergies, immunizations, results, vitalSigns,
-                    encounters]
+                    encounters, procedures, familyHistory]
         case .referralNote:
             body = [reasonForReferral, allergies, medications(discharge: false), problems(discharge: false), immunizations, results,
-                    vitalSigns, encounters]
+                    vitalSigns, encounters, procedures, familyHistory]
         }
         return header + body.joined(separator: "\n") + "\n</structuredBody></component>\n</ClinicalDocument>\n"
     }
@@ -550,7 +556,81 @@ public struct CCDASampleDocument: Sendable {
               <value xsi:type="CD" code="8517006" codeSystem="\(Self.snomed)" displayName="Ex-smoker"/>
             </observation></entry>
             """,
+            """
+            <entry typeCode="DRIV"><observation classCode="OBS" moodCode="EVN">
+              \(template("2.16.840.1.113883.10.20.22.4.38", r21Extension: "2015-08-01"))
+              <id root="2.16.840.1.113883.19.5.99999.11" extension="SOC-2"/>
+              <code code="74013-4" codeSystem="\(Self.loinc)" displayName="Alcoholic drinks per day"/>
+              <statusCode code="completed"/><effectiveTime value="20260301"/>
+              <value xsi:type="PQ" value="1" unit="{drinks}/d"/>
+            </observation></entry>
+            """,
         ])
+    }
+
+    /// Procedure Activity Procedure (4.14) and Observation (4.13): done ones with a date, a
+    /// body site and who did it; a planned one (moodCode INT) and one whose code is unknown.
+    private var procedures: String {
+        func procedure(_ id: String, element: String = "procedure", mood: String = "EVN", code: String?, _ name: String, time: String?,
+                       site: (String, String)?, performer: Bool) -> String {
+            let codeElement = code.map { Self.code($0, Self.snomed, name) } ?? "<code nullFlavor=\"UNK\"/>"
+            return """
+            <entry typeCode="DRIV"><\(element) classCode="\(element == "procedure" ? "PROC" : "OBS")" moodCode="\(mood)">
+              \(template(element == "procedure" ? "2.16.840.1.113883.10.20.22.4.14" : "2.16.840.1.113883.10.20.22.4.13", r21Extension: "2014-06-09"))
+              <id root="2.16.840.1.113883.19.5.99999.12" extension="PROC-\(id)"/>
+              \(codeElement)
+              <statusCode code="\(mood == "EVN" ? "completed" : "active")"/>
+              \(time.map { "<effectiveTime value=\"\($0)\"/>" } ?? "")
+              \(element == "observation" ? "<value xsi:type=\"CD\"/>" : "")
+              \(site.map { "<targetSiteCode code=\"\($0.0)\" codeSystem=\"\(Self.snomed)\" displayName=\"\($0.1)\"/>" } ?? "")
+              \(performer ? "<performer><assignedEntity><id root=\"2.16.840.1.113883.4.6\" extension=\"8888888888\"/><assignedPerson><name><given>Jordan</given><family>Surgeon</family></name></assignedPerson><representedOrganization><name>Sampletown General Hospital</name></representedOrganization></assignedEntity></performer>" : "")
+            </\(element)></entry>
+            """
+        }
+        return section("2.16.840.1.113883.10.20.22.2.7.1", "47519-4", "History of Procedures", "Procedures", [
+            procedure("1", code: "80146002", "Appendectomy", time: "2009", site: ("66754008", "Appendix structure"), performer: true),
+            procedure("2", element: "observation", code: "73761001", "Colonoscopy", time: "20240302", site: ("71854001", "Colon structure"),
+                      performer: false),
+            procedure("3", mood: "INT", code: "609588000", "Total knee replacement", time: "20270115", site: nil, performer: false),
+            procedure("4", code: nil, "", time: "20150601", site: nil, performer: false),
+        ])
+    }
+
+    /// Family History Organizers (4.45): the mother with two conditions (one with the Age
+    /// Observation), the father with one he died of, and a relative not named.
+    private var familyHistory: String {
+        func organizer(_ id: String, relation: String?, _ relationName: String, _ observations: [String]) -> String {
+            let code = relation.map { "<code code=\"\($0)\" codeSystem=\"2.16.840.1.113883.5.111\" displayName=\"\(relationName)\"/>" }
+                ?? "<code nullFlavor=\"UNK\"/>"
+            return """
+            <entry typeCode="DRIV"><organizer classCode="CLUSTER" moodCode="EVN">
+              \(template("2.16.840.1.113883.10.20.22.4.45", r21Extension: "2015-08-01"))
+              <id root="2.16.840.1.113883.19.5.99999.13" extension="FAM-\(id)"/>
+              <statusCode code="completed"/>
+              <subject><relatedSubject classCode="PRS">\(code)</relatedSubject></subject>
+              \(observations.joined(separator: "\n"))
+            </organizer></entry>
+            """
+        }
+        func observation(_ id: String, _ snomedCode: String, _ name: String, age: Int?, died: Bool) -> String {
+            """
+            <component><observation classCode="OBS" moodCode="EVN">
+              \(template("2.16.840.1.113883.10.20.22.4.46", r21Extension: "2015-08-01"))
+              <id root="2.16.840.1.113883.19.5.99999.14" extension="FAMOBS-\(id)"/>
+              <code code="64572001" codeSystem="\(Self.snomed)" displayName="Disease"/>
+              <statusCode code="completed"/>
+              <value xsi:type="CD" code="\(snomedCode)" codeSystem="\(Self.snomed)" displayName="\(name)"/>
+              \(age.map { "<entryRelationship typeCode=\"SUBJ\" inversionInd=\"true\"><observation classCode=\"OBS\" moodCode=\"EVN\"><templateId root=\"2.16.840.1.113883.10.20.22.4.31\"/><code code=\"445518008\" codeSystem=\"\(Self.snomed)\" displayName=\"Age At Onset\"/><statusCode code=\"completed\"/><value xsi:type=\"PQ\" value=\"\($0)\" unit=\"a\"/></observation></entryRelationship>" } ?? "")
+              \(died ? "<entryRelationship typeCode=\"CAUS\"><observation classCode=\"OBS\" moodCode=\"EVN\"><templateId root=\"2.16.840.1.113883.10.20.22.4.47\"/><code code=\"ASSERTION\" codeSystem=\"2.16.840.1.113883.5.4\"/><statusCode code=\"completed\"/><value xsi:type=\"CD\" code=\"419099009\" codeSystem=\"\(Self.snomed)\" displayName=\"Dead\"/></observation></entryRelationship>" : "")
+            </observation></component>
+            """
+        }
+        return section("2.16.840.1.113883.10.20.22.2.15", "10157-6", "History of family member diseases", "Family History", [
+            organizer("1", relation: "MTH", "Mother", [observation("1", "254837009", "Malignant neoplasm of breast", age: 52, died: false),
+                                                      observation("2", "38341003", "Hypertensive disorder", age: nil, died: false)]),
+            organizer("2", relation: "FTH", "Father", [observation("3", "22298006", "Myocardial infarction", age: 61, died: true)]),
+            organizer("3", relation: nil, "", [observation("4", "44054006", "Diabetes mellitus type 2", age: nil, died: false)]),
+        ], r21Extension: nil)
     }
 
     private var planOfTreatment: String {

@@ -83,6 +83,12 @@ struct CCDAImporter {
                 }
             case .encounter:
                 try take(try appointment(entry, repairs), entry, repairs, kind: "appointments", check: RecordValidation.check, db, &report)
+            case .procedure:
+                try take(try procedure(entry, repairs), entry, repairs, kind: "procedures", check: RecordValidation.check, db, &report)
+            case .familyHistory:
+                try take(try familyHistory(entry, repairs), entry, repairs, kind: "family_history", check: RecordValidation.check, db, &report)
+            case .socialHistory:
+                try take(try socialHistory(entry, repairs), entry, repairs, kind: "observations", check: RecordValidation.check, db, &report)
             }
         } catch let error as FHIRFieldError {
             report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
@@ -114,7 +120,11 @@ struct CCDAImporter {
         identity += (concept?.codings ?? []).map { "\($0.system ?? "")|\($0.code)" }
         identity.append(concept?.text ?? "")
         identity.append(entry.time?.start ?? "")
-        if entry.kind == .result || entry.kind == .vitalSign, let value = entry.value {
+        if entry.kind == .familyHistory {
+            // Two relatives with the same condition are two entries.
+            identity.append([entry.relation?.code, entry.relation?.display, entry.relation?.originalText].map { $0 ?? "" }.joined(separator: "|"))
+        }
+        if entry.kind == .result || entry.kind == .vitalSign || entry.kind == .socialHistory, let value = entry.value {
             identity.append([value.quantity?.value, value.quantity?.unit, value.code?.code, value.text].map { $0 ?? "" }.joined(separator: "|"))
         }
         let digest = (try? SHA256Hasher.hash(Array(identity.joined(separator: "\n").utf8)).hex) ?? ""
@@ -333,6 +343,91 @@ struct CCDAImporter {
                                    status: status, effective: effective?.text, valueNumber: number, valueUnit: unit, valueText: text,
                                    valueCodes: codes, components: [], notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
                                    codes: concept.codings, source: source(entry, concept), lab: lab, createdAt: now, updatedAt: now))
+    }
+
+    /// A procedure done (moodCode EVN): what, when, where on the body, by whom.
+    func procedure(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Procedure> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("records the procedure as not done (negationInd)") }
+        if let mood = entry.moodCode, mood != "EVN" { return .skip("planned, not done (moodCode \(mood))") }
+        guard let concept = Self.concept(entry.code, name: nil),
+              let name = concept.name(preferring: [Coding.System.snomed, "http://www.ama-assn.org/go/cpt", Coding.System.icd10]) else {
+            return .skip("names no procedure (code\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")
+        }
+        let status: Procedure.Status
+        switch entry.status ?? "completed" {
+        case "completed": status = .completed
+        case "active": status = .inProgress
+        case "aborted": status = .stopped
+        case "cancelled": status = .notDone
+        case "held", "suspended": status = .onHold
+        case "new": status = .preparation
+        default: status = .unknown
+        }
+        let date = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date
+        let site = entry.bodySite.flatMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
+        return .record(Procedure(id: "", uid: "", name: name, date: date, status: status, bodySite: site, performer: entry.performer,
+                                 notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    /// A relative's condition: who (HL7 RoleCode, else the words given), what, from what age,
+    /// and whether they died of it.
+    func familyHistory(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<FamilyHistory> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("records the condition as absent (negationInd)") }
+        let code = entry.relation?.nullFlavor == nil ? entry.relation?.code : nil
+        guard let relation = code.flatMap(FamilyHistory.relationWords(for:))
+                ?? [entry.relation?.display, entry.relation?.originalText].lazy.compactMap({ $0?.trimmingWhitespace() }).first(where: { !$0.isEmpty }) else {
+            return .skip("names no relative (subject/relatedSubject/code)")
+        }
+        guard let concept = Self.concept(entry.code, name: nil),
+              let condition = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10CM, Coding.System.icd10]) else {
+            return .skip("names no condition (value\(entry.code?.nullFlavor.map { " nullFlavor \($0)" } ?? ""))")
+        }
+        var onsetAge: Int?
+        if let age = entry.age {
+            let years = try repairs.optional { () -> Double? in
+                guard let number = try Self.number(age.value, field: "age") else { return nil }
+                switch age.unit ?? "a" {
+                case "a": return number
+                case "mo": return number / 12
+                case "wk": return number / 52.18
+                case "d": return number / 365.25
+                default: throw FHIRFieldError(field: "age", reason: "'\(age.unit!)' is not a unit of age")
+                }
+            }
+            if let years {
+                if (0...150).contains(years) { onsetAge = Int(years) } else { repairs.note("age: \(years) years is not an age; left out") }
+            }
+        }
+        return .record(FamilyHistory(id: "", uid: "", relation: relation, relationCode: code.flatMap { FamilyHistory.relationWords(for: $0) != nil ? $0.uppercased() : nil },
+                                     condition: condition, onsetAge: onsetAge, causeOfDeath: entry.causeOfDeath ? true : nil, notes: nil,
+                                     codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
+    }
+
+    /// LOINC 72166-2, "Tobacco smoking status": the one entry of a social history section kept
+    /// (as an observation of category social-history, as FHIR's US Core has it).
+    static let smokingStatus = "72166-2"
+
+    func socialHistory(_ entry: CCDAEntry, _ repairs: ImportRepairs = ImportRepairs()) throws -> FHIRMapper.Mapped<Observation> {
+        guard entry.type == "Smoking Status Observation" || entry.code?.code == Self.smokingStatus else {
+            return .skip("phr keeps only the smoking status of the social history")
+        }
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        guard let value = entry.value, value.nullFlavor == nil, let coded = value.code.flatMap({ Self.concept($0, name: nil) }),
+              let words = coded.name(preferring: [Coding.System.snomed]) else {
+            return .skip("has no value")
+        }
+        let effective = try repairs.time(entry.time?.start, field: "effectiveTime", zone: time.zone)
+        let concept = Self.concept(entry.code, name: nil)
+        var codes = concept?.codings ?? []
+        if !codes.contains(where: { $0.system == Coding.System.loinc && $0.code == Self.smokingStatus }) {
+            codes.insert(Coding(system: Coding.System.loinc, code: Self.smokingStatus, display: "Tobacco smoking status"), at: 0)
+        }
+        return .record(Observation(id: "", uid: "", name: "Tobacco smoking status", category: "social-history", status: .final,
+                                   effective: effective?.text, valueNumber: nil, valueUnit: nil, valueText: words,
+                                   valueCodes: coded.codings.isEmpty ? nil : coded.codings, components: [], notes: nil, codes: codes,
+                                   source: source(entry, concept), lab: nil, createdAt: now, updatedAt: now))
     }
 
     /// An encounter: a past appointment, at its start, with the clinician seen.

@@ -67,6 +67,16 @@ struct FHIRImporter {
                 case "Immunization":
                     try take(try mapper.immunization(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "immunizations",
                              formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
+                case "Procedure":
+                    try take(try mapper.procedure(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "procedures",
+                             formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
+                case "FamilyMemberHistory":
+                    let entries = try mapper.familyHistory(resource)
+                    for (index, (location, mapped)) in entries.enumerated() {
+                        try take(mapped, location: location, type: resource.type, kind: "family_history",
+                                 formerKey: formerKey(resource, suffix: entries.count == 1 ? "" : "#condition[\(index)]"),
+                                 check: RecordValidation.check, db, &report)
+                    }
                 case "Observation":
                     let mapped = try mapper.observation(resource)
                     if let observation = try take(mapped, location: "entry[\(resource.index)]", type: resource.type, kind: "observations",

@@ -110,3 +110,78 @@ extension FHIRMapper {
                                     source: source(resource), createdAt: now, updatedAt: now))
     }
 }
+
+extension FHIRMapper {
+    func procedure(_ resource: FHIRResource) throws -> Mapped<Procedure> {
+        let statusText = try status(resource) ?? "completed"
+        switch statusText {
+        case "entered-in-error": return .skip("entered in error")
+        case "not-done": return .skip("not done (status not-done)")
+        default: break
+        }
+        guard let status = Procedure.Status(rawValue: statusText) else {
+            throw FHIRFieldError(field: "status", reason: "'\(statusText)' is not a procedure status")
+        }
+        guard let concept = try FHIRElements.concept(resource["code"], field: "code"),
+              let name = concept.name(preferring: [Coding.System.snomed, "http://www.ama-assn.org/go/cpt"]) else {
+            return .skip("names no procedure (code)")
+        }
+        let date = try repairs.optional { try FHIRElements.dateTime(resource["performedDateTime"], field: "performedDateTime")?.date }
+            ?? repairs.optional { try FHIRElements.dateTime(resource["performedPeriod"]?["start"], field: "performedPeriod.start")?.date }
+        let site = try repairs.optional { try FHIRElements.concept(resource["bodySite"]?[0], field: "bodySite[0]")?.name(preferring: [Coding.System.snomed]) }
+        let performer = try repairs.optional { try actorName(resource["performer"]?[0]?["actor"], field: "performer[0].actor", from: resource) }
+        var notes = try FHIRElements.notes(resource["note"], field: "note")
+        if date == nil, let performed = try FHIRElements.string(resource["performedString"], field: "performedString") {
+            // "in childhood": kept in words.
+            notes = [notes, "performed: \(performed)"].compactMap { $0 }.joined(separator: "\n")
+        }
+        return .record(Procedure(id: "", uid: "", name: name, date: date, status: status, bodySite: site, performer: performer, notes: notes,
+                                 codes: concept.codings, source: source(resource), createdAt: now, updatedAt: now))
+    }
+
+    /// A FamilyMemberHistory: one relative and their conditions, each kept as its own entry
+    /// (by the resource's key and the condition's place); a relative with no condition is not a
+    /// record phr keeps.
+    func familyHistory(_ resource: FHIRResource) throws -> [(location: String, mapped: Mapped<FamilyHistory>)] {
+        let location = "entry[\(resource.index)]"
+        switch try status(resource) {
+        case "entered-in-error": return [(location, .skip("entered in error"))]
+        case "health-unknown": return [(location, .skip("says the relative's health is unknown"))]
+        default: break
+        }
+        let relationship = try FHIRElements.concept(resource["relationship"], field: "relationship")
+        let code = relationship?.codings.first { $0.system == "http://terminology.hl7.org/CodeSystem/v3-RoleCode" || $0.system == nil }?.code
+            ?? relationship?.codings.first?.code
+        guard let relation = code.flatMap(FamilyHistory.relationWords(for:)) ?? relationship?.text ?? relationship?.codings.first?.display else {
+            return [(location, .skip("names no relative (relationship)"))]
+        }
+        let conditions = resource["condition"]?.elements ?? []
+        guard !conditions.isEmpty else { return [(location, .skip("lists no condition of the relative"))] }
+        let key = sourceKey(resource)
+        let shared = try FHIRElements.notes(resource["note"], field: "note")
+        return try conditions.enumerated().map { index, condition in
+            let place = conditions.count == 1 ? location : "\(location) condition[\(index)]"
+            guard let concept = try FHIRElements.concept(condition["code"], field: "condition[\(index)].code"),
+                  let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10CM, Coding.System.icd10]) else {
+                return (place, .skip("names no condition (condition[\(index)].code)"))
+            }
+            var age: Int?
+            // DSTU2 calls it onsetQuantity (an Age all the same).
+            if let onset = condition["onsetAge"] ?? condition["onsetQuantity"] {
+                let unit = onset["code"]?.string ?? onset["unit"]?.string ?? "a"
+                if let value = onset["value"]?.number, ["a", "yr", "year", "years"].contains(unit), (0...150).contains(value) {
+                    age = Int(value)
+                } else {
+                    repairs.note("condition[\(index)].onsetAge: not an age in years; left out")
+                }
+            }
+            let notes = [shared, try FHIRElements.notes(condition["note"], field: "condition[\(index)].note")].compactMap { $0 }
+            return (place, .record(FamilyHistory(
+                id: "", uid: "", relation: relation, relationCode: code.flatMap { FamilyHistory.relationWords(for: $0) != nil ? $0.uppercased() : nil },
+                condition: name, onsetAge: age, causeOfDeath: condition["contributedToDeath"]?.bool, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
+                codes: concept.codings, source: RecordSource(key: conditions.count == 1 ? key : "\(key)#condition[\(index)]",
+                                                             identifiers: FHIRElements.identifiers(resource["identifier"])),
+                createdAt: now, updatedAt: now)))
+        }
+    }
+}

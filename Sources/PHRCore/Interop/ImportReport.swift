@@ -126,7 +126,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
 
     /// The record kinds in the order reports list them.
     public static let kinds = ["medical_id", "medications", "doses", "appointments", "contacts", "allergies", "conditions",
-                               "immunizations", "observations", "log_entries", "goals", "reminders", "health_settings"]
+                               "immunizations", "procedures", "family_history", "observations", "log_entries", "goals", "reminders", "health_settings"]
 
     mutating func count(_ outcome: MergeOutcome, _ kind: String) {
         switch outcome {

@@ -58,6 +58,9 @@ public struct PHRExport: Codable, Sendable {
     public var allergies: [Allergy]
     public var conditions: [Condition]
     public var immunizations: [Immunization]
+    /// Exports written before procedures and family history existed lack these keys; they read as empty.
+    public var procedures: [Procedure] = []
+    public var familyHistory: [FamilyHistory] = []
     public var observations: [Observation]
     /// Metadata only: an export carries no document files (`phr backup` moves those).
     public var documents: [Document]
@@ -76,7 +79,9 @@ public struct PHRExport: Codable, Sendable {
         case exportedAt = "exported_at"
         case profile
         case medicalID = "medical_id"
-        case medications, appointments, contacts, allergies, conditions, immunizations, observations, documents
+        case medications, appointments, contacts, allergies, conditions, immunizations, procedures
+        case familyHistory = "family_history"
+        case observations, documents
         case logEntries = "log_entries"
         case goals, reminders
         case healthSettings = "health_settings"
@@ -133,6 +138,8 @@ extension PHRExport {
         allergies = try records(.allergies, "allergy")
         conditions = try records(.conditions, "condition")
         immunizations = try records(.immunizations, "immunization")
+        procedures = try records(.procedures, "procedure", required: false)
+        familyHistory = try records(.familyHistory, "family history", required: false)
         observations = try records(.observations, "observation")
         documents = try records(.documents, "document")
         logEntries = try records(.logEntries, "log entry", required: false)

@@ -60,6 +60,8 @@ struct PHRImporter {
         try merge(export.allergies, key: "allergies", type: "allergy", created: \.createdAt, check: RecordValidation.check, db, &report)
         try merge(export.conditions, key: "conditions", type: "condition", created: \.createdAt, check: RecordValidation.check, db, &report)
         try merge(export.immunizations, key: "immunizations", type: "immunization", created: \.createdAt, check: RecordValidation.check, db, &report)
+        try merge(export.procedures, key: "procedures", type: "procedure", created: \.createdAt, check: RecordValidation.check, db, &report)
+        try merge(export.familyHistory, key: "family_history", type: "family history", created: \.createdAt, check: RecordValidation.check, db, &report)
         try merge(export.observations, key: "observations", type: "observation", created: \.createdAt, check: RecordValidation.check, db, &report)
         try importHealthLog(db, report: &report)
         for (index, _) in export.documents.enumerated() {

@@ -21,6 +21,8 @@ public enum VaultExport {
                 allergies: try AllergyStore.all(db, profileID: id),
                 conditions: try ConditionStore.all(db, profileID: id),
                 immunizations: try ImmunizationStore.all(db, profileID: id),
+                procedures: try ProcedureStore.all(db, profileID: id),
+                familyHistory: try FamilyHistoryStore.all(db, profileID: id),
                 observations: try ObservationStore.all(db, profileID: id),
                 documents: documents,
                 logEntries: try LogStore.all(db, profileID: id),

@@ -24,6 +24,9 @@ public struct RecordKind: Sendable, Hashable {
     public static let condition = RecordKind(name: "condition", table: "condition", exportKey: "conditions", shareSection: .conditions)
     public static let immunization = RecordKind(name: "immunization", table: "immunization", exportKey: "immunizations",
                                                 shareSection: .immunizations)
+    public static let procedure = RecordKind(name: "procedure", table: "procedure", exportKey: "procedures", shareSection: nil)
+    public static let familyHistory = RecordKind(name: "family_history", table: "family_history", exportKey: "family_history",
+                                                 shareSection: nil)
     public static let observation = RecordKind(name: "observation", table: "observation", exportKey: "observations",
                                                shareSection: .results)
     public static let logEntry = RecordKind(name: "log_entry", table: "log_entry", exportKey: "log_entries", shareSection: nil)
@@ -36,6 +39,6 @@ public struct RecordKind: Sendable, Hashable {
     /// its doses).
     public static let all: [RecordKind] = [
         profile, document, medicalID, medication, dose, appointment, contact, allergy, condition, immunization,
-        observation, logEntry, goal, healthSettings, reminder,
+        procedure, familyHistory, observation, logEntry, goal, healthSettings, reminder,
     ]
 }

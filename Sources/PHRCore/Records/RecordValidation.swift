@@ -83,6 +83,25 @@ public enum RecordValidation {
         try source(&record.source)
     }
 
+    public static func check(_ record: inout Procedure) throws {
+        try name(&record.name, Field.path("name"))
+        try label(&record.bodySite, Field.path("body_site"))
+        record.performer = try RecordFields.optionalText(record.performer, field: Field.path("performer"), limit: RecordFields.maximumNameLength)
+        try notes(&record.notes, Field.path("notes"))
+        try codes(&record.codes, Field.path("codes"))
+        try source(&record.source)
+    }
+
+    public static func check(_ record: inout FamilyHistory) throws {
+        record.relation = try RecordFields.text(record.relation, field: Field.path("relation"), limit: RecordFields.maximumLabelLength)
+        try label(&record.relationCode, Field.path("relation_code"))
+        try name(&record.condition, Field.path("condition"))
+        if let age = record.onsetAge { _ = try RecordFields.count(age, field: Field.path("onset_age"), minimum: 0, maximum: 150) }
+        try notes(&record.notes, Field.path("notes"))
+        try codes(&record.codes, Field.path("codes"))
+        try source(&record.source)
+    }
+
     public static func check(_ record: inout Observation) throws {
         try name(&record.name, Field.path("name"))
         try label(&record.category, Field.path("category"))

@@ -31,4 +31,6 @@ extension Contact: StoreBackedRecord { typealias Store = ContactStore }
 extension Allergy: StoreBackedRecord { typealias Store = AllergyStore }
 extension Condition: StoreBackedRecord { typealias Store = ConditionStore }
 extension Immunization: StoreBackedRecord { typealias Store = ImmunizationStore }
+extension Procedure: StoreBackedRecord { typealias Store = ProcedureStore }
+extension FamilyHistory: StoreBackedRecord { typealias Store = FamilyHistoryStore }
 extension Observation: StoreBackedRecord { typealias Store = ObservationStore }

@@ -46,8 +46,8 @@ public struct SearchQuery: Equatable, Sendable {
 
     public var hasTerms: Bool { !clauses.isEmpty }
 
-    public static let kindNames = ["doc", "med", "appt", "contact", "condition", "allergy", "immunization", "observation",
-                                   "profile", "log"]
+    public static let kindNames = ["doc", "med", "appt", "contact", "condition", "allergy", "immunization", "procedure", "family",
+                                   "observation", "profile", "log"]
 
     public init() {}
 

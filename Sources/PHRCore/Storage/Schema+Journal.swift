@@ -77,21 +77,30 @@ extension Schema {
                 """
         }
         for entry in journaled {
-            for (event, row, operation) in [("INSERT", "NEW", "insert"), ("UPDATE", "NEW", "update"), ("DELETE", "OLD", "delete")] {
-                // A tag added to or removed from a document is a change of the document.
-                let op = entry.table == "document_tag" ? "update" : operation
-                let value = { (expression: String) in expression.replacingOccurrences(of: "R.", with: "\(row).") }
-                sql += """
-                    CREATE TRIGGER journal_\(entry.table)_\(operation) AFTER \(event) ON \(entry.table)
-                    BEGIN
-                        INSERT INTO change_journal (kind, record, uid, profile, operation, at, device)
-                        VALUES ('\(entry.kind)', \(value(entry.record)), \(value(entry.uid)), \(value(entry.profile)), '\(op)',
-                                strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), (SELECT value FROM vault_info WHERE key = 'device'));
-                    END;
-
-                    """
-            }
+            sql += journalTriggersSQL(kind: entry.kind, table: entry.table, record: entry.record, uid: entry.uid, profile: entry.profile)
         }
         return sql
     }()
+
+    /// The three triggers that journal a table's inserts, updates and deletes, with `R.`
+    /// standing for NEW. or OLD. in the record, uid and profile expressions. Used by the
+    /// migrations that add journaled tables; its text is part of theirs, so it never changes.
+    static func journalTriggersSQL(kind: String, table: String, record: String, uid: String, profile: String) -> String {
+        var sql = ""
+        for (event, row, operation) in [("INSERT", "NEW", "insert"), ("UPDATE", "NEW", "update"), ("DELETE", "OLD", "delete")] {
+            // A tag added to or removed from a document is a change of the document.
+            let op = table == "document_tag" ? "update" : operation
+            let value = { (expression: String) in expression.replacingOccurrences(of: "R.", with: "\(row).") }
+            sql += """
+                CREATE TRIGGER journal_\(table)_\(operation) AFTER \(event) ON \(table)
+                BEGIN
+                    INSERT INTO change_journal (kind, record, uid, profile, operation, at, device)
+                    VALUES ('\(kind)', \(value(record)), \(value(uid)), \(value(profile)), '\(op)',
+                            strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), (SELECT value FROM vault_info WHERE key = 'device'));
+                END;
+
+                """
+        }
+        return sql
+    }
 }

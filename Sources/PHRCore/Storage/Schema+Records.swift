@@ -247,3 +247,58 @@ extension Schema {
         CREATE INDEX observation_profile ON observation (profile_id, effective);
         """
 }
+
+extension Schema {
+    /// Migration "v6-procedures-family-history" (Schema.migrations): procedures and family
+    /// history (issue 26, item 11), with the columns every imported record kind has (codes,
+    /// source key, identifiers) and the change journal's triggers, as v4 gave the other kinds.
+    static let proceduresFamilyHistorySQL: String = {
+        let profileOf = "(SELECT uid FROM profile WHERE id = R.profile_id)"
+        return """
+            CREATE TABLE procedure (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+                uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+                profile_id INTEGER NOT NULL REFERENCES profile (id),
+                name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]'
+                    OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                    OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                status TEXT NOT NULL CHECK (status IN ('completed', 'in-progress', 'not-done', 'on-hold', 'stopped', 'preparation', 'unknown')),
+                body_site TEXT,
+                performer TEXT,
+                notes TEXT,
+                codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+                source_key TEXT,
+                identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                UNIQUE (profile_id, uid)
+            ) STRICT;
+            CREATE UNIQUE INDEX procedure_source ON procedure (profile_id, source_key) WHERE source_key IS NOT NULL;
+            CREATE INDEX procedure_profile ON procedure (profile_id, date);
+
+            CREATE TABLE family_history (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+                uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+                profile_id INTEGER NOT NULL REFERENCES profile (id),
+                relation TEXT NOT NULL CHECK (length(trim(relation)) > 0),
+                relation_code TEXT,
+                condition TEXT NOT NULL CHECK (length(trim(condition)) > 0),
+                onset_age INTEGER CHECK (onset_age IS NULL OR onset_age BETWEEN 0 AND 150),
+                cause_of_death INTEGER CHECK (cause_of_death IS NULL OR cause_of_death IN (0, 1)),
+                notes TEXT,
+                codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+                source_key TEXT,
+                identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                UNIQUE (profile_id, uid)
+            ) STRICT;
+            CREATE UNIQUE INDEX family_history_source ON family_history (profile_id, source_key) WHERE source_key IS NOT NULL;
+            CREATE INDEX family_history_profile ON family_history (profile_id);
+
+            """
+            + journalTriggersSQL(kind: "procedure", table: "procedure", record: "R.id", uid: "R.uid", profile: profileOf)
+            + journalTriggersSQL(kind: "family_history", table: "family_history", record: "R.id", uid: "R.uid", profile: profileOf)
+    }()
+}

@@ -32,6 +32,7 @@ enum Schema {
         Migration(identifier: "v3-reminder-channels", sql: reminderChannelsSQL),
         Migration(identifier: "v4-change-journal", sql: changeJournalSQL),
         Migration(identifier: "v5-document-list-order", sql: documentListOrderSQL),
+        Migration(identifier: "v6-procedures-family-history", sql: proceduresFamilyHistorySQL),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -59,7 +59,8 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     static let countedTables: [(String, String)] = [("profiles", "profile"), ("documents", "document"),
                                                     ("medications", "medication"), ("doses", "dose"), ("appointments", "appointment"),
                                                     ("contacts", "contact"), ("allergies", "allergy"), ("conditions", "condition"),
-                                                    ("immunizations", "immunization"), ("observations", "observation"),
+                                                    ("immunizations", "immunization"), ("procedures", "procedure"),
+                                                    ("family_history", "family_history"), ("observations", "observation"),
                                                     ("log_entries", "log_entry"), ("goals", "log_goal"), ("reminders", "reminder")]
 
     /// Reads the status. `vault` is the open vault when the caller could unlock it.

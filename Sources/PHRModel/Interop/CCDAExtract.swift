@@ -151,7 +151,8 @@ public struct CCDAPatient: Codable, Sendable, Equatable {
 /// One clinical statement of a section, as phr keeps it.
 public struct CCDAEntry: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
-        case medication, allergy, problem, immunization, result, vitalSign = "vital-sign", encounter
+        case medication, allergy, problem, immunization, result, vitalSign = "vital-sign", encounter, procedure
+        case familyHistory = "family-history", socialHistory = "social-history"
     }
 
     public var kind: Kind
@@ -197,6 +198,13 @@ public struct CCDAEntry: Codable, Sendable, Equatable {
     public var place: String?
     /// Encounter diagnoses and indications.
     public var reasons: [CCDACode] = []
+    /// Procedures: where on the body (targetSiteCode).
+    public var bodySite: CCDACode?
+    /// Family history: the relative (relatedSubject/code, HL7 RoleCode), their age when the
+    /// condition began (an Age Observation), and whether they died of it (a Death Observation).
+    public var relation: CCDACode?
+    public var age: CCDAQuantity?
+    public var causeOfDeath = false
 
     public init(kind: Kind, location: String, type: String) {
         self.kind = kind

@@ -14,7 +14,7 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
     static let maximumElements = 4_000_000
 
     enum SectionKind: String {
-        case medications, allergies, problems, immunizations, results, vitalSigns, encounters
+        case medications, allergies, problems, immunizations, results, vitalSigns, encounters, procedures, familyHistory, socialHistory
 
         var entryKind: CCDAEntry.Kind {
             switch self {
@@ -25,6 +25,9 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
             case .results: return .result
             case .vitalSigns: return .vitalSign
             case .encounters: return .encounter
+            case .procedures: return .procedure
+            case .familyHistory: return .familyHistory
+            case .socialHistory: return .socialHistory
             }
         }
 
@@ -40,6 +43,9 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
                 case "3", "3.1": return .results
                 case "4", "4.1": return .vitalSigns
                 case "22", "22.1": return .encounters
+                case "7", "7.1": return .procedures
+                case "15": return .familyHistory
+                case "17": return .socialHistory
                 default: continue
                 }
             }
@@ -51,6 +57,9 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
             case "30954-2": return .results
             case "8716-3": return .vitalSigns
             case "46240-8": return .encounters
+            case "47519-4": return .procedures
+            case "10157-6": return .familyHistory
+            case "29762-2": return .socialHistory
             default: return nil
             }
         }

@@ -46,6 +46,27 @@ struct CCDAStatements {
         case .encounters:
             guard let encounter = entry.find("encounter") else { return ([], "holds no encounter") }
             return ([self.encounter(encounter)], nil)
+        case .procedures:
+            // Procedure Activity Procedure, Observation or Act (4.14, 4.13, 4.12): the entry's own statement.
+            guard let statement = entry.first("procedure") ?? entry.first("observation") ?? entry.first("act") else {
+                return ([], "holds no procedure activity")
+            }
+            return ([procedure(statement)], nil)
+        case .familyHistory:
+            // A Family History Organizer (4.45): one relative and their conditions, each a
+            // Family History Observation (4.46); R1.1 may put a lone observation in the entry.
+            if let organizer = entry.first("organizer") {
+                let observations = organizer.all("component").compactMap { $0.first("observation") }
+                guard !observations.isEmpty else { return ([], "a relative with no conditions") }
+                return (observations.enumerated().map { index, observation in
+                    family(observation, organizer: organizer, location: "\(location) component[\(index)]")
+                }, nil)
+            }
+            guard let single = entry.find("observation") else { return ([], "holds no family history observation") }
+            return ([family(single, organizer: nil, location: location)], nil)
+        case .socialHistory:
+            guard let observation = entry.first("observation") else { return ([], "holds no observation") }
+            return ([social(observation)], nil)
         }
     }
 
@@ -204,6 +225,42 @@ struct CCDAStatements {
         for relationship in node.all("entryRelationship") {
             if let value = relationship.find("observation")?.first("value") { entry.reasons.append(Self.code(value)) }
         }
+        return entry
+    }
+
+    private func procedure(_ node: XMLElementNode) -> CCDAEntry {
+        var entry = base(node, kind: .procedure, type: "Procedure Activity")
+        entry.code = node.first("code").map(Self.code)
+        entry.time = node.first("effectiveTime").map(Self.time)
+        entry.bodySite = node.first("targetSiteCode").map(Self.code)
+        let assigned = node.path("performer", "assignedEntity")
+        entry.performer = assigned?.path("assignedPerson", "name").flatMap(Self.personName)
+            ?? assigned?.path("representedOrganization", "name")?.flatText
+        return entry
+    }
+
+    private func family(_ node: XMLElementNode, organizer: XMLElementNode?, location: String) -> CCDAEntry {
+        var entry = base(node, kind: .familyHistory, type: "Family History Observation", location: location)
+        entry.code = node.first("value").map(Self.code)
+        entry.time = node.first("effectiveTime").map(Self.time)
+        entry.relation = (organizer ?? node).path("subject", "relatedSubject")?.first("code").map(Self.code)
+        for relationship in node.all("entryRelationship") {
+            guard let observation = relationship.first("observation") else { continue }
+            if observation.hasTemplate(Self.template + "31") || observation.first("code")?["code"] == "445518008" {
+                entry.age = observation.first("value").flatMap(Self.quantity)
+            } else if observation.hasTemplate(Self.template + "47") || relationship["typeCode"] == "CAUS" {
+                entry.causeOfDeath = true
+            }
+        }
+        return entry
+    }
+
+    private func social(_ node: XMLElementNode) -> CCDAEntry {
+        let smoking = node.hasTemplate(Self.template + "78") || node.hasTemplate(Self.template + "85")
+        var entry = base(node, kind: .socialHistory, type: smoking ? "Smoking Status Observation" : "Social History Observation")
+        entry.code = node.first("code").map(Self.code)
+        entry.time = node.first("effectiveTime").map(Self.time)
+        entry.value = node.first("value").map(Self.value)
         return entry
     }
 

@@ -8,9 +8,9 @@ struct ExportCommand: ParsableCommand {
         abstract: "Write one profile's records to a JSON file (phr export format v1, Schemas/export-v1/).",
         discussion: """
             Everything but document files: medical ID, medications with their dose logs, \
-            appointments, contacts, allergies, conditions, immunizations, observations, and \
-            document details. The file is NOT encrypted and is written with mode 0600; keep it \
-            safe. 'phr import' reads it back; 'phr backup' moves a whole vault with documents.
+            appointments, contacts, allergies, conditions, immunizations, procedures, family \
+            history, observations, and document details. The file is NOT encrypted and is \
+            written with mode 0600; keep it safe. 'phr import' reads it back; 'phr backup' moves a whole vault with documents.
             """
     )
 
@@ -32,6 +32,7 @@ struct ExportCommand: ParsableCommand {
             ("medication", "medications", export.medications.count), ("appointment", "appointments", export.appointments.count),
             ("contact", "contacts", export.contacts.count), ("allergy", "allergies", export.allergies.count),
             ("condition", "conditions", export.conditions.count), ("immunization", "immunizations", export.immunizations.count),
+            ("procedure", "procedures", export.procedures.count), ("family history entry", "family history entries", export.familyHistory.count),
             ("observation", "observations", export.observations.count),
             ("document (details only)", "documents (details only)", export.documents.count),
         ]

@@ -21,7 +21,7 @@ struct SearchCommand: ParsableCommand {
     @Argument(help: "What to look for (quote it for the shell if it has spaces or quotes).")
     var query: [String]
 
-    @Option(help: "Only this kind of record: doc, med, appt, contact, condition, allergy, immunization, observation, profile, log.")
+    @Option(help: "Only this kind of record: doc, med, appt, contact, condition, allergy, immunization, procedure, family, observation, profile, log.")
     var kind: String?
 
     @Option(help: "Only records of this type (for documents: prescription, insurance, lab, imaging, ...).")

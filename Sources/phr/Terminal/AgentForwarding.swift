@@ -53,7 +53,7 @@ enum AgentForwarding {
         "search": nil, "stats": nil, "emergency": nil,
         "doc": ["list", "show"], "med": ["list", "show", "due"], "appt": ["list", "show", "cal"],
         "lab": ["list", "show", "trend"], "log": ["list", "show"], "contact": ["list"], "allergy": ["list"],
-        "condition": ["list"], "immunization": ["list"], "observation": ["list"], "profile": ["list"],
+        "condition": ["list"], "immunization": ["list"], "procedure": ["list"], "family": ["list"], "observation": ["list"], "profile": ["list"],
         "id": ["show"], "goal": ["list"],
     ]
 

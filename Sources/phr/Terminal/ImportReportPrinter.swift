@@ -6,7 +6,8 @@ import PHRService
 enum ImportReportPrinter {
     static let labels = ["medical_id": "medical ID", "medications": "medications", "doses": "doses",
                          "appointments": "appointments", "contacts": "contacts", "allergies": "allergies",
-                         "conditions": "conditions", "immunizations": "immunizations", "observations": "observations",
+                         "conditions": "conditions", "immunizations": "immunizations",
+                         "procedures": "procedures", "family_history": "family history", "observations": "observations",
                          "log_entries": "log entries", "goals": "goals", "reminders": "reminders", "health_settings": "log settings"]
 
     static func print(_ report: ImportReport, file: String) {

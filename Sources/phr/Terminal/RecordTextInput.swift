@@ -17,7 +17,8 @@ enum RecordTextInput {
     /// arguments and `log` entries amounts, so there only the text options read standard input.
     static let commands: Set<[String]> = [
         ["condition", "add"], ["condition", "edit"], ["allergy", "add"], ["allergy", "edit"],
-        ["immunization", "add"], ["immunization", "edit"], ["med", "add"], ["med", "edit"], ["med", "take"],
+        ["immunization", "add"], ["immunization", "edit"],
+        ["procedure", "add"], ["procedure", "edit"], ["family", "add"], ["family", "edit"], ["med", "add"], ["med", "edit"], ["med", "take"],
         ["appt", "add"], ["appt", "edit"], ["contact", "add"], ["contact", "edit"], ["id", "set"],
         ["doc", "add"], ["doc", "edit"],
     ]
@@ -26,7 +27,8 @@ enum RecordTextInput {
     /// option's value; any other `-` is the command's argument (the condition, the medicine...).
     static let textOptions: Set<String> = documentTextOptions.union([
         "--name", "--notes", "--reaction", "--substance", "--lot", "--vaccine", "--dose", "--form", "--prescriber",
-        "--pharmacy", "--instructions", "--where", "--reason", "--with", "--relation", "--email", "--phone",
+        "--pharmacy", "--instructions", "--where", "--reason", "--with", "--relation", "--email", "--phone", "--body-site",
+        "--performer", "--condition",
     ])
 
     /// `arguments` (without argv[0]) with a `-` record-text value replaced by standard input.

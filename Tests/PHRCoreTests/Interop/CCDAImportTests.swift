@@ -39,19 +39,35 @@ import Testing
         case .referralNote: "Referral Note"
         }
         #expect(report.format == "C-CDA \(release == .r21 ? "R2.1" : "R1.1") \(name)")
+        let smoking = kind == .ccd ? Expected.smokingStatus : 0
         #expect(report.added == ["medical_id": 1, "medications": Expected.medications, "allergies": Expected.allergies,
                                  "conditions": Expected.problems, "immunizations": Expected.immunizations,
-                                 "observations": Expected.results + Expected.vitalSigns, "appointments": Expected.encounters])
+                                 "observations": Expected.results + Expected.vitalSigns + smoking, "appointments": Expected.encounters,
+                                 "procedures": Expected.procedures, "family_history": Expected.familyHistory])
         #expect(report.rejectedCount == 0, "\(report.skipped)")
         let reasons = Set(report.skipped.map(\.reason))
         #expect(reasons.isSuperset(of: ["names no medication (nullFlavor NI)", "recorded as not taken (negationInd)",
                                         "states that there is no known allergy, which is not an allergy to list",
-                                        "names no problem (value nullFlavor UNK)", "not given (negationInd)", "has no value"]))
+                                        "names no problem (value nullFlavor UNK)", "not given (negationInd)", "has no value",
+                                        "planned, not done (moodCode INT)", "names no procedure (code nullFlavor UNK)",
+                                        "names no relative (subject/relatedSubject/code)"]))
+        #expect(reasons.contains("phr keeps only the smoking status of the social history") == (kind == .ccd))
         let sections = report.skipped.filter { $0.type.hasSuffix(" section") }.map { "\($0.type): \($0.reason.description)" }
+        // Procedures, family history and (a CCD's) smoking status are kept as records.
+        let procedures = try ProcedureStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(procedures.map(\.name) == ["Colonoscopy", "Appendectomy"])
+        #expect(procedures.map { $0.date?.description } == ["2024-03-02", "2009"])
+        #expect(procedures.last?.bodySite == "Appendix structure" && procedures.last?.performer == "Jordan Surgeon")
+        #expect(procedures.last?.codes.code(in: Coding.System.snomed) == "80146002" && procedures.allSatisfy { $0.status == .completed })
+        let family = try FamilyHistoryStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(family.map { "\($0.relation)/\($0.relationCode ?? "-"): \($0.condition) \($0.onsetAge.map(String.init) ?? "-") \($0.causeOfDeath == true)" }
+                == ["mother/MTH: Hypertensive disorder - false", "mother/MTH: Malignant neoplasm of breast 52 false",
+                    "father/FTH: Myocardial infarction 61 true"], "\(family)")
+        let smokingStatus = try ObservationStore(vault: vault, profile: profile).list().filter { $0.category == "social-history" }
+        #expect(smokingStatus.map { "\($0.name): \($0.valueText ?? "")" } == (kind == .ccd ? ["Tobacco smoking status: Ex-smoker"] : []))
         switch kind {
         case .ccd:
-            #expect(sections == ["Social History section: phr does not keep this section (LOINC 29762-2); its 1 entry is not imported",
-                                 "Plan of Treatment section: phr does not keep this section (LOINC 18776-5)"])
+            #expect(sections == ["Plan of Treatment section: phr does not keep this section (LOINC 18776-5)"])
         case .dischargeSummary:
             #expect(sections == ["Hospital Course section: phr does not keep this section (LOINC 8648-8)"])
         case .referralNote:
@@ -338,7 +354,7 @@ import Testing
         #expect(report.repaired.map { "\($0.entry) \($0.type): \($0.reason.description)" } == [
             "section[1] entry[0] Medication Activity: effectiveTime.low: '18000115': year 1800 is outside the years phr accepts (1900 to 2200); left out",
         ])
-        #expect(report.added["medications"] == Expected.medications && report.added["observations"] == Expected.results + Expected.vitalSigns - 1)
+        #expect(report.added["medications"] == Expected.medications && report.added["observations"] == Expected.results + Expected.vitalSigns + Expected.smokingStatus - 1)
         let lisinopril = try #require(try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
             .first { $0.codes.code(in: Coding.System.rxNorm) == "314076" })
         #expect(lisinopril.start == nil && lisinopril.status == .active)

@@ -76,6 +76,27 @@ import Testing
         vaccine.dose = "3"
         vaccine.lot = "T-77"
         try ImmunizationStore(vault: vault, profile: profile, time: time).add(vaccine)
+        var procedure = ProcedureStore.Input()
+        procedure.name = "Appendectomy"
+        procedure.date = "2009"
+        procedure.bodySite = "appendix"
+        procedure.performer = "Dr Ortiz, Riverside Hospital"
+        try ProcedureStore(vault: vault, profile: profile, time: time).add(procedure)
+        procedure = ProcedureStore.Input()
+        procedure.name = "Physiotherapy course"
+        procedure.status = "in-progress"
+        try ProcedureStore(vault: vault, profile: profile, time: time).add(procedure)
+        var relative = FamilyHistoryStore.Input()
+        relative.relation = "mother"
+        relative.condition = "Breast cancer"
+        relative.onsetAge = "52"
+        try FamilyHistoryStore(vault: vault, profile: profile, time: time).add(relative)
+        relative = FamilyHistoryStore.Input()
+        relative.relation = "great-uncle"
+        relative.condition = "Stroke"
+        relative.causeOfDeath = "yes"
+        relative.notes = "in his seventies"
+        try FamilyHistoryStore(vault: vault, profile: profile, time: time).add(relative)
         var id = MedicalIDStore.Input()
         id.organDonor = "yes"
         id.notes = "pacemaker"
@@ -89,6 +110,7 @@ import Testing
         let export = try VaultExport.build(vault: vault, profile: profile, time: Self.time, generator: "phr test")
         #expect(export.medications.count == 9 && export.medications.flatMap(\.doses).count == 4)
         #expect(export.observations.count == 44 && export.immunizations.count == 9 && export.allergies.count == 4)
+        #expect(export.procedures.count == 4 && export.familyHistory.count == 2, "two of the bundle's, two typed")
         let path = "\(directory)/export.json"
         try VaultExport.write(export, to: path, force: false)
         #expect((try FileManager.default.attributesOfItem(atPath: path))[.posixPermissions] as? Int == 0o600)
@@ -121,7 +143,7 @@ import Testing
         let report = try RecordImport.run(path: path, vault: fresh, profileName: nil, time: Self.time)
         #expect(report.profile == freshProfile.name && !report.createdProfile)
         #expect(report.added == ["medical_id": 1, "medications": 9, "doses": 4, "appointments": 2, "contacts": 1, "allergies": 4,
-                                 "conditions": 7, "immunizations": 9, "observations": 44])
+                                 "conditions": 7, "immunizations": 9, "observations": 44, "procedures": 4, "family_history": 2])
         let second = try VaultExport.build(vault: fresh, profile: freshProfile, time: Self.time, generator: "phr test").encoded()
         #expect(second == first)
 

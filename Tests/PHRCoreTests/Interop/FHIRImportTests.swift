@@ -30,10 +30,11 @@ import Testing
         defer { TestSupport.remove(directory) }
         let report = try RecordImport.run(path: Self.synthea, vault: vault, profileName: nil, time: Self.time)
         #expect(report.format == "FHIR R4 Bundle (transaction)")
-        #expect(report.added == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44])
-        #expect(report.skipped.count == 49)
+        #expect(report.added == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44,
+                                 "procedures": 2])
+        #expect(report.skipped.count == 47)
         #expect(Set(report.skipped.map(\.type)) == ["Organization", "Practitioner", "Encounter", "CarePlan", "Claim",
-                                                     "ExplanationOfBenefit", "Procedure", "DiagnosticReport"])
+                                                     "ExplanationOfBenefit", "DiagnosticReport"])
         #expect(report.skipped.first { $0.type == "Claim" }?.reason == "phr does not keep Claim resources")
 
         let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list(all: true)
@@ -55,6 +56,8 @@ import Testing
         let immunizations = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(Self.codes(immunizations.map(\.codes), system: Coding.System.cvx) == ["113", "114", "140", "140", "140", "140", "140", "43"])
         #expect(immunizations.first?.date.description == "2019-06-17")
+        let procedures = try ProcedureStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(procedures.allSatisfy { $0.status == .completed && $0.date != nil && $0.codes.code(in: Coding.System.snomed) != nil }, "\(procedures)")
         let observations = try ObservationStore(vault: vault, profile: profile).list()
         #expect(observations.count == 44)
         #expect(try ObservationStore(vault: vault, profile: profile).list(code: "8302-2").count == 5)
@@ -76,7 +79,8 @@ import Testing
         let before = try Self.fingerprint(vault)
         let again = try RecordImport.run(path: Self.synthea, vault: vault, profileName: nil, time: F.time("2026-06-01T00:00:00Z", "Europe/Berlin"))
         #expect(again.added.isEmpty && again.updated.isEmpty && again.changedCount == 0)
-        #expect(again.unchanged == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44])
+        #expect(again.unchanged == ["medical_id": 1, "medications": 6, "allergies": 3, "conditions": 6, "immunizations": 8, "observations": 44,
+                                    "procedures": 2])
         #expect(try Self.fingerprint(vault) == before, "a second import changes nothing")
     }
 
@@ -260,6 +264,55 @@ import Testing
         #expect(contact.name == "Jamie Example" && contact.emergency && contact.relation == "emergency contact")
         #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.name == "Alex Example")
         #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0)
+    }
+
+    /// Issue 26, item 11: procedures and a relative's conditions are kept (they were skipped as
+    /// resources phr does not keep); each condition of a FamilyMemberHistory is an entry, and the
+    /// report's counts add up: every condition is added or skipped with its reason.
+    @Test func proceduresAndFamilyHistoryAreKept() throws {
+        let (vault, profile, directory) = try F.vault("fhir")
+        defer { TestSupport.remove(directory) }
+        let path = "\(directory)/history.json"
+        try """
+            {"resourceType": "Bundle", "type": "collection", "entry": [
+              {"fullUrl": "Patient/p1", "resource": {"resourceType": "Patient", "id": "p1", "name": [{"text": "Alex Example"}]}},
+              {"resource": {"resourceType": "Procedure", "id": "pr1", "status": "completed", "subject": {"reference": "Patient/p1"},
+                "code": {"coding": [{"system": "http://snomed.info/sct", "code": "80146002", "display": "Appendectomy"}]},
+                "performedPeriod": {"start": "2009-04-02T10:00:00+02:00", "end": "2009-04-02T11:00:00+02:00"},
+                "bodySite": [{"text": "appendix"}], "performer": [{"actor": {"display": "Dr Ortiz"}}]}},
+              {"resource": {"resourceType": "Procedure", "id": "pr2", "status": "not-done", "subject": {"reference": "Patient/p1"},
+                "code": {"text": "Colonoscopy"}, "performedDateTime": "2024-03-02"}},
+              {"resource": {"resourceType": "Procedure", "id": "pr3", "status": "completed", "subject": {"reference": "Patient/p1"},
+                "code": {"text": "Tonsillectomy"}, "performedString": "as a child"}},
+              {"resource": {"resourceType": "FamilyMemberHistory", "id": "f1", "status": "completed", "patient": {"reference": "Patient/p1"},
+                "relationship": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v3-RoleCode", "code": "MTH", "display": "mother"}]},
+                "condition": [
+                  {"code": {"coding": [{"system": "http://snomed.info/sct", "code": "254837009", "display": "Malignant neoplasm of breast"}]},
+                   "onsetAge": {"value": 52, "unit": "yr", "system": "http://unitsofmeasure.org", "code": "a"}},
+                  {"code": {"text": "Hypertension"}, "contributedToDeath": false},
+                  {"note": [{"text": "something, no one remembers what"}]}]}},
+              {"resource": {"resourceType": "FamilyMemberHistory", "id": "f2", "status": "completed", "patient": {"reference": "Patient/p1"},
+                "relationship": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/v3-RoleCode", "code": "PGRFTH"}]},
+                "condition": [{"code": {"text": "Stroke"}, "contributedToDeath": true}]}},
+              {"resource": {"resourceType": "FamilyMemberHistory", "id": "f3", "status": "completed", "patient": {"reference": "Patient/p1"},
+                "relationship": {"text": "neighbour's cousin"}}}
+            ]}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(report.added == ["medical_id": 1, "procedures": 2, "family_history": 3])
+        #expect(report.skipped.map { "\($0.entry) \($0.type): \($0.reason.description)" } == [
+            "entry[2] Procedure: not done (status not-done)",
+            "entry[4] condition[2] FamilyMemberHistory: names no condition (condition[2].code)",
+            "entry[6] FamilyMemberHistory: lists no condition of the relative",
+        ])
+        let procedures = try ProcedureStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(procedures.map { "\($0.name) \($0.date?.description ?? "-") \($0.bodySite ?? "-") \($0.performer ?? "-") \($0.notes ?? "-")" }
+                == ["Appendectomy 2009-04-02 appendix Dr Ortiz -", "Tonsillectomy - - - performed: as a child"])
+        let family = try FamilyHistoryStore(vault: vault, profile: profile, time: Self.time).list()
+        #expect(family.map { "\($0.relation) \($0.relationCode ?? "-") \($0.condition) \($0.onsetAge.map(String.init) ?? "-") \(String(describing: $0.causeOfDeath))" }
+                == ["mother MTH Hypertension - Optional(false)", "mother MTH Malignant neoplasm of breast 52 nil",
+                    "paternal grandfather PGRFTH Stroke - Optional(true)"])
+        #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0, "a second import adds nothing")
     }
 
     /// One vendor gave its order number to every medication of the order: each is its own record,

@@ -202,7 +202,7 @@ import Testing
         ("OR ferritin", "search: OR needs a word on each side, like 'metformin OR insulin'"),
         ("ferritin OR", "search: OR needs a word on each side, like 'metformin OR insulin'"),
         ("ferritin after:yesterday", "search: after:yesterday is not a date; use YYYY-MM-DD, like after:2025-01-31"),
-        ("kind:spaceship ferritin", "search: kind:spaceship is not a record kind; use one of doc, med, appt, contact, condition, allergy, immunization, observation, profile, log"),
+        ("kind:spaceship ferritin", "search: kind:spaceship is not a record kind; use one of doc, med, appt, contact, condition, allergy, immunization, procedure, family, observation, profile, log"),
         ("-draft", "search: give at least one word to look for (exclusions and filters alone are not a query)"),
         ("type:lab", "search: give at least one word to look for (exclusions and filters alone are not a query)"),
         ("\"\"", "search: a quoted phrase is empty"),
