@@ -46,6 +46,8 @@ extension WebApp {
         case .medications: return "Medications"
         case .conditions: return "Conditions"
         case .immunizations: return "Immunizations"
+        case .procedures: return "Procedures"
+        case .familyHistory: return "Family history"
         case .results: return "Results (latest of each test)"
         case .appointments: return "Upcoming appointments"
         case .contacts: return "Emergency contacts"
@@ -122,6 +124,8 @@ extension WebApp {
                 line(.allergies, content.allergies.count, "allergy"),
                 line(.medications, content.currentMedications.count, "current medication"),
                 line(.conditions, content.conditions.count, "condition"),
+                line(.procedures, content.procedures.count, "procedure"),
+                line(.familyHistory, content.familyHistory.count, "relative's condition"),
                 line(.immunizations, content.immunizations.count, "immunization"),
                 line(.results, content.results.count, "result"),
                 line(.appointments, content.appointments.count, "appointment"),

@@ -91,6 +91,26 @@ struct IPSDocumentBuilder {
                                     },
                                     emptyText: ""))
         }
+        if !content.procedures.isEmpty {
+            sections.append(Section(title: "History of Procedures", code: "47519-4", display: "History of Procedures Document",
+                                    narrative: IPSNarrative.table(["Procedure", "Date", "Status", "Site"],
+                                                                  content.procedures.map { [$0.name, $0.date?.description, $0.status.rawValue, $0.bodySite] }),
+                                    entries: content.procedures.map { procedure in
+                                        add(procedure.uid) { IPSResources.procedure(procedure, id: $0, patient: patientURL) }
+                                    },
+                                    emptyText: ""))
+        }
+        if !content.familyHistory.isEmpty {
+            // Not one of IPS's sections; a Composition may carry others (the family history is
+            // what a doctor asks after medications and allergies).
+            sections.append(Section(title: "Family History", code: "10157-6", display: "History of family member diseases Narrative",
+                                    narrative: IPSNarrative.table(["Relative", "Condition", "Age at onset"],
+                                                                  content.familyHistory.map { [$0.relation, $0.condition, $0.onsetAge.map(String.init)] }),
+                                    entries: content.familyHistory.map { entry in
+                                        add(entry.uid) { IPSResources.familyMemberHistory(entry, id: $0, patient: patientURL) }
+                                    },
+                                    emptyText: ""))
+        }
         // Lab results in Results, vital signs and social history in their own sections (IPS
         // section slices); an observation of any other category stays in Results.
         let vitals = content.results.filter { $0.category == "vital-signs" }

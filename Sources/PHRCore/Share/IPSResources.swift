@@ -205,6 +205,48 @@ enum IPSResources {
         ])
     }
 
+    static func procedure(_ procedure: Procedure, id: String, patient: String) -> OrderedJSON {
+        .members([
+            ("resourceType", .string("Procedure")),
+            ("id", .string(id)),
+            ("identifier", identifiers(procedure.source?.identifiers ?? [])),
+            ("status", .string(procedure.status.rawValue)),
+            ("code", concept(procedure.codes, text: procedure.name)),
+            ("subject", reference(patient)),
+            // IPS requires performed[x]; an undated procedure says so with the data-absent-reason extension.
+            ("performedDateTime", procedure.date.map { .string($0.description) }),
+            ("_performedDateTime", procedure.date == nil ? .object([("extension", .array([.object([
+                ("url", .string("http://hl7.org/fhir/StructureDefinition/data-absent-reason")), ("valueCode", .string("unknown")),
+            ])]))]) : nil),
+            ("performer", procedure.performer.map { .array([.object([("actor", .object([("display", .string($0))]))])]) }),
+            ("bodySite", procedure.bodySite.map { .array([.object([("text", .string($0))])]) }),
+            ("note", notes(procedure.notes)),
+        ])
+    }
+
+    static func familyMemberHistory(_ entry: FamilyHistory, id: String, patient: String) -> OrderedJSON {
+        let relationship: OrderedJSON = entry.relationCode.map { code in
+            .object([("coding", .array([coding(Coding(system: "http://terminology.hl7.org/CodeSystem/v3-RoleCode", code: code, display: nil))])),
+                     ("text", .string(entry.relation))])
+        } ?? .object([("text", .string(entry.relation))])
+        let condition: [(String, OrderedJSON?)] = [
+            ("code", concept(entry.codes, text: entry.condition)),
+            ("contributedToDeath", entry.causeOfDeath.map(OrderedJSON.bool)),
+            ("onsetAge", entry.onsetAge.map { .members([("value", .integer($0)), ("unit", .string("years")), ("system", .string(UCUM.system)),
+                                                        ("code", .string("a"))]) }),
+        ]
+        return .members([
+            ("resourceType", .string("FamilyMemberHistory")),
+            ("id", .string(id)),
+            ("identifier", identifiers(entry.source?.identifiers ?? [])),
+            ("status", .string("completed")),
+            ("patient", reference(patient)),
+            ("relationship", relationship),
+            ("condition", .array([.members(condition)])),
+            ("note", notes(entry.notes)),
+        ])
+    }
+
     static func observation(_ observation: Observation, id: String, patient: String) -> OrderedJSON {
         var members: [(String, OrderedJSON?)] = [
             ("resourceType", .string("Observation")),

@@ -21,6 +21,8 @@ extension ShareContent {
             let allergies = AllergyStore.ordered(try AllergyStore.all(db, profileID: id))
             let conditions = ConditionStore.ordered(try ConditionStore.all(db, profileID: id))
             let immunizations = ImmunizationStore.ordered(try ImmunizationStore.all(db, profileID: id))
+            let procedures = ProcedureStore.ordered(try ProcedureStore.all(db, profileID: id))
+            let familyHistory = FamilyHistoryStore.ordered(try FamilyHistoryStore.all(db, profileID: id))
             let appointments = try AppointmentStore.allByStart(db, profileID: id)
                 .filter { $0.endInstant > time.now && $0.status != .cancelled }
             let contacts = ContactStore.ordered(try ContactStore.all(db, profileID: id).filter(\.emergency))
@@ -30,7 +32,7 @@ extension ShareContent {
             return ShareContent(
                 profile: profile, medicalID: try MedicalIDStore.fetch(db, profileID: id),
                 currentMedications: current, recentlyStoppedMedications: stopped, allergies: allergies,
-                conditions: conditions, immunizations: immunizations,
+                conditions: conditions, procedures: procedures, familyHistory: familyHistory, immunizations: immunizations,
                 results: latest, resultTrends: ResultTrend.trends(for: latest, among: observations,
                                                                   units: try HealthSettingsStore.fetch(db, profileID: id).units), appointments: appointments,
                 emergencyContacts: contacts, documents: selection.documents, skippedDocuments: selection.skipped)

@@ -14,6 +14,10 @@ package struct ShareContent: Codable {
     package var allergies: [Allergy]
     /// Current ones first.
     package var conditions: [Condition]
+    /// Newest first, undated ones last.
+    package var procedures: [Procedure]
+    /// Nearest relatives first.
+    package var familyHistory: [FamilyHistory]
     /// Newest first.
     package var immunizations: [Immunization]
     /// The latest observation of each test or measurement, newest first.
@@ -41,6 +45,8 @@ package struct ShareContent: Codable {
         if !kept.contains(.allergies) { content.allergies = [] }
         if !kept.contains(.conditions) { content.conditions = [] }
         if !kept.contains(.immunizations) { content.immunizations = [] }
+        if !kept.contains(.procedures) { content.procedures = [] }
+        if !kept.contains(.familyHistory) { content.familyHistory = [] }
         if !kept.contains(.results) {
             content.results = []
             content.resultTrends = nil
@@ -98,6 +104,8 @@ package struct ShareContent: Codable {
         recentlyStoppedMedications: [Medication],
         allergies: [Allergy],
         conditions: [Condition],
+        procedures: [Procedure] = [],
+        familyHistory: [FamilyHistory] = [],
         immunizations: [Immunization],
         results: [Observation],
         resultTrends: [ResultTrend]? = nil,
@@ -112,6 +120,8 @@ package struct ShareContent: Codable {
         self.recentlyStoppedMedications = recentlyStoppedMedications
         self.allergies = allergies
         self.conditions = conditions
+        self.procedures = procedures
+        self.familyHistory = familyHistory
         self.immunizations = immunizations
         self.results = results
         self.resultTrends = resultTrends

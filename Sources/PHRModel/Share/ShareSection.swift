@@ -9,6 +9,10 @@ public enum ShareSection: String, CaseIterable, Sendable, Codable {
     case allergies
     case medications
     case conditions
+    /// Operations, scopes, biopsies: what was done, when.
+    case procedures
+    /// Relatives' conditions.
+    case familyHistory = "family-history"
     case immunizations
     /// Observations: the latest value of each test or measurement.
     case results
@@ -26,6 +30,8 @@ public enum ShareSection: String, CaseIterable, Sendable, Codable {
         case .medications: return "Medications"
         case .allergies: return "Allergies and intolerances"
         case .conditions: return "Conditions"
+        case .procedures: return "Procedures"
+        case .familyHistory: return "Family history"
         case .immunizations: return "Immunizations"
         case .results: return "Results"
         case .appointments: return "Upcoming appointments"

@@ -124,6 +124,39 @@ extension ShareBundleComposer {
         ])
     }
 
+    func drawProcedures(_ flow: DocumentFlow) {
+        let procedures = content.procedures
+        guard !procedures.isEmpty else { return noneRecorded(flow, "No procedures recorded.") }
+        table(flow, [
+            TableColumn(column: Table.Column("Procedure", weight: 3), cells: procedures.map {
+                .markup(BundleStyle.nameWithCodes($0.name, codes: $0.codes))
+            }),
+            TableColumn(column: Table.Column("Date", weight: 1.1), cells: procedures.map { text($0.date?.description) }),
+            TableColumn(column: Table.Column("Status", weight: 1), optional: true, cells: procedures.map {
+                $0.status == .completed ? nil : Table.Cell($0.status.rawValue, tone: .strong)
+            }),
+            TableColumn(column: Table.Column("Site", weight: 1.3), optional: true, cells: procedures.map { text($0.bodySite) }),
+            TableColumn(column: Table.Column("By", weight: 1.6), optional: true, cells: procedures.map { text($0.performer) }),
+            TableColumn(column: Table.Column("Notes", weight: 2.2), optional: true, cells: procedures.map { text($0.notes) }),
+        ])
+    }
+
+    func drawFamilyHistory(_ flow: DocumentFlow) {
+        let entries = content.familyHistory
+        guard !entries.isEmpty else { return noneRecorded(flow, "No family history recorded.") }
+        table(flow, [
+            TableColumn(column: Table.Column("Relative", weight: 1.6), cells: entries.map { Table.Cell($0.relation, tone: .strong) }),
+            TableColumn(column: Table.Column("Condition", weight: 3), cells: entries.map {
+                .markup(BundleStyle.nameWithCodes($0.condition, codes: $0.codes))
+            }),
+            TableColumn(column: Table.Column("Age at onset", weight: 1), optional: true, cells: entries.map { text($0.onsetAge.map(String.init)) }),
+            TableColumn(column: Table.Column("Cause of death", weight: 1), optional: true, cells: entries.map {
+                $0.causeOfDeath == true ? Table.Cell("yes") : nil
+            }),
+            TableColumn(column: Table.Column("Notes", weight: 2.2), optional: true, cells: entries.map { text($0.notes) }),
+        ])
+    }
+
     func drawResults(_ flow: DocumentFlow) {
         let results = content.results
         guard !results.isEmpty else { return noneRecorded(flow, "No results recorded.") }

@@ -25,7 +25,12 @@ final class ShareBundleComposer {
         self.options = options
         self.time = time
         self.documents = documents
-        sections = ShareSection.allCases.filter { options.sections.contains($0) }
+        // Procedures and family history, like the IPS's optional sections, are printed when
+        // there is something in them: "none recorded" there tells a clinician nothing.
+        sections = ShareSection.allCases.filter { section in
+            options.sections.contains(section)
+                && !(section == .procedures && content.procedures.isEmpty) && !(section == .familyHistory && content.familyHistory.isEmpty)
+        }
         footer = BundleFooter(patient: Self.patientLine(content), recipient: options.recipient, generatedOn: time.today().description,
                               hasDocuments: !documents.isEmpty)
     }
@@ -69,6 +74,8 @@ final class ShareBundleComposer {
             case .medications: drawMedications(flow)
             case .conditions: drawConditions(flow)
             case .immunizations: drawImmunizations(flow)
+            case .procedures: drawProcedures(flow)
+            case .familyHistory: drawFamilyHistory(flow)
             case .results: drawResults(flow)
             case .appointments: drawAppointments(flow)
             case .contacts: drawContacts(flow)
@@ -123,6 +130,8 @@ final class ShareBundleComposer {
             return parts.isEmpty ? nil : parts.joined(separator: " · ")
         case .conditions: return count(content.conditions.filter(\.isCurrent).count, "current", "current")
         case .immunizations: return count(content.immunizations.count, "dose", "doses")
+        case .procedures: return count(content.procedures.count, "procedure", "procedures")
+        case .familyHistory: return count(Set(content.familyHistory.map { $0.relation.lowercased() }).count, "relative", "relatives")
         case .results: return count(content.results.count, "test", "tests")
         case .appointments: return count(content.appointments.count, "upcoming", "upcoming")
         case .contacts: return count(content.emergencyContacts.count, "contact", "contacts")

@@ -8,8 +8,8 @@ struct ShareCommand: ParsableCommand {
         abstract: "Write one PDF for a clinician: a summary of the records, then the chosen documents.",
         discussion: """
             The PDF has a cover (patient, recipient, date, contents), the summary sections as \
-            tables (patient summary, allergies, medications, conditions, immunizations, results, \
-            upcoming appointments, emergency contacts), a manifest of the included documents with \
+            tables (patient summary, allergies, medications, conditions, procedures, family \
+            history, immunizations, results, upcoming appointments, emergency contacts), a manifest of the included documents with \
             their SHA-256, then every page of every document, with bookmarks and page numbers. \
             Every page says it is confidential and whom it is for.
 
@@ -33,7 +33,7 @@ struct ShareCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The PDF file to write.", valueName: "file"))
     var out: String
 
-    @Option(help: ArgumentHelp("Sections to include, comma-separated: summary, allergies, medications, conditions, immunizations, results, appointments, contacts, documents (default: all).", valueName: "sections"))
+    @Option(help: ArgumentHelp("Sections to include, comma-separated: summary, allergies, medications, conditions, procedures, family-history, immunizations, results, appointments, contacts, documents (default: all).", valueName: "sections"))
     var include: String?
 
     @Option(name: .customLong("doc"), help: ArgumentHelp("A document to include, by ID or unique ID prefix; repeatable.", valueName: "id"))

@@ -111,6 +111,18 @@ import Testing
         #expect((sections["11348-0"]?["entry"] as? [Any])?.count == 1, "the resolved pneumonia is a past illness")
         #expect((sections["11369-6"]?["entry"] as? [Any])?.count == 1)
         #expect(sections["30954-2"] == nil, "no results recorded, so no results section")
+        // Procedures (IPS's History of Procedures) and the family history (a section of its own).
+        #expect((sections["47519-4"]?["entry"] as? [Any])?.count == 1)
+        #expect((sections["10157-6"]?["entry"] as? [Any])?.count == 2)
+        let procedure = try #require(Self.resources(bundle).first { $0.resource["resourceType"] as? String == "Procedure" }).resource
+        #expect(procedure["status"] as? String == "completed" && procedure["performedDateTime"] as? String == "2009-04")
+        #expect((procedure["code"] as? [String: Any])?["text"] as? String == "Appendectomy")
+        let relatives = Self.resources(bundle).map(\.resource).filter { $0["resourceType"] as? String == "FamilyMemberHistory" }
+        let father = try #require(relatives.first { (($0["relationship"] as? [String: Any])?["text"] as? String) == "father" })
+        let fatherCoding = (((father["relationship"] as? [String: Any])?["coding"] as? [[String: Any]])?.first)
+        #expect(fatherCoding?["code"] as? String == "FTH" && fatherCoding?["system"] as? String == "http://terminology.hl7.org/CodeSystem/v3-RoleCode")
+        let fatherCondition = try #require((father["condition"] as? [[String: Any]])?.first)
+        #expect(fatherCondition["contributedToDeath"] as? Bool == true && (fatherCondition["onsetAge"] as? [String: Any])?["value"] as? Int == 61)
         let patient = try #require(Self.resources(bundle).first { $0.resource["resourceType"] as? String == "Patient" }).resource
         #expect(patient["birthDate"] as? String == "1984-07-22")
         #expect(((patient["contact"] as? [[String: Any]])?.first?["name"] as? [String: Any])?["text"] as? String == "Sam Example")

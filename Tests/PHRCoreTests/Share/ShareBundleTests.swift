@@ -21,6 +21,9 @@ import Testing
         #expect(text.contains("Next appointment: 2025-07-01 09:30 with Dr. Lee"))
         #expect(text.contains("CONFIDENTIAL"))
         #expect(text.contains("prepared for Dr. Lee"))
+        // Procedures and the family history, each a table of its own.
+        #expect(text.contains("Procedures") && text.contains("Appendectomy") && text.contains("2009-04"))
+        #expect(text.contains("Family history") && text.contains("Myocardial infarction") && text.contains("2 relatives"), "\(text)")
 
         // Cover and summary, then each document's pages, nothing else.
         #expect(result.documents.count == fixture.documents.count)
@@ -129,6 +132,7 @@ import Testing
         let sent = String(decoding: try JSONEncoder().encode(content.limited(to: Array(request.sections))), as: UTF8.self)
         #expect(sent.contains("Ferrous sulfate"))
         for allergy in ShareFixture.allergies { #expect(!sent.contains(allergy), "\(allergy)") }
+        #expect(!sent.contains("Appendectomy") && !sent.contains("Breast cancer"), "procedures and family history stay behind too")
         #expect(!sent.contains("Iron-deficiency anemia"))
         let all = String(decoding: try JSONEncoder().encode(content.limited(to: ShareSection.allCases)), as: UTF8.self)
         #expect(all.contains("Penicillin") && all.contains("Iron-deficiency anemia"))
@@ -193,5 +197,7 @@ import Testing
         #expect(!text.contains("documents at the end") && !text.contains("--"))
         #expect(!text.contains(" me ") && text.contains("Name not recorded"), "the default profile's name is not the patient's")
         #expect(result.pages == 2 && result.summaryPages == 2)
+        // Procedures and family history are printed only when there is something in them.
+        #expect(!text.contains("Procedures") && !text.contains("Family history"))
     }
 }

@@ -91,6 +91,19 @@ struct ShareFixture {
         flu.date = "2024-10-14"
         flu.dose = "1"
         try ImmunizationStore(vault: vault, profile: profile, time: time).add(flu)
+        var appendectomy = ProcedureStore.Input()
+        appendectomy.name = "Appendectomy"
+        appendectomy.date = "2009-04"
+        appendectomy.bodySite = "appendix"
+        try ProcedureStore(vault: vault, profile: profile, time: time).add(appendectomy)
+        for (relation, condition, age, died) in [("mother", "Breast cancer", "52", ""), ("father", "Myocardial infarction", "61", "yes")] {
+            var relative = FamilyHistoryStore.Input()
+            relative.relation = relation
+            relative.condition = condition
+            relative.onsetAge = age
+            relative.causeOfDeath = died
+            try FamilyHistoryStore(vault: vault, profile: profile, time: time).add(relative)
+        }
         let appointments = AppointmentStore(vault: vault, profile: profile, time: time)
         for (with, at, reason) in [("Dr. Lee", "2025-07-01 09:30", "anemia follow-up"), ("Sample Imaging", "2025-08-12 14:00", "chest X-ray")] {
             var input = AppointmentStore.Input()
