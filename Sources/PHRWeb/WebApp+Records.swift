@@ -7,13 +7,15 @@ import PHRService
 extension WebApp {
     /// The kinds of record this screen lists, by the name their addresses use.
     public enum RecordScreenKind: String, Sendable, CaseIterable {
-        case allergy, condition, immunization, contact
+        case allergy, condition, immunization, procedure, family, contact
 
         var title: String {
             switch self {
             case .allergy: return "Allergies"
             case .condition: return "Conditions"
             case .immunization: return "Immunizations"
+            case .procedure: return "Procedures"
+            case .family: return "Family history"
             case .contact: return "Contacts"
             }
         }
@@ -23,6 +25,8 @@ extension WebApp {
             case .allergy: return "an allergy"
             case .condition: return "a condition"
             case .immunization: return "an immunization"
+            case .procedure: return "a procedure"
+            case .family: return "a relative's condition"
             case .contact: return "a contact"
             }
         }
@@ -34,6 +38,8 @@ extension WebApp {
             case .allergy: return ["substance": "Substance", "reaction": "Reaction", "severity": "Severity", "category": "Kind", "since": "Since"]
             case .condition: return ["name": "Condition", "since": "Since", "status": "Status"]
             case .immunization: return ["vaccine": "Vaccine", "date": "Date", "dose": "Dose number", "lot": "Lot"]
+            case .procedure: return ["name": "Procedure", "date": "Date", "status": "Status", "body-site": "Where on the body", "performer": "By"]
+            case .family: return ["relation": "Relative", "condition": "Condition", "age": "Age when it began", "cause-of-death": "Cause of death"]
             case .contact: return ["name": "Name", "phone": "Phone", "relation": "Relation", "email": "E-mail"]
             }
         }
@@ -123,6 +129,18 @@ extension WebApp {
                 let details = [shot.date.description, shot.doseNumber.map { "dose \($0)" }, shot.lot.map { "lot \($0)" }].compactMap { $0 }
                 return (shot.id, "<strong>\(shot.vaccine)</strong> <span class=\"muted\">\(details.joined(separator: ", "))</span>", shot.vaccine)
             }
+        case .procedure:
+            return try ProcedureStore(vault: vault, profile: profile, time: time).list().map { procedure in
+                let details = [procedure.date?.description ?? "undated", procedure.status == .completed ? nil : procedure.status.rawValue,
+                               procedure.bodySite, procedure.performer.map { "by \($0)" }].compactMap { $0 }
+                return (procedure.id, "<strong>\(procedure.name)</strong> <span class=\"muted\">\(details.joined(separator: ", "))</span>", procedure.name)
+            }
+        case .family:
+            return try FamilyHistoryStore(vault: vault, profile: profile, time: time).list().map { entry in
+                let details = [entry.onsetAge.map { "from age \($0)" }, entry.causeOfDeath == true ? "cause of death" : nil].compactMap { $0 }
+                return (entry.id, "<strong>\(entry.relation)</strong>: \(entry.condition)\(details.isEmpty ? "" : " ")<span class=\"muted\">\(details.joined(separator: ", "))</span>",
+                        "\(entry.relation): \(entry.condition)")
+            }
         case .contact:
             return try ContactStore(vault: vault, profile: profile, time: time).list().map { contact in
                 let mark: HTML = contact.emergency ? " <span class=\"badge\"><span aria-hidden=\"true\">✚</span> emergency</span>" : .empty
@@ -175,6 +193,27 @@ extension WebApp {
             \(fields.input("lot", label: "Lot", value: value("lot"), extra: " autocomplete=\"off\""))
             \(notes)
             """
+        case .procedure:
+            return """
+            \(fields.formError)
+            \(fields.input("name", label: "Procedure", value: value("name"), extra: " required autocomplete=\"off\"", hint: "Appendectomy, colonoscopy"))
+            \(fields.input("date", label: "Date", value: value("date"), extra: " autocomplete=\"off\"", hint: "2009, 2009-04 or 2009-04-02; empty if not known"))
+            \(fields.select("status", label: "Status", options: Procedure.Status.allCases.map { ($0.rawValue, $0.rawValue) }, value: current["status"] ?? "completed"))
+            \(fields.input("body-site", label: "Where on the body", value: value("body-site"), extra: " autocomplete=\"off\"", hint: "left knee, colon"))
+            \(fields.input("performer", label: "By", value: value("performer"), extra: " autocomplete=\"off\"", hint: "Dr Ortiz, Riverside Hospital"))
+            \(notes)
+            """
+        case .family:
+            return """
+            \(fields.formError)
+            \(fields.input("relation", label: "Relative", value: value("relation"), extra: " required autocomplete=\"off\" list=\"relatives\"", hint: "mother, father, sister, maternal grandmother"))
+            <datalist id="relatives">\(FamilyHistory.roleCodes.map { HTML("<option value=\"\($0.words)\">") })</datalist>
+            \(fields.input("condition", label: "Condition", value: value("condition"), extra: " required autocomplete=\"off\"", hint: "breast cancer, type 2 diabetes"))
+            \(fields.input("age", label: "Age when it began", value: value("age"), extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "in years"))
+            \(fields.select("cause-of-death", label: "Cause of death", options: [("", "(not said)"), ("yes", "yes, they died of it"), ("no", "no")],
+                            value: value("cause-of-death")))
+            \(notes)
+            """
         case .contact:
             return """
             \(fields.formError)
@@ -209,6 +248,15 @@ extension WebApp {
             let shot = try exact({ try ImmunizationStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
             return (shot.vaccine, ["vaccine": shot.vaccine, "date": shot.date.description, "dose": shot.doseNumber.map(String.init) ?? "",
                                    "lot": shot.lot ?? "", "notes": shot.notes ?? ""])
+        case .procedure:
+            let procedure = try exact({ try ProcedureStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return (procedure.name, ["name": procedure.name, "date": procedure.date?.description ?? "", "status": procedure.status.rawValue,
+                                     "body-site": procedure.bodySite ?? "", "performer": procedure.performer ?? "", "notes": procedure.notes ?? ""])
+        case .family:
+            let entry = try exact({ try FamilyHistoryStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
+            return ("\(entry.relation): \(entry.condition)", ["relation": entry.relation, "condition": entry.condition,
+                                                              "age": entry.onsetAge.map(String.init) ?? "",
+                                                              "cause-of-death": entry.causeOfDeath.map { $0 ? "yes" : "no" } ?? "", "notes": entry.notes ?? ""])
         case .contact:
             let contact = try exact({ try ContactStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
             return (contact.name, ["name": contact.name, "phone": contact.phone, "relation": contact.relation ?? "", "email": contact.email ?? "",
@@ -264,6 +312,17 @@ extension WebApp {
                 var input = ImmunizationStore.Input()
                 (input.vaccine, input.date, input.dose, input.lot, input.notes) = (typed("vaccine"), typed("date"), typed("dose"), typed("lot"), typed("notes"))
                 saved = try ImmunizationStore(vault: vault, profile: profile, time: time).edit(id, input).vaccine
+            case .procedure:
+                var input = ProcedureStore.Input()
+                (input.name, input.date, input.status) = (typed("name"), typed("date"), typed("status"))
+                (input.bodySite, input.performer, input.notes) = (typed("body-site"), typed("performer"), typed("notes"))
+                saved = try ProcedureStore(vault: vault, profile: profile, time: time).edit(id, input).name
+            case .family:
+                var input = FamilyHistoryStore.Input()
+                (input.relation, input.condition, input.onsetAge) = (typed("relation"), typed("condition"), typed("age"))
+                (input.causeOfDeath, input.notes) = (typed("cause-of-death"), typed("notes"))
+                let entry = try FamilyHistoryStore(vault: vault, profile: profile, time: time).edit(id, input)
+                saved = "\(entry.relation): \(entry.condition)"
             case .contact:
                 var input = ContactStore.Input()
                 (input.name, input.phone, input.relation, input.email) = (typed("name"), typed("phone"), typed("relation"), typed("email"))
@@ -310,6 +369,22 @@ extension WebApp {
                 input.dose = Self.given(form["dose"])
                 input.lot = Self.given(form["lot"])
                 added = try ImmunizationStore(vault: vault, profile: profile, time: time).add(input).vaccine
+            case .procedure:
+                var input = ProcedureStore.Input()
+                input.name = form["name"] ?? ""
+                input.date = Self.given(form["date"])
+                input.status = Self.given(form["status"])
+                input.bodySite = Self.given(form["body-site"])
+                input.performer = Self.given(form["performer"])
+                added = try ProcedureStore(vault: vault, profile: profile, time: time).add(input).name
+            case .family:
+                var input = FamilyHistoryStore.Input()
+                input.relation = form["relation"] ?? ""
+                input.condition = form["condition"] ?? ""
+                input.onsetAge = Self.given(form["age"])
+                input.causeOfDeath = Self.given(form["cause-of-death"])
+                let entry = try FamilyHistoryStore(vault: vault, profile: profile, time: time).add(input)
+                added = "\(entry.relation): \(entry.condition)"
             case .contact:
                 var input = ContactStore.Input()
                 input.name = form["name"] ?? ""
@@ -356,7 +431,7 @@ extension WebApp {
         let name = try recordName(kind, id: id, profile: profile)
         let body: HTML = """
         <h1>Remove \(kind.singular)?</h1>
-        <p><strong>\(name)</strong> goes from \(profile.name)'s \(kind.title.lowercased()) and from the emergency card. This cannot be undone, except from a backup.</p>
+        <p><strong>\(name)</strong> goes from \(profile.name)'s \(kind.title.lowercased())\([.allergy, .condition, .contact].contains(kind) ? " and from the emergency card" : ""). This cannot be undone, except from a backup.</p>
         <form method="post" action="/records/\(kind.rawValue)/\(id)/remove" class="actions"><input type="hidden" name="csrf" value="\(session.csrf)">
         <button type="submit" class="danger">Remove it</button> <a href="/records">Keep it</a></form>
         """
@@ -371,6 +446,8 @@ extension WebApp {
         case .allergy: _ = try AllergyStore(vault: vault, profile: profile, time: time).remove(id)
         case .condition: _ = try ConditionStore(vault: vault, profile: profile, time: time).remove(id)
         case .immunization: _ = try ImmunizationStore(vault: vault, profile: profile, time: time).remove(id)
+        case .procedure: _ = try ProcedureStore(vault: vault, profile: profile, time: time).remove(id)
+        case .family: _ = try FamilyHistoryStore(vault: vault, profile: profile, time: time).remove(id)
         case .contact: _ = try ContactStore(vault: vault, profile: profile, time: time).remove(id)
         }
         session.flash("Removed \(name) from \(kind.title.lowercased()).")

@@ -46,7 +46,7 @@ extension WebApp {
             case .labs: link = event.recordID.map { "/labs/\($0)" }
             case .appointment: link = event.date.count == 10 ? "/appointments?day=\(event.date)" : "/appointments"
             case .doses: link = "/medications"
-            case .immunization, .condition, .allergy: link = "/records"
+            case .immunization, .procedure, .condition, .allergy: link = "/records"
             case .imported: link = nil
             }
             let title: HTML = link.map { HTML("<a href=\"\($0)\">\(event.title)</a>") } ?? HTML("\(event.title)")
@@ -80,6 +80,7 @@ extension WebApp {
         case .doses: return "Doses"
         case .appointment: return "Appointment"
         case .immunization: return "Immunization"
+        case .procedure: return "Procedure"
         case .condition: return "Condition"
         case .allergy: return "Allergy"
         case .imported: return "Import"

@@ -926,6 +926,24 @@ extension ServeTests {
         let contactJSON = try cli.run(["contact", "list", "--json"], Self.env).stdout
         #expect(contactJSON.contains("\"emergency\" : false") || contactJSON.contains("\"emergency\":false"), "\(contactJSON)")
         #expect(!contactJSON.contains("partner"), "\(contactJSON)")
+        // Procedures and family history: refused beside their field, added, changed, listed by the CLI.
+        _ = try post("/records/procedure/add", "name=Appendectomy&date=last+spring&status=completed")
+        #expect(try get("/records").body.contains("id=\"procedure-add-date\" name=\"date\" type=\"text\" value=\"last spring\" aria-invalid=\"true\""))
+        _ = try post("/records/procedure/add", "name=Appendectomy&date=2009-04&status=completed&body-site=appendix&performer=Dr+Ortiz")
+        _ = try post("/records/family/add", "relation=mother&condition=Breast+cancer&age=fifty&cause-of-death=")
+        #expect(try get("/records").body.contains("id=\"family-add-age\" name=\"age\" type=\"text\" value=\"fifty\" aria-invalid=\"true\""))
+        _ = try post("/records/family/add", "relation=mother&condition=Breast+cancer&age=52&cause-of-death=")
+        let histories = try get("/records").body
+        #expect(histories.contains("<strong>Appendectomy</strong> <span class=\"muted\">2009-04, appendix, by Dr Ortiz</span>"), "\(histories)")
+        #expect(histories.contains("<strong>mother</strong>: Breast cancer <span class=\"muted\">from age 52</span>"), "\(histories)")
+        let familyEdit = try #require(histories.range(of: #"/records/family/[0-9a-z]+/edit"#, options: .regularExpression).map { String(histories[$0]) })
+        #expect(try get(familyEdit).body.contains("value=\"Breast cancer\""))
+        _ = try post(familyEdit, "relation=mother&condition=Breast+cancer&age=52&cause-of-death=yes&notes=")
+        let familyJSON = try cli.run(["family", "list", "--json"], Self.env).stdout
+        #expect(familyJSON.contains("\"cause_of_death\" : true") && familyJSON.contains("\"relation_code\" : \"MTH\""), "\(familyJSON)")
+        #expect(try cli.run(["procedure", "list"], Self.env).stdout.contains("Appendectomy"))
+        let timeline = try get("/timeline?kind=procedure").body
+        #expect(timeline.contains("Procedure: Appendectomy"), "\(timeline)")
         #expect(try get("/records/allergy/zzzzzz/edit").status == 404)
         #expect(try post("/records/contact/zzzzzz/edit", "name=x&phone=1").status == 404)
         let confirm = try get(allergyID)

@@ -3,12 +3,12 @@ import GRDB
 
 /// A profile's history by date, newest first: documents (by their date, else the day they were
 /// added), lab results (one event a day and report), doses (one event a day: how many taken and
-/// skipped), appointments, immunizations, conditions and allergies (from when they began), and
+/// skipped), appointments, immunizations, procedures, conditions and allergies (from when they began), and
 /// imports (one event a day and kind of record brought in from another system). One read
 /// transaction of small projections, so a page of 10,000 documents and years of doses is cheap.
 public struct Timeline {
     public enum Kind: String, Sendable, CaseIterable {
-        case document, labs, doses, appointment, immunization, condition, allergy, imported
+        case document, labs, doses, appointment, immunization, procedure, condition, allergy, imported
 
         public var title: String {
             switch self {
@@ -17,6 +17,7 @@ public struct Timeline {
             case .doses: return "Doses"
             case .appointment: return "Appointments"
             case .immunization: return "Immunizations"
+            case .procedure: return "Procedures"
             case .condition: return "Conditions"
             case .allergy: return "Allergies"
             case .imported: return "Imports"
@@ -123,6 +124,15 @@ public struct Timeline {
                                         detail: (row["dose_number"] as Int?).map { "dose \($0)" }, recordID: row["id"]))
                 }
             }
+            if kinds.contains(.procedure) {
+                for row in try Row.fetchAll(db, sql: "SELECT id, name, date, status, body_site FROM procedure WHERE profile_id = ? AND date IS NOT NULL",
+                                            arguments: [profileID]) {
+                    let status: String = row["status"]
+                    let details = [status == "completed" ? nil : status, row["body_site"] as String?].compactMap { $0 }
+                    events.append(Event(kind: .procedure, date: row["date"], title: "Procedure: \(row["name"] as String)",
+                                        detail: details.isEmpty ? nil : details.joined(separator: ", "), recordID: row["id"]))
+                }
+            }
             if kinds.contains(.condition) {
                 for row in try Row.fetchAll(db, sql: "SELECT id, name, since, status FROM condition WHERE profile_id = ? AND since IS NOT NULL",
                                             arguments: [profileID]) {
@@ -140,7 +150,8 @@ public struct Timeline {
             if kinds.contains(.imported) {
                 var sql: [String] = []
                 for (table, words) in [("medication", "medications"), ("allergy", "allergies"), ("condition", "conditions"),
-                                       ("immunization", "immunizations"), ("observation", "results"), ("appointment", "appointments")] {
+                                       ("immunization", "immunizations"), ("procedure", "procedures"), ("family_history", "family history entries"),
+                                       ("observation", "results"), ("appointment", "appointments")] {
                     // Results saved from a document carry a source key too ("document:…"): not imports.
                     sql.append("SELECT substr(created_at, 1, 10) AS day, '\(words)' AS what, count(*) AS n FROM \(table) WHERE profile_id = ?1 AND source_key IS NOT NULL AND source_key NOT LIKE 'document%' GROUP BY day")
                 }

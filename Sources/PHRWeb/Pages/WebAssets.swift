@@ -42,6 +42,9 @@ enum WebAssets {
     h2 { font-size: 1.2rem; margin: .25rem 0 .5rem; }
     .muted { color: var(--muted); }
     .whose-line { color: var(--muted); margin-top: 0; }
+    /* A closed details' content has no boxes at all (Chromium lays it out hidden, and
+       axe-core 4.4 then reads a hidden button as the background of the card below). */
+    details:not([open]) > :not(summary) { display: none; }
     .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(18rem, 1fr)); gap: 1rem; }
     .card { background: var(--card); border: 1px solid var(--line); border-radius: .5rem; padding: .75rem 1rem; }
     ul.plain { list-style: none; padding: 0; margin: 0; }
