@@ -39,7 +39,7 @@ extension WebApp {
     public func labs(_ session: WebSession) throws -> HTML {
         let profile = try profile(session)
         let store = LabStore(vault: vault, profile: profile, time: clock())
-        let summaries = try store.summaries(asPrinted: true)
+        let summaries = try store.summaries()
         let rows: [HTML] = summaries.compactMap { trend in
             guard let latest = trend.latest else { return nil }
             return """
@@ -108,20 +108,13 @@ extension WebApp {
         return value
     }
 
-    public enum LabUnitChoice: String, Sendable { case printed, si, conventional }
-
     /// One analyte, found by any of its results: the chart, the latest value first, the table.
     public func lab(_ session: WebSession, id: String, units: LabUnitChoice = .printed) throws -> HTML {
         let profile = try profile(session)
         let store = LabStore(vault: vault, profile: profile, time: clock())
         guard let shown = try? store.get(id), shown.id == id, shown.isLabResult else { throw NotFound() }
-        let printed = try store.series(of: id, asPrinted: true)
-        let trend: LabTrend
-        switch units {
-        case .printed: trend = printed
-        case .si: trend = try store.series(of: id, units: .metric)
-        case .conventional: trend = try store.series(of: id, units: .us)
-        }
+        let printed = try store.series(of: id)
+        let trend = units == .printed ? printed : try store.series(of: id, choice: units)
         guard let latest = trend.latest else { throw NotFound() }
         let unitText = trend.unit.map(LabUnits.display)
         let chart = LabChart(trend)
@@ -137,8 +130,8 @@ extension WebApp {
         // The other unit systems, offered only where every result converts and the unit differs.
         var choices: [HTML] = []
         if units != .printed { choices.append("<a href=\"/labs/\(id)\">Show the units as printed</a>") }
-        for (choice, system, words) in [(LabUnitChoice.si, HealthSettings.Units.metric, "SI units"), (.conventional, .us, "conventional units")] where choice != units {
-            if let other = try? store.series(of: id, units: system), other.unit != trend.unit, other.convertedFrom.isEmpty || other.points.allSatisfy({ $0.value != nil || $0.observation.valueNumber == nil }),
+        for (choice, words) in [(LabUnitChoice.si, "SI units"), (.conventional, "conventional units")] where choice != units {
+            if let other = try? store.series(of: id, choice: choice), other.unit != trend.unit, other.convertedFrom.isEmpty || other.points.allSatisfy({ $0.value != nil || $0.observation.valueNumber == nil }),
                let otherUnit = other.unit {
                 choices.append("<a href=\"/labs/\(id)?units=\(choice.rawValue)\">Show in \(words) (\(LabUnits.display(otherUnit)))</a>")
             }

@@ -418,7 +418,7 @@ public struct WebServer: Sendable {
         }
         router.get("/labs/:id") { request, context in
             let id = try context.parameters.require("id")
-            let units = WebApp.LabUnitChoice(rawValue: request.uri.queryParameters.get("units") ?? "printed") ?? .printed
+            let units = LabUnitChoice(rawValue: request.uri.queryParameters.get("units") ?? "printed") ?? .printed
             return try await Self.page { try app.lab(context.signedIn, id: id, units: units) }
         }
         router.get("/log") { request, context in

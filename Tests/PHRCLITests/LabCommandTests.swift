@@ -102,14 +102,25 @@ import Testing
         #expect(written.status == 0, "\(written.stderr)")
         let text = try HealthLogCommandTests.pdfText("\(cli.directory)/r.pdf")
         // The report's period is the last 30 days; the lab results are the latest whatever their date.
-        // HbA1c in the metric system's unit, converted to three significant digits.
-        let hba1c = try #require(text.range(of: "Lab: Hemoglobin A1c (mmol/mol)"))
-        let ferritin = try #require(text.range(of: "Lab: Ferritin (µg/L) 3 results · LOINC 2276-4"))
+        // Units as printed (issue 35, item 1): HbA1c in %, ferritin in the latest result's ng/mL.
+        let hba1c = try #require(text.range(of: "Lab: Hemoglobin A1c (%)"))
+        let ferritin = try #require(text.range(of: "Lab: Ferritin (ng/mL) 3 results · LOINC 2276-4"))
         #expect(hba1c.lowerBound < ferritin.lowerBound)
         #expect(text.components(separatedBy: "Lab: Ferritin").count == 2)
-        #expect(text.contains("2025-05-20 43.2 mmol/mol (H) 29–37.7 typed"))
-        #expect(text.contains("Date Result Reference range Source 2025-05-20 41 µg/L 30–400 typed 2025-03-18 85 µg/L 30–400 typed 2024-03-18 12 µg/L (L) 30–400 typed"))
+        #expect(text.contains("2025-05-20 6.1 % (H) 4.8–5.6 typed"))
+        #expect(text.contains("Date Result Reference range Source 2025-05-20 41 ng/mL 30–400 typed 2025-03-18 85 ng/mL 30–400 typed 2024-03-18 12 ng/mL (L) 30–400 typed"))
         #expect(text.contains("Oldest on the left; the shaded band is the reference range; red dots are outside it."))
+        // SI units when asked: HbA1c converted to three significant digits.
+        #expect(try cli.run(["report", "--out", "si.pdf", "--analyte", "hba1c", "--analyte", "ferritin", "--lab-units", "si"], Self.env).status == 0)
+        let si = try HealthLogCommandTests.pdfText("\(cli.directory)/si.pdf")
+        #expect(si.contains("Lab: Hemoglobin A1c (mmol/mol)") && si.contains("2025-05-20 43.2 mmol/mol (H) 29–37.7 typed"))
+        #expect(si.contains("2025-05-20 41 µg/L 30–400 typed 2025-03-18 85 µg/L 30–400 typed"))
+        #expect(try cli.run(["report", "--out", "x.pdf", "--lab-units", "metric"], Self.env).status == 64)
+        // lab trend: as printed, and says what it converted; --units si converts.
+        let trend = try cli.run(["lab", "trend", "ferritin"], Self.env)
+        #expect(trend.stdout.hasPrefix("Ferritin (ng/mL)\n") && trend.stderr.contains("phr: results printed in µg/L are shown converted to ng/mL"), "\(trend.stdout)\(trend.stderr)")
+        #expect(try cli.run(["lab", "trend", "hba1c"], Self.env).stdout.hasPrefix("Hemoglobin A1c (%)\n"))
+        #expect(try cli.run(["lab", "trend", "hba1c", "--units", "si"], Self.env).stdout.hasPrefix("Hemoglobin A1c (mmol/mol)\n"))
     }
 
     @Test func reviewOnATerminalSavesOnlyWhatThePersonAccepts() throws {

@@ -4,8 +4,10 @@ import GRDB
 extension HealthReport {
     /// Gathers the report of `profile` over the last `days` days (today included).
     /// `analytes`: names, codes or synonyms of lab analytes to include (`phr report --analyte`);
-    /// one with no result on record is an error (RecordError.notFound).
-    public static func build(vault: Vault, profile: Profile, time: TimeContext, days: Int, analytes: [String] = []) throws -> HealthReport {
+    /// one with no result on record is an error (RecordError.notFound). `labUnits`: the units
+    /// their results are shown in (as printed unless asked otherwise).
+    public static func build(vault: Vault, profile: Profile, time: TimeContext, days: Int, analytes: [String] = [],
+                             labUnits: LabUnitChoice = .printed) throws -> HealthReport {
         let period = try StatsPeriod.last(days, endingOn: time.today())
         let summary = try HealthStats(vault: vault, profile: profile, time: time).summary(period)
         let id = try MedicalIDStore(vault: vault, profile: profile, time: time).get()
@@ -22,7 +24,7 @@ extension HealthReport {
         let labStore = LabStore(vault: vault, profile: profile, time: time)
         var labs: [LabSection] = []
         var seen: Set<String> = []
-        for trend in try labStore.trends(analytes, units: summary.settings.units) {
+        for trend in try labStore.trends(analytes, choice: labUnits) {
             let key = trend.analyte?.key ?? AnalyteCatalog.normalized(trend.displayName)
             guard seen.insert(key).inserted else { continue }
             labs.append(LabSection(trend, period: period, limit: maximumLabResults))

@@ -107,38 +107,35 @@ public struct LabStore {
     }
 
     /// The series of one analyte in one unit, oldest first.
-    public func trend(_ analyte: String, since: CalendarDate? = nil, units: HealthSettings.Units? = nil) throws -> LabTrend {
+    public func trend(_ analyte: String, since: CalendarDate? = nil, choice: LabUnitChoice = .printed) throws -> LabTrend {
         var filter = Filter()
         filter.analyte = analyte
         filter.since = since
         let results = try list(filter)
         guard !results.isEmpty else { throw RecordError.noLabResults(analyte: analyte) }
-        let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
-        return LabTrend(results: results.reversed(), units: preference)
+        return LabTrend(results: results.reversed(), choice: choice)
     }
 
     /// The series of each of `analytes`, from one read of the results (`phr report --analyte`).
-    public func trends(_ analytes: [String], units: HealthSettings.Units) throws -> [LabTrend] {
+    public func trends(_ analytes: [String], choice: LabUnitChoice = .printed) throws -> [LabTrend] {
         let results = try list()
         return try analytes.map { analyte in
             let matching = results.filter(AnalyteMatcher(analyte).matches)
             guard !matching.isEmpty else { throw RecordError.noLabResults(analyte: analyte) }
-            return LabTrend(results: matching.reversed(), units: units)
+            return LabTrend(results: matching.reversed(), choice: choice)
         }
     }
 
     /// The series of the analyte `observationID` is a result of, as `summaries` groups them.
-    public func series(of observationID: String, units: HealthSettings.Units? = nil, asPrinted: Bool = false) throws -> LabTrend {
+    public func series(of observationID: String, choice: LabUnitChoice = .printed) throws -> LabTrend {
         let wanted = try get(observationID)
         guard wanted.isLabResult else { throw RecordError.noLabResults(analyte: wanted.name) }
-        let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
         let key = AnalyteMatcher.groupKey(wanted)
-        return LabTrend(results: try list().filter { AnalyteMatcher.groupKey($0) == key }.reversed(), units: preference, asPrinted: asPrinted)
+        return LabTrend(results: try list().filter { AnalyteMatcher.groupKey($0) == key }.reversed(), choice: choice)
     }
 
     /// Every analyte with its latest value and which way it went since the one before.
-    public func summaries(units: HealthSettings.Units? = nil, asPrinted: Bool = false) throws -> [LabTrend] {
-        let preference = try units ?? HealthSettingsStore(vault: vault, profile: profile, time: time).get().units
+    public func summaries(choice: LabUnitChoice = .printed) throws -> [LabTrend] {
         let results = try list()
         var groups: [String: [Observation]] = [:]
         var order: [String] = []
@@ -147,7 +144,7 @@ public struct LabStore {
             if groups[key] == nil { order.append(key) }
             groups[key, default: []].append(observation)
         }
-        return order.map { LabTrend(results: groups[$0]!, units: preference, asPrinted: asPrinted) }
+        return order.map { LabTrend(results: groups[$0]!, choice: choice) }
             .sorted { ($0.displayName.lowercased(), $0.points.first?.observation.id ?? "") < ($1.displayName.lowercased(), $1.points.first?.observation.id ?? "") }
     }
 }

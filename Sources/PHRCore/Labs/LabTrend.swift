@@ -1,8 +1,16 @@
 import Foundation
 
+/// Which unit lab results are shown in. Everywhere by default: the unit the report printed (or
+/// the user typed), as on the paper a person compares with; SI or conventional units only when
+/// asked for (`--units si`, the web UI's link), and then only where phr knows the conversion.
+public enum LabUnitChoice: String, Sendable, CaseIterable {
+    case printed, si, conventional
+}
+
 /// One analyte's results over time in one unit: labs that report in different units are
 /// converted (glucose mg/dL and mmol/L, creatinine mg/dL and µmol/L, HbA1c % and mmol/mol...)
-/// to the unit of the user's unit system when phr knows the conversion.
+/// to the unit of the latest result, or to the unit system asked for when phr knows the
+/// conversion.
 public struct LabTrend: Sendable {
     public struct Point: Sendable {
         public var observation: Observation
@@ -26,6 +34,15 @@ public struct LabTrend: Sendable {
     public var points: [Point]
     /// The units results came in that were converted to `unit`; empty when none was.
     public var convertedFrom: [String]
+
+    /// The series in the units `choice` asks for.
+    public init(results: [Observation], choice: LabUnitChoice) {
+        switch choice {
+        case .printed: self.init(results: results, units: .metric, asPrinted: true)
+        case .si: self.init(results: results, units: .metric)
+        case .conventional: self.init(results: results, units: .us)
+        }
+    }
 
     /// `asPrinted` keeps the unit the report printed (or the user typed): a series that came in
     /// different units is converted to its latest result's unit, and `convertedFrom` says from what.

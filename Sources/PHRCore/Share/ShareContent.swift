@@ -33,21 +33,21 @@ extension ShareContent {
                 profile: profile, medicalID: try MedicalIDStore.fetch(db, profileID: id),
                 currentMedications: current, recentlyStoppedMedications: stopped, allergies: allergies,
                 conditions: conditions, procedures: procedures, familyHistory: familyHistory, immunizations: immunizations,
-                results: latest, resultTrends: ResultTrend.trends(for: latest, among: observations,
-                                                                  units: try HealthSettingsStore.fetch(db, profileID: id).units), appointments: appointments,
+                results: latest, resultTrends: ResultTrend.trends(for: latest, among: observations), appointments: appointments,
                 emergencyContacts: contacts, documents: selection.documents, skippedDocuments: selection.skipped)
         }
     }
 }
 
 extension ResultTrend {
-    /// Trends for the lab results among `latest` that have at least two numbers.
-    package static func trends(for latest: [Observation], among all: [Observation], units: HealthSettings.Units) -> [ResultTrend] {
+    /// Trends for the lab results among `latest` that have at least two numbers, in the unit the
+    /// latest result was printed in (the unit the bundle's table shows beside it).
+    package static func trends(for latest: [Observation], among all: [Observation]) -> [ResultTrend] {
         let labs = all.filter(\.isLabResult)
         return latest.filter(\.isLabResult).compactMap { result in
             let key = AnalyteMatcher.groupKey(result)
             let series = labs.filter { AnalyteMatcher.groupKey($0) == key }
-            return ResultTrend(LabTrend(results: series, units: units), uid: result.uid)
+            return ResultTrend(LabTrend(results: series, choice: .printed), uid: result.uid)
         }
     }
 

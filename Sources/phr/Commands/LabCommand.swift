@@ -136,20 +136,27 @@ struct LabShow: ParsableCommand {
 struct LabTrendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trend", abstract: "One analyte over time with its reference band; without one, every analyte's latest value.",
-        discussion: "Values in other units are converted to your unit system (phr log settings --units) where phr knows the conversion.")
+        discussion: """
+            Values are shown in the unit the report printed (or you typed), as on the paper; a \
+            series that came in different units is shown in its latest result's unit, converted \
+            where phr knows how, and says so. --units si or conventional converts every value \
+            where phr knows the conversion.
+            """)
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The analyte (ferritin, HbA1c, a name as the lab wrote it).") var analyte: String?
     @Option(help: "Only results on or after this date (YYYY-MM-DD, or 5y, 18m, 6w, 30d before today).") var since: String?
+    @Option(help: "printed (the default: as the report printed them), si or conventional.") var units: String?
 
     func run() throws {
         let context = try RecordContext(vault, profile)
         let store = LabStore(vault: context.vault, profile: context.profile, time: context.time)
         let since = try LabSince.parse(since, time: context.time)
+        let choice = try LabUnitsOption.parse(units)
         guard let analyte else {
-            let summaries = try store.summaries()
+            let summaries = try store.summaries(choice: choice)
             if output.json { return try Console.json(summaries.map(LabTrendJSON.init)) }
             if summaries.isEmpty { return Console.note("no lab results; add one with 'phr lab add' or read a report with 'phr lab extract DOC'") }
             Table.print(header: ["ANALYTE", "LAST", "DATE", "FLAG", "TREND", "RESULTS"], rows: summaries.map { trend in
@@ -160,9 +167,12 @@ struct LabTrendCommand: ParsableCommand {
             })
             return
         }
-        let trend = try store.trend(analyte, since: since)
+        let trend = try store.trend(analyte, since: since, choice: choice)
         if output.json { return try Console.json(LabTrendJSON(trend)) }
         Console.out("\(trend.displayName)\(trend.unit.map { " (\(LabUnits.display($0)))" } ?? "")")
+        if !trend.convertedFrom.isEmpty, let unit = trend.unit {
+            Console.note("results printed in \(trend.convertedFrom.map(LabUnits.display).joined(separator: ", ")) are shown converted to \(LabUnits.display(unit))")
+        }
         Table.print(header: ["DATE", "VALUE", "RANGE", "FLAG", "SOURCE"], rows: trend.points.map { point in
             [RecordText.or(point.day?.description), LabTrend.valueText(point, unit: trend.unit),
              RecordText.or(point.range.map(\.display)), point.flag?.rawValue ?? "",
@@ -173,6 +183,17 @@ struct LabTrendCommand: ParsableCommand {
             Console.out()
             for line in chart { Console.out(line) }
         }
+    }
+}
+
+/// `--units`: printed (the default), si or conventional.
+enum LabUnitsOption {
+    static func parse(_ text: String?) throws -> LabUnitChoice {
+        guard let text else { return .printed }
+        guard let choice = LabUnitChoice(rawValue: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("--units: '\(text)' is not printed, si or conventional")
+        }
+        return choice
     }
 }
 

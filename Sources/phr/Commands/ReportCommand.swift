@@ -24,6 +24,8 @@ struct ReportCommand: ParsableCommand {
     @Option(name: .customLong("analyte"),
             help: "Add a lab analyte's results and trend chart (a name, synonym or LOINC code; repeat for several).")
     var analytes: [String] = []
+    @Option(name: .customLong("lab-units"), help: "The analytes' units: printed (the default: as the reports printed them), si or conventional.")
+    var labUnits: String?
     @Flag(help: "Replace the file if it exists.") var force = false
 
     func validate() throws {
@@ -43,7 +45,7 @@ struct ReportCommand: ParsableCommand {
         let context = try RecordContext(vault, profile)
         let chosenPaper = try paper.map { try Paper.parse($0) } ?? Paper.preferred(environment: ProcessEnvironment.variables)
         let report = try HealthReport.build(vault: context.vault, profile: context.profile, time: context.time, days: days,
-                                            analytes: analytes)
+                                            analytes: analytes, labUnits: try LabUnitsOption.parse(labUnits))
         let result = try HealthReportWriter.write(report, to: out, time: context.time, paper: chosenPaper, force: force,
                                                   generator: "phr \(PHR.version)")
         if output.json { return try Console.json(result) }

@@ -77,23 +77,42 @@ import Testing
         #expect(hits.hits.map(\.id).contains(other.id))
     }
 
-    @Test func aTrendMixesUnitsInTheUsersUnitSystem() throws {
+    /// Issue 35, item 1: values keep the unit the report printed unless a conversion is asked
+    /// for; a series printed in two units is shown in its latest result's unit and says from
+    /// which it converted.
+    @Test func aTrendKeepsThePrintedUnitAndConvertsOnlyWhenAsked() throws {
+        let (vault, profile, directory) = try RecordFixtures.vault("lab-trend")
+        defer { TestSupport.remove(directory) }
+        let store = LabStore(vault: vault, profile: profile, time: Self.time)
+        try Self.add(store, "Hemoglobin", "11.4", "g/dL", range: "12-16", date: "2025-01-10")
+        let printed = try store.trend("hemoglobin")
+        #expect(printed.unit == "g/dL" && printed.points.map(\.value) == [11.4] && printed.convertedFrom.isEmpty)
+        #expect(try store.summaries().first?.unit == "g/dL")
+        let si = try store.trend("hemoglobin", choice: .si)
+        #expect(si.unit == "g/L" && si.points.map(\.value) == [114])
+        try Self.add(store, "Glucose", "99", "mg/dL", range: "70-99", date: "2024-01-10")
+        try Self.add(store, "Glukose", "6,1", "mmol/L", range: "3,9-5,5", date: "2025-01-10")
+        let mixed = try store.trend("glucose")
+        #expect(mixed.unit == "mmol/L" && mixed.convertedFrom == ["mg/dL"], "the latest result's unit")
+    }
+
+    @Test func aTrendMixesUnitsInTheUnitSystemAskedFor() throws {
         let (vault, profile, directory) = try RecordFixtures.vault("lab-trend")
         defer { TestSupport.remove(directory) }
         let store = LabStore(vault: vault, profile: profile, time: Self.time)
         try Self.add(store, "Glucose", "99", "mg/dL", range: "70-99", date: "2024-01-10")
         try Self.add(store, "Glukose", "6,1", "mmol/L", range: "3,9-5,5", date: "2025-01-10")
-        let metric = try store.trend("glucose", units: .metric)
+        let metric = try store.trend("glucose", choice: .si)
         #expect(metric.unit == "mmol/L")
         #expect(metric.points.map { ($0.value.map { ($0 * 100).rounded() / 100 }) } == [5.50, 6.1])
         #expect(metric.points.map(\.flag) == [nil, .high])
         #expect(metric.direction == .up)
-        let us = try store.trend("glucose", units: .us)
+        let us = try store.trend("glucose", choice: .conventional)
         #expect(us.unit == "mg/dL")
         #expect(us.points.map { $0.value.map { $0.rounded() } } == [99, 110])
         #expect(us.band?.low.map { $0.rounded() } == 70)
         #expect(throws: RecordError.noLabResults(analyte: "ferritin")) { try store.trend("ferritin") }
-        let summaries = try store.summaries(units: .metric)
+        let summaries = try store.summaries(choice: .si)
         #expect(summaries.map(\.displayName) == ["Glucose"])
     }
 
@@ -139,7 +158,7 @@ import Testing
         try Self.add(store, "CRP", "3.2", "mg/L", range: "<5", date: "2024-01-10")
         let below = try Self.add(store, "CRP", "<0.5", "mg/L", range: "<5", date: "2025-01-10")
         #expect(below.valueNumber == nil && below.valueText == "<0.5")
-        let trend = try store.trend("crp", units: .us)
+        let trend = try store.trend("crp", choice: .conventional)
         #expect(trend.points.map(\.value) == [3.2, nil])
         #expect(trend.points.last?.comparator == "<" && trend.points.last?.bound == 0.5)
         #expect(trend.direction == nil, "no direction from a bound")
@@ -167,11 +186,11 @@ import Testing
         let (other, otherProfile, otherDirectory) = try RecordFixtures.vault("lab-comparator-import")
         defer { TestSupport.remove(otherDirectory) }
         _ = try RecordImport.run(path: bundle, vault: other, profileName: otherProfile.name, time: Self.time)
-        let imported = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("crp", units: .metric)
+        let imported = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("crp", choice: .si)
         #expect(imported.points.map(\.observation.valueText) == ["<0.5"])
         #expect(imported.points.first?.observation.valueNumber == nil)
         // The bound at its full precision, not rounded to two decimals.
-        let troponin = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("troponin-i", units: .us)
+        let troponin = try LabStore(vault: other, profile: otherProfile, time: Self.time).trend("troponin-i", choice: .conventional)
         #expect(troponin.points.map(\.observation.valueText) == ["<0.003"])
     }
 }
