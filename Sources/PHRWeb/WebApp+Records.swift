@@ -126,7 +126,7 @@ extension WebApp {
             }
         case .immunization:
             return try ImmunizationStore(vault: vault, profile: profile, time: time).list().map { shot in
-                let details = [shot.date.description, shot.doseNumber.map { "dose \($0)" }, shot.lot.map { "lot \($0)" }].compactMap { $0 }
+                let details = [shot.date?.description ?? "date not known", shot.doseNumber.map { "dose \($0)" }, shot.lot.map { "lot \($0)" }].compactMap { $0 }
                 return (shot.id, "<strong>\(shot.vaccine)</strong> <span class=\"muted\">\(details.joined(separator: ", "))</span>", shot.vaccine)
             }
         case .procedure:
@@ -188,7 +188,7 @@ extension WebApp {
             return """
             \(fields.formError)
             \(fields.input("vaccine", label: "Vaccine", value: value("vaccine"), extra: " required autocomplete=\"off\"", hint: "Tetanus (Td), Influenza 2026"))
-            \(fields.input("date", label: "Date", value: value("date"), extra: " autocomplete=\"off\"", hint: "2024, 2024-10 or 2024-10-02"))
+            \(fields.input("date", label: "Date", value: value("date"), extra: " autocomplete=\"off\"", hint: "2024, 2024-10 or 2024-10-02; empty if not known"))
             \(fields.input("dose", label: "Dose number", value: value("dose"), extra: " inputmode=\"numeric\" autocomplete=\"off\"", hint: "1, 2, 3 in a series"))
             \(fields.input("lot", label: "Lot", value: value("lot"), extra: " autocomplete=\"off\""))
             \(notes)
@@ -246,7 +246,7 @@ extension WebApp {
                                      "resolved": condition.resolved?.description ?? "", "notes": condition.notes ?? ""])
         case .immunization:
             let shot = try exact({ try ImmunizationStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)
-            return (shot.vaccine, ["vaccine": shot.vaccine, "date": shot.date.description, "dose": shot.doseNumber.map(String.init) ?? "",
+            return (shot.vaccine, ["vaccine": shot.vaccine, "date": shot.date?.description ?? "", "dose": shot.doseNumber.map(String.init) ?? "",
                                    "lot": shot.lot ?? "", "notes": shot.notes ?? ""])
         case .procedure:
             let procedure = try exact({ try ProcedureStore(vault: vault, profile: profile, time: time).get(id) }, id: \.id)

@@ -259,9 +259,14 @@ import Testing
         let tetanus = try cli.run(["immunization", "add", "Tetanus", "--date", "2026-05-01", "--dose", "2", "--lot", "AB123"], env)
         let t = try Self.id(tetanus)
         Self.expect(tetanus, stdout: "added immunization \(t) Tetanus, 2026-05-01, dose 2, lot AB123\n")
+        // A vaccination whose date is not known is kept undated, listed last (issue 26, item 7).
+        let bcg = try cli.run(["immunization", "add", "BCG", "--notes", "as a baby"], env)
+        let b = try Self.id(bcg)
+        Self.expect(bcg, stdout: "added immunization \(b) BCG, date not known\n")
         Self.expect(try cli.run(["immunization", "list"], env), stdout: """
             ID      DATE        DOSE  LOT    VACCINE
             \(t)  2026-05-01  2     AB123  Tetanus
+            \(b)  —           —     —      BCG
 
             """)
         _ = try cli.run(["med", "add", "Salbutamol", "--dose", "2 puffs", "--as-needed"], env)

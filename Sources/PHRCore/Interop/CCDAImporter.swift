@@ -254,9 +254,9 @@ struct CCDAImporter {
         guard let concept = Self.concept(entry.code, name: entry.name), let vaccine = concept.name(preferring: [Coding.System.cvx]) else {
             return .skip("names no vaccine (manufacturedMaterial code)")
         }
-        guard let date = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date else {
-            return .skip("has no date (effectiveTime)")
-        }
+        // Without a date (or with one phr cannot read) it is kept undated, and the report says so.
+        let date = try repairs.optional { try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date }
+        if date == nil && entry.time?.start == nil { repairs.note("effectiveTime: none given; kept undated") }
         return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: entry.lot, notes: nil,
                                     codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))
     }
@@ -364,7 +364,7 @@ struct CCDAImporter {
         case "new": status = .preparation
         default: status = .unknown
         }
-        let date = try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date
+        let date = try repairs.optional { try Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: repairs)?.date }
         let site = entry.bodySite.flatMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) }
         return .record(Procedure(id: "", uid: "", name: name, date: date, status: status, bodySite: site, performer: entry.performer,
                                  notes: nil, codes: concept.codings, source: source(entry, concept), createdAt: now, updatedAt: now))

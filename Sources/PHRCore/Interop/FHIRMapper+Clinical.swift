@@ -95,8 +95,16 @@ extension FHIRMapper {
               let vaccine = concept.name(preferring: [Coding.System.cvx, Coding.System.snomed]) else {
             throw FHIRFieldError(field: "vaccineCode", reason: "missing; an Immunization names its vaccine")
         }
-        guard let date = try FHIRElements.dateTime(resource["occurrenceDateTime"], field: "occurrenceDateTime")?.date else {
-            return .skip("has no date (occurrenceDateTime)")
+        // Without a date (or with one phr cannot read) it is kept undated; a date in words
+        // (occurrenceString, "as a child") goes into its notes.
+        let date = try repairs.optional { try FHIRElements.dateTime(resource["occurrenceDateTime"], field: "occurrenceDateTime")?.date }
+        var notes = try FHIRElements.notes(resource["note"], field: "note")
+        if date == nil {
+            if let words = try FHIRElements.string(resource["occurrenceString"], field: "occurrenceString") {
+                notes = [notes, "given: \(words)"].compactMap { $0 }.joined(separator: "\n")
+            } else if resource["occurrenceDateTime"] == nil {
+                repairs.note("occurrenceDateTime: none given; kept undated")
+            }
         }
         var doseNumber: Int?
         if let number = resource["protocolApplied"]?[0]?["doseNumberPositiveInt"] {
@@ -106,7 +114,7 @@ extension FHIRMapper {
         }
         return .record(Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: doseNumber,
                                     lot: try FHIRElements.string(resource["lotNumber"], field: "lotNumber"),
-                                    notes: try FHIRElements.notes(resource["note"], field: "note"), codes: concept.codings,
+                                    notes: notes, codes: concept.codings,
                                     source: source(resource), createdAt: now, updatedAt: now))
     }
 }

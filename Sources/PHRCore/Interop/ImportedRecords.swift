@@ -42,8 +42,8 @@ enum ImportedRecords {
            let day = CalendarDate(String(effective.prefix(10))), day > latestToday {
             throw RecordError.invalidField(field: Field.path("effective"), reason: "dated \(effective), in the future")
         }
-        if let immunization = record as? Immunization, immunization.date.firstDay > latestToday {
-            throw RecordError.invalidField(field: Field.path("date"), reason: "dated \(immunization.date), in the future")
+        if let immunization = record as? Immunization, let date = immunization.date, date.firstDay > latestToday {
+            throw RecordError.invalidField(field: Field.path("date"), reason: "dated \(date), in the future")
         }
     }
 

@@ -14,7 +14,7 @@ extension Immunization {
         container["id"] = id
         container["uid"] = uid
         container["vaccine"] = vaccine
-        container["date"] = date.description
+        container["date"] = date?.description
         container["dose_number"] = doseNumber
         container["lot"] = lot
         container["notes"] = notes
@@ -52,9 +52,8 @@ public struct ImmunizationStore: EditableRecordStore {
     @discardableResult
     public func add(_ input: Input) throws -> Immunization {
         let vaccine = try RecordFields.text(input.vaccine ?? "", field: Field.argument("vaccine"), limit: RecordFields.maximumNameLength)
-        guard let dateText = input.date else { throw RecordError.invalidField(field: Field.date, reason: "the day it was given is needed") }
-        let date = try RecordFields.partialDate(dateText, field: Field.date)
-        var immunization = Immunization(id: "", uid: "", vaccine: vaccine, date: date, doseNumber: nil, lot: nil, notes: nil,
+        // Without a date it is kept undated: a vaccination card or an export may not say when.
+        var immunization = Immunization(id: "", uid: "", vaccine: vaccine, date: nil, doseNumber: nil, lot: nil, notes: nil,
                                         codes: [], source: nil, createdAt: Timestamp.string(time.now),
                                         updatedAt: Timestamp.string(time.now))
         try apply(input, to: &immunization)
@@ -67,9 +66,9 @@ public struct ImmunizationStore: EditableRecordStore {
 
     func apply(_ input: Input, to immunization: inout Immunization) throws {
         if let vaccine = input.vaccine { immunization.vaccine = try RecordFields.text(vaccine, field: Field.vaccine, limit: RecordFields.maximumNameLength) }
-        if let text = input.date { immunization.date = try RecordFields.partialDate(text, field: Field.date) }
-        if immunization.date.firstDay > time.today() {
-            throw RecordError.invalidField(field: Field.date, reason: "\(immunization.date) is in the future")
+        if let text = input.date { immunization.date = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.date) }
+        if let date = immunization.date, date.firstDay > time.today() {
+            throw RecordError.invalidField(field: Field.date, reason: "\(date) is in the future")
         }
         if let text = input.dose {
             immunization.doseNumber = text.isEmpty ? nil : try RecordFields.count(
@@ -86,7 +85,15 @@ public struct ImmunizationStore: EditableRecordStore {
 
     /// The order immunizations are shown in, everywhere: newest first, then by vaccine.
     static func ordered(_ immunizations: [Immunization]) -> [Immunization] {
-        immunizations.sorted { ($1.date, $0.vaccine.lowercased(), $0.id) < ($0.date, $1.vaccine.lowercased(), $1.id) }
+        // Undated ones last.
+        immunizations.sorted { a, b in
+            switch (a.date, b.date) {
+            case let (x?, y?) where x != y: return x > y
+            case (nil, _?): return false
+            case (_?, nil): return true
+            default: return (a.vaccine.lowercased(), a.id) < (b.vaccine.lowercased(), b.id)
+            }
+        }
     }
 
     public func get(_ prefix: String) throws -> Immunization {
@@ -108,7 +115,7 @@ public struct ImmunizationStore: EditableRecordStore {
                     CodingText.searchable(immunization.codes)].compactMap { $0 }.joined(separator: "\n")
         try SearchIndex.replace(db, kind: kind, recordID: immunization.id, profileID: profileID, entries: [
             SearchIndex.Entry(title: immunization.vaccine, tags: ["immunization", "vaccine"], body: body,
-                              date: immunization.date.firstDay.description),
+                              date: immunization.date?.firstDay.description),
         ])
     }
 }

@@ -119,7 +119,7 @@ public struct Timeline {
                 }
             }
             if kinds.contains(.immunization) {
-                for row in try Row.fetchAll(db, sql: "SELECT id, vaccine, date, dose_number FROM immunization WHERE profile_id = ?", arguments: [profileID]) {
+                for row in try Row.fetchAll(db, sql: "SELECT id, vaccine, date, dose_number FROM immunization WHERE profile_id = ? AND date IS NOT NULL", arguments: [profileID]) {
                     events.append(Event(kind: .immunization, date: row["date"], title: "Immunization: \(row["vaccine"] as String)",
                                         detail: (row["dose_number"] as Int?).map { "dose \($0)" }, recordID: row["id"]))
                 }

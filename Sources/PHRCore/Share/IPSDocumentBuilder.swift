@@ -85,7 +85,7 @@ struct IPSDocumentBuilder {
         if !content.immunizations.isEmpty {
             sections.append(Section(title: "Immunizations", code: "11369-6", display: "History of Immunization Narrative",
                                     narrative: IPSNarrative.table(["Vaccine", "Date", "Dose", "Lot"],
-                                                                  content.immunizations.map { [$0.vaccine, $0.date.description, $0.doseNumber.map(String.init), $0.lot] }),
+                                                                  content.immunizations.map { [$0.vaccine, $0.date?.description ?? "date not known", $0.doseNumber.map(String.init), $0.lot] }),
                                     entries: content.immunizations.map { immunization in
                                         add(immunization.uid) { IPSResources.immunization(immunization, id: $0, patient: patientURL) }
                                     },

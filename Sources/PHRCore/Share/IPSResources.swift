@@ -198,7 +198,9 @@ enum IPSResources {
             ("status", .string("completed")),
             ("vaccineCode", concept(immunization.codes, text: immunization.vaccine)),
             ("patient", reference(patient)),
-            ("occurrenceDateTime", .string(immunization.date.description)),
+            // occurrence[x] is required: an undated one says so in words (occurrenceString).
+            ("occurrenceDateTime", immunization.date.map { .string($0.description) }),
+            ("occurrenceString", immunization.date == nil ? .string("date not known") : nil),
             ("lotNumber", immunization.lot.map(OrderedJSON.string)),
             ("note", notes(immunization.notes)),
             ("protocolApplied", immunization.doseNumber.map { .array([.object([("doseNumberPositiveInt", .integer($0))])]) }),

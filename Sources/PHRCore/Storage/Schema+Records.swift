@@ -302,3 +302,44 @@ extension Schema {
             + journalTriggersSQL(kind: "family_history", table: "family_history", record: "R.id", uid: "R.uid", profile: profileOf)
     }()
 }
+
+extension Schema {
+    /// Migration "v7-undated-immunizations" (Schema.migrations): an immunization may have no date
+    /// (issue 26, item 7: a vaccination card or a hospital export that says a vaccine was given
+    /// but not when; a patient's own record keeps it undated rather than losing it). SQLite
+    /// changes a column's CHECK only by rebuilding the table: the rows are copied as they are
+    /// (the copy is not a change, so it is not journaled), then the indexes and the journal's
+    /// triggers are made again as v1 and v4 made them.
+    static let undatedImmunizationsSQL: String = {
+        let profileOf = "(SELECT uid FROM profile WHERE id = R.profile_id)"
+        return """
+            CREATE TABLE immunization_v7 (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) BETWEEN 4 AND 16),
+                uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 255),
+                profile_id INTEGER NOT NULL REFERENCES profile (id),
+                vaccine TEXT NOT NULL CHECK (length(trim(vaccine)) > 0),
+                date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]'
+                    OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]'
+                    OR date GLOB '[0-9][0-9][0-9][0-9]-[0-1][0-9]-[0-3][0-9]'),
+                dose_number INTEGER CHECK (dose_number >= 1),
+                lot TEXT,
+                notes TEXT,
+                codes TEXT NOT NULL DEFAULT '[]' CHECK (codes LIKE '[%]'),
+                source_key TEXT,
+                identifiers TEXT NOT NULL DEFAULT '[]' CHECK (identifiers LIKE '[%]'),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                UNIQUE (profile_id, uid)
+            ) STRICT;
+            INSERT INTO immunization_v7 (id, uid, profile_id, vaccine, date, dose_number, lot, notes, codes, source_key, identifiers,
+                                         created_at, updated_at)
+                SELECT id, uid, profile_id, vaccine, date, dose_number, lot, notes, codes, source_key, identifiers, created_at, updated_at
+                FROM immunization ORDER BY rowid;
+            DROP TABLE immunization;
+            ALTER TABLE immunization_v7 RENAME TO immunization;
+            CREATE UNIQUE INDEX immunization_source ON immunization (profile_id, source_key) WHERE source_key IS NOT NULL;
+            CREATE INDEX immunization_profile ON immunization (profile_id, date);
+
+            """ + journalTriggersSQL(kind: "immunization", table: "immunization", record: "R.id", uid: "R.uid", profile: profileOf)
+    }()
+}

@@ -33,6 +33,7 @@ enum Schema {
         Migration(identifier: "v4-change-journal", sql: changeJournalSQL),
         Migration(identifier: "v5-document-list-order", sql: documentListOrderSQL),
         Migration(identifier: "v6-procedures-family-history", sql: proceduresFamilyHistorySQL),
+        Migration(identifier: "v7-undated-immunizations", sql: undatedImmunizationsSQL),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -5,7 +5,8 @@ public struct Immunization: Codable, Sendable, Equatable {
     public var id: String
     public var uid: String
     public var vaccine: String
-    public var date: PartialDate
+    /// When it was given; nil when the source does not say (a card, an export without a date).
+    public var date: PartialDate?
     /// The dose's number in its series (FHIR protocolApplied.doseNumber).
     public var doseNumber: Int?
     public var lot: String?
@@ -23,7 +24,7 @@ public struct Immunization: Codable, Sendable, Equatable {
         case updatedAt = "updated_at"
     }
 
-    public init(id: String, uid: String, vaccine: String, date: PartialDate, doseNumber: Int?, lot: String?, notes: String?,
+    public init(id: String, uid: String, vaccine: String, date: PartialDate?, doseNumber: Int?, lot: String?, notes: String?,
                 codes: [Coding], source: RecordSource?, createdAt: String, updatedAt: String) {
         self.id = id
         self.uid = uid

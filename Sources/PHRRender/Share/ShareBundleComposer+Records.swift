@@ -117,7 +117,7 @@ extension ShareBundleComposer {
             TableColumn(column: Table.Column("Vaccine", weight: 3), cells: immunizations.map {
                 .markup(BundleStyle.nameWithCodes($0.vaccine, codes: $0.codes))
             }),
-            TableColumn(column: Table.Column("Date", weight: 1.1), cells: immunizations.map { Table.Cell($0.date.description) }),
+            TableColumn(column: Table.Column("Date", weight: 1.1), cells: immunizations.map { text($0.date?.description ?? "date not known") }),
             TableColumn(column: Table.Column("Dose", weight: 0.8), optional: true, cells: immunizations.map { text($0.doseNumber.map { "dose \($0)" }) }),
             TableColumn(column: Table.Column("Lot", weight: 1.2), optional: true, cells: immunizations.map { text($0.lot) }),
             TableColumn(column: Table.Column("Notes", weight: 2.4), optional: true, cells: immunizations.map { text($0.notes) }),

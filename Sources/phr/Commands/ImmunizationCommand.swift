@@ -25,7 +25,7 @@ struct ImmunizationOptions: ParsableArguments {
 extension Immunization {
     /// "Tetanus, 2026-03-14, dose 2, lot AB123".
     var summaryLine: String {
-        ([vaccine, date.description, doseNumber.map { "dose \($0)" }, lot.map { "lot \($0)" }] as [String?]).compactMap { $0 }
+        ([vaccine, date?.description ?? "date not known", doseNumber.map { "dose \($0)" }, lot.map { "lot \($0)" }] as [String?]).compactMap { $0 }
             .joined(separator: ", ")
     }
 }
@@ -37,7 +37,7 @@ struct ImmunizationAdd: ParsableCommand {
     @OptionGroup var profile: ProfileOptions
     @OptionGroup var output: OutputOptions
     @Argument(help: "The vaccine: tetanus, MMR, influenza...") var vaccine: String
-    @Option(help: "When it was given (YYYY-MM-DD; YYYY-MM or YYYY if that is all you know).") var date: String
+    @Option(help: "When it was given (YYYY-MM-DD; YYYY-MM or YYYY if that is all you know; leave it out if not known).") var date: String?
     @OptionGroup var options: ImmunizationOptions
 
     func run() throws {
@@ -66,7 +66,7 @@ struct ImmunizationList: ParsableCommand {
         if output.json { return try Console.json(immunizations) }
         if immunizations.isEmpty { return Console.note("no vaccinations recorded; add one with 'phr immunization add VACCINE --date D'") }
         Table.print(header: ["ID", "DATE", "DOSE", "LOT", "VACCINE"], rows: immunizations.map { immunization in
-            [immunization.id, immunization.date.description, RecordText.or(immunization.doseNumber.map(String.init)),
+            [immunization.id, RecordText.or(immunization.date?.description), RecordText.or(immunization.doseNumber.map(String.init)),
              RecordText.or(immunization.lot), immunization.vaccine]
         })
     }

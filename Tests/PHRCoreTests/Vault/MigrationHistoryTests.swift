@@ -28,6 +28,7 @@ import Testing
         ("v4-change-journal", "547d9155e31f3d70bf9a25c42329eeae2af7d6dc6a168f539e846b49cc1605d1"),
         ("v5-document-list-order", "8ffae599c1613e94b873eed67db6837fa6c9be162a074e01e4dfa06a9076ff3e"),
         ("v6-procedures-family-history", "5c4d0028ade20e0146c9f02a0c9d8579a655ca1b6933564f334c9419faee3f7c"),
+        ("v7-undated-immunizations", "64d44db1787640a1ebad65ffbeb9afbd0dda00680a4480a5030c3faf9235086c"),
     ]
 
     static func sha256(_ text: String) throws -> String {
