@@ -41,7 +41,8 @@ import Testing
         #expect(list.stdout.contains("ferritin  12 ng/mL  30-400  L     typed"))
         let trend = try cli.run(["lab", "trend", "ferritin"], Self.env)
         #expect(trend.status == 0, "\(trend.stderr)")
-        // Results in ng/mL and µg/L share one axis in the metric unit (µg/L, the same numbers).
+        // Results in ng/mL and µg/L share one axis in the latest result's unit (µg/L, the same
+        // numbers), and say so; the band reaching far above the results goes on above the chart.
         #expect(trend.stdout.hasPrefix("""
             Ferritin (µg/L)
             DATE        VALUE    RANGE   FLAG  SOURCE
@@ -49,7 +50,8 @@ import Testing
             2025-03-18  85 µg/L  30–400        typed
 
             """))
-        #expect(trend.stdout.hasSuffix("● in range  ▲ high  ▼ low  ░ reference 30–400 µg/L\n"))
+        #expect(trend.stdout.hasSuffix("● in range  ▲ high  ▼ low  ░ reference 30–400 µg/L (goes on above)\n"), "\(trend.stdout)")
+        #expect(trend.stderr == "phr: results printed in ng/mL are shown converted to µg/L\n")
         Self.expect(try cli.run(["lab", "add", "ferritin", "twelve"], Self.env), status: 64, stdout: "",
                     stderr: "phr: error: VALUE: 'twelve' is not a result\nphr: hint: give a number (12, 3,6), a comparison (>60) or a word (Negative, Trace, 2+)\n")
     }

@@ -108,6 +108,23 @@ public struct LabTrend: Sendable {
         points.reversed().lazy.compactMap(\.range).first { $0.low != nil || $0.high != nil }
     }
 
+    /// The value axis a chart of `values` draws against `band` on: the results, and the band only
+    /// as far as it does not flatten them (a ferritin band of 8–400 under results of 8, 12 and 25
+    /// reaches past the top rather than squeezing the three into one row: issue 35, item 6), with
+    /// a little room, round ticks, and no negative values for results that are not.
+    public static func valueScale(_ values: [Double], band: ReferenceRange?, ticks: Int) -> AxisScale? {
+        guard let lowest = values.min(), let highest = values.max() else { return nil }
+        // Equal results (all 0, or one result) get room around them: a tenth of their value, else 1.
+        let spread = highest > lowest ? max(highest - lowest, abs(highest) * 0.1) : (highest != 0 ? abs(highest) * 0.1 : 1)
+        var from = lowest, to = highest
+        // The band counts while it stays within one and a half spreads of the results.
+        if let low = band?.low, low >= lowest - 1.5 * spread { from = min(from, low) }
+        if let high = band?.high, high <= highest + 1.5 * spread { to = max(to, high) }
+        let pad = max(to - from, spread) * 0.08
+        let floor = lowest >= 0 ? max(0, from - pad) : from - pad
+        return AxisScale(covering: floor, to + pad, ticks: ticks)
+    }
+
     /// "12 ng/mL", "Negative".
     public static func valueText(_ point: Point, unit: String?) -> String {
         if let value = point.value { return [Observation.number(value), unit.map(LabUnits.display)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ") }
@@ -115,36 +132,56 @@ public struct LabTrend: Sendable {
     }
 }
 
-/// The terminal chart of a trend: one column per result (oldest left), the reference band as
-/// a shaded strip (`░`), points in range `●`, above `▲`, below `▼`; so out-of-range points
-/// differ by shape as well as, on a colour terminal, by colour (red points, green band).
+/// The terminal chart of a trend: points placed by date along the bottom (oldest left), on a
+/// value axis that fits the results with round ticks (`LabTrend.valueScale`), the reference band
+/// as a shaded strip (`░`) clipped to the chart and said to go on when it does, points in range
+/// `●`, above `▲`, below `▼`; so out-of-range points differ by shape as well as, on a colour
+/// terminal, by colour (red points, green band).
 public enum LabTrendChart {
-    public static func lines(_ trend: LabTrend, height: Int = 8, colour: Bool) -> [String] {
+    /// `height`: about how many rows (two a round tick, labelled 0, 50, 100...); `width`: the
+    /// columns the dates spread over.
+    public static func lines(_ trend: LabTrend, height: Int = 8, width: Int = 48, colour: Bool) -> [String] {
         // Results beyond the lab's limit ("<0.5") stand at their bound, marked < or >.
         let points = trend.points.filter { $0.value != nil || $0.bound != nil }
-        guard !points.isEmpty, height >= 2 else { return [] }
-        let values = points.compactMap { $0.value ?? $0.bound }
+        guard !points.isEmpty, height >= 2, width >= 2 else { return [] }
         let band = trend.band
-        var low = values.min()!, high = values.max()!
-        if let bandLow = band?.low { low = min(low, bandLow) }
-        if let bandHigh = band?.high { high = max(high, bandHigh) }
-        if high - low < 1e-9 { high += 1; low -= 1 }
-        let step = (high - low) / Double(height - 1)
+        guard let scale = LabTrend.valueScale(points.map { ($0.value ?? $0.bound)! }, band: band, ticks: max(2, height / 2 + 1)) else { return [] }
+        // Two rows a tick (the ticks labelled with their round values), so close values part.
+        let rowStep = scale.step / 2
+        let height = Int(((scale.high - scale.low) / rowStep).rounded()) + 1
         /// The row (0 = top) a value falls in.
-        func row(_ value: Double) -> Int { max(0, min(height - 1, Int(((high - value) / step).rounded()))) }
-        let labels = (0..<height).map { Observation.number(high - Double($0) * step) }
+        func row(_ value: Double) -> Int { max(0, min(height - 1, Int(((scale.high - value) / rowStep).rounded()))) }
+        let labels = (0..<height).map { $0 % 2 == 0 ? scale.label(AxisScale.clean(scale.high - Double($0) * rowStep)) : "" }
         let labelWidth = labels.map(\.count).max() ?? 0
-        // Three cells a result while they fit; past 20 one cell each, past 72 results share cells.
-        let spacing = points.count <= 20 ? 3 : 1
-        let width = spacing == 3 ? points.count * 3 : min(points.count, 72)
-        func column(_ index: Int) -> Int { spacing == 3 ? index * 3 + 1 : index * width / points.count }
-        let bandRows: ClosedRange<Int>? = band.map { band in
-            let top = band.high.map(row) ?? 0, bottom = band.low.map(row) ?? height - 1
-            return min(top, bottom)...max(top, bottom)
+        // Points by date: the first result at the left edge, the last at the right; undated
+        // results (rare) take the place after the one before them.
+        let days = points.map { $0.day?.dayNumber }
+        let known = days.compactMap { $0 }
+        let first = known.min() ?? 0, last = known.max() ?? 0
+        let columns = points.count == 1 ? 1 : width
+        func column(_ index: Int) -> Int {
+            guard last > first, let day = days[index] else { return points.count == 1 ? 0 : min(columns - 1, index * (columns - 1) / max(1, points.count - 1)) }
+            return Int((Double(day - first) / Double(last - first) * Double(columns - 1)).rounded())
+        }
+        // The band's rows, clipped to the chart; whether it goes on beyond an edge, or lies wholly beyond.
+        var bandRows: ClosedRange<Int>?
+        var bandNote = ""
+        if let band, band.low != nil || band.high != nil {
+            let above = band.low.map { $0 > scale.high } ?? false, below = band.high.map { $0 < scale.low } ?? false
+            if above || below {
+                bandNote = above ? " (above the chart)" : " (below the chart)"
+            } else {
+                // Rounded as the points are, so a result on the band's edge is on a shaded row; a
+                // point just outside it may share that row, and its ▲ or ▼ says so.
+                let top = band.high.map(row) ?? 0, bottom = band.low.map(row) ?? height - 1
+                bandRows = min(top, bottom)...max(top, bottom)
+                let up = band.high.map { $0 > scale.high } ?? true, down = band.low.map { $0 < scale.low } ?? (scale.low > 0)
+                bandNote = up && down ? " (goes on above and below)" : up ? " (goes on above)" : down ? " (goes on below)" : ""
+            }
         }
         var lines: [String] = []
         for r in 0..<height {
-            var cells = Array(repeating: bandRows?.contains(r) == true ? "░" : " ", count: width)
+            var cells = Array(repeating: bandRows?.contains(r) == true ? "░" : " ", count: columns)
             for (index, point) in points.enumerated() where row((point.value ?? point.bound)!) == r {
                 let symbol: String
                 switch point.flag {
@@ -163,15 +200,15 @@ public enum LabTrendChart {
             let label = String(repeating: " ", count: labelWidth - labels[r].count) + labels[r]
             lines.append("\(label) ┤\(body)".replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
         }
-        lines.append(String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: width))
-        let first = points.first?.day?.description ?? "", last = points.last?.day?.description ?? ""
-        let axis = points.count < 2 ? first
-            : width >= first.count + last.count + 1 ? first + String(repeating: " ", count: width - first.count - last.count) + last
-            : "\(first) → \(last)"
+        lines.append(String(repeating: " ", count: labelWidth) + " └" + String(repeating: "─", count: columns))
+        let firstText = points.first?.day?.description ?? "", lastText = points.last?.day?.description ?? ""
+        let axis = points.count < 2 ? firstText
+            : columns >= firstText.count + lastText.count + 1 ? firstText + String(repeating: " ", count: columns - firstText.count - lastText.count) + lastText
+            : "\(firstText) → \(lastText)"
         lines.append(String(repeating: " ", count: labelWidth + 2) + axis)
         var legend = "● in range  ▲ high  ▼ low"
         if points.contains(where: { $0.value == nil }) { legend += "  < > beyond the lab's limit" }
-        if let band { legend += "  ░ reference \(band.display)\(trend.unit.map { " " + LabUnits.display($0) } ?? "")" }
+        if let band { legend += "  ░ reference \(band.display)\(trend.unit.map { " " + LabUnits.display($0) } ?? "")\(bandNote)" }
         lines.append(String(repeating: " ", count: labelWidth + 2) + legend)
         return lines
     }

@@ -59,19 +59,9 @@ struct LabChart {
         }
         guard !placed.isEmpty else { return nil }
         unit = trend.unit.map(LabUnits.display).flatMap { $0.isEmpty ? nil : $0 }
-        let values = placed.map(\.2)
-        let lowest = values.min()!, highest = values.max()!
-        // Equal results (all 0, or one result) get room around them: a tenth of their value, else 1.
-        let spread = highest > lowest ? max(highest - lowest, abs(highest) * 0.1) : (highest != 0 ? abs(highest) * 0.1 : 1)
-        var from = lowest, to = highest
         let reference = trend.band
-        // The band counts while it stays within one and a half spreads of the results.
-        if let low = reference?.low, low >= lowest - 1.5 * spread { from = min(from, low) }
-        if let high = reference?.high, high <= highest + 1.5 * spread { to = max(to, high) }
-        let pad = max(to - from, spread) * 0.08
-        // Results that cannot be negative keep a non-negative axis.
-        let floor = lowest >= 0 ? max(0, from - pad) : from - pad
-        scale = AxisScale(covering: floor, to + pad, ticks: 5)
+        // The band only as far as it does not flatten the results (LabTrend.valueScale).
+        scale = LabTrend.valueScale(placed.map(\.2), band: reference, ticks: 5)!
         let scale = self.scale
 
         // Dates: the first to the last result, a little room either side (a month around a

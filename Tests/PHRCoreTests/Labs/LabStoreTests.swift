@@ -128,24 +128,45 @@ import Testing
         let trend = LabTrend(results: [point("2023-01-10", 12), point("2023-07-10", 25), point("2024-01-10", 48),
                                        point("2024-07-10", 95), point("2025-01-10", 140)], units: .metric)
         let plain = LabTrendChart.lines(trend, height: 6, colour: false)
-        // 25 and 12 are below the band (▼) though 25 shares a row with it; 140 is above (▲).
+        // Issue 35, item 6: round ticks (0, 50, 100...) two rows apart, points placed by date
+        // (six months apart here: evenly), 25 and 12 below the band (▼) though 25 shares its
+        // edge row; 140 above (▲).
         #expect(plain == [
-            "  140 ┤             ▲",
-            "114.4 ┤",
-            " 88.8 ┤░░░░░░░░░░●░░░░",
-            " 63.2 ┤░░░░░░░░░░░░░░░",
-            " 37.6 ┤░░░░▼░░●░░░░░░░",
-            "   12 ┤ ▼",
-            "      └───────────────",
-            "       2023-01-10 → 2025-01-10",
-            "       ● in range  ▲ high  ▼ low  ░ reference 30–100 µg/L",
-        ])
+            "200 ┤",
+            "    ┤",
+            "150 ┤                                               ▲",
+            "    ┤",
+            "100 ┤░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░●░░░░░░░░░░░░",
+            "    ┤░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░",
+            " 50 ┤░░░░░░░░░░░░░░░░░░░░░░░●░░░░░░░░░░░░░░░░░░░░░░░░",
+            "    ┤░░░░░░░░░░░░▼░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░",
+            "  0 ┤▼",
+            "    └────────────────────────────────────────────────",
+            "     2023-01-10                            2025-01-10",
+            "     ● in range  ▲ high  ▼ low  ░ reference 30–100 µg/L",
+        ], "\(plain)")
         let coloured = LabTrendChart.lines(trend, height: 6, colour: true)
-        #expect(coloured[0] == "  140 ┤             \u{1b}[1;31m▲\u{1b}[0m")
-        #expect(coloured[1] == "114.4 ┤")
-        #expect(coloured[2] == " 88.8 ┤\u{1b}[32m░░░░░░░░░░●░░░░\u{1b}[0m")
-        #expect(coloured[4] == " 37.6 ┤\u{1b}[32m░░░░\u{1b}[1;31m▼\u{1b}[0m\u{1b}[32m░░●░░░░░░░\u{1b}[0m")
-        #expect(coloured[5] == "   12 ┤ \u{1b}[1;31m▼\u{1b}[0m")
+        #expect(coloured[2] == "150 ┤                                               \u{1b}[1;31m▲\u{1b}[0m")
+        #expect(coloured[4] == "100 ┤\u{1b}[32m░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░●░░░░░░░░░░░░\u{1b}[0m")
+        #expect(coloured[7] == "    ┤\u{1b}[32m░░░░░░░░░░░░\u{1b}[1;31m▼\u{1b}[0m\u{1b}[32m░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░░\u{1b}[0m")
+        #expect(coloured[8] == "  0 ┤\u{1b}[1;31m▼\u{1b}[0m")
+
+        // Placed by date: two results a week apart stand together, the third a year on at the right.
+        let uneven = LabTrend(results: [point("2024-01-03", 50), point("2024-01-10", 52), point("2025-01-10", 60)], units: .metric)
+        let columns = LabTrendChart.lines(uneven, height: 6, colour: false).prefix(while: { !$0.contains("└") }).compactMap { line -> [Int]? in
+            let body = line.split(separator: "┤", maxSplits: 1).dropFirst().first.map(String.init) ?? ""
+            let marks = body.enumerated().filter { $0.element == "●" }.map(\.offset)
+            return marks.isEmpty ? nil : marks
+        }.flatMap { $0 }.sorted()
+        #expect(columns == [0, 1, 47], "\(columns)")
+        // A band far above small results is clipped, not drawn to flatten them: said to go on.
+        let low = LabTrend(results: [point("2024-01-03", 8), point("2024-06-10", 12), point("2025-01-10", 25)].map { observation in
+            var changed = observation
+            changed.lab?.range = ReferenceRange(low: 8, high: 400, text: "8-400")
+            return changed
+        }, units: .metric)
+        let clipped = LabTrendChart.lines(low, height: 6, colour: false)
+        #expect(clipped.first?.hasPrefix("30 ┤") == true && clipped.last?.hasSuffix("reference 8–400 µg/L (goes on above)") == true, "\(clipped)")
     }
 
     /// "<0.5" is below what the lab measures: stored as written (no number made up), drawn in the
@@ -163,7 +184,7 @@ import Testing
         #expect(trend.points.last?.comparator == "<" && trend.points.last?.bound == 0.5)
         #expect(trend.direction == nil, "no direction from a bound")
         let lines = LabTrendChart.lines(trend, height: 4, colour: false)
-        #expect(lines.contains { $0.hasPrefix("0.5 ┤") && $0.contains("<") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix(" 0 ┤") && $0.hasSuffix("<") }, "the bound's marker on the row of its rounded value, at the latest date: \(lines)")
         #expect(lines.last?.contains("< > beyond the lab's limit") == true)
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(IPSResources.observation(below, id: "o1", patient: "p1").serialized()))
