@@ -166,6 +166,15 @@ import Testing
             * default goal; set yours with 'phr goal set' or see 'phr goal suggest'
 
             """)
+        // Issue 35, item 6: the chart is of the period asked for: 30 days for --month, a bar a
+        // month (its daily average) for --year.
+        let month = try cli.run(["stats", "water", "--month"], now).stdout.split(separator: "\n")
+        let dayRows = month.filter { $0.range(of: #"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d\d-\d\d "#, options: .regularExpression) != nil }
+        #expect(dayRows.count == 30 && dayRows.first?.hasPrefix("Mon 02-09") == true && dayRows.last?.hasPrefix("Tue 03-10") == true, "\(month)")
+        let year = try cli.run(["stats", "water", "--year"], now).stdout.split(separator: "\n")
+        let monthRows = year.filter { $0.range(of: #"^[A-Z][a-z][a-z] \d{4} "#, options: .regularExpression) != nil }
+        #expect(monthRows.count == 13 && monthRows.first?.hasPrefix("Mar 2025") == true, "\(year)")
+        #expect(monthRows.last?.hasPrefix("Mar 2026") == true && monthRows.last?.hasSuffix(" L a day") == true, "\(monthRows)")
         let json = try #require(try Self.json(try cli.run(["stats", "water", "--days", "3", "--json"], now)) as? [String: Any])
         #expect(json["total"] as? Double == 5750 && json["days_logged"] as? Int == 3)
         #expect((json["goal_met"] as? [String: Any])?["met"] as? Int == 2)

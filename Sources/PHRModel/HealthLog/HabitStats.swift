@@ -200,3 +200,39 @@ public struct HabitStats: Codable, Sendable {
         self.nextAchievement = nextAchievement
     }
 }
+
+extension HabitStats {
+    /// One calendar month of a long period: the daily average of the days logged (for a weekly
+    /// goal, the total a day over every day of the month, as its goal line is the goal's daily
+    /// share), the daily goal, and whether the month met it.
+    public struct Month: Sendable, Equatable {
+        public var year: Int
+        public var month: Int
+        public var average: Double
+        public var goal: Double
+        public var met: Bool
+        public var daysLogged: Int
+    }
+
+    /// The period's days up to `today`, a month at a time, oldest first: what a chart of a year
+    /// draws (a bar a month), in the web UI and in the terminal alike.
+    public func months(through today: CalendarDate) -> [Month] {
+        let weekly = goal.period == .week
+        var order: [Int] = []
+        var groups: [Int: [DayPoint]] = [:]
+        for point in days where point.day <= today {
+            let key = point.day.year * 12 + point.day.month - 1
+            if groups[key] == nil { order.append(key) }
+            groups[key, default: []].append(point)
+        }
+        return order.map { key in
+            let points = groups[key]!
+            let logged = points.filter { $0.entries > 0 }
+            let average = weekly ? points.map(\.total).reduce(0, +) / Double(points.count)
+                : logged.isEmpty ? 0 : logged.map(\.total).reduce(0, +) / Double(logged.count)
+            let goal = points.map(\.goal).reduce(0, +) / Double(points.count)
+            let met = !logged.isEmpty && (metric.goalDirection == .atLeast ? average >= goal : average <= goal)
+            return Month(year: key / 12, month: key % 12 + 1, average: average, goal: goal, met: met, daysLogged: logged.count)
+        }
+    }
+}

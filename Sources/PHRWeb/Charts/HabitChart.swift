@@ -70,28 +70,13 @@ struct HabitChart {
         struct Column { var day: CalendarDate; var value: Double; var goal: Double; var met: Bool; var logged: Bool; var label: String; var title: String }
         var columns: [Column] = []
         if stats.period.days > 62 {
-            // A bar a month: the daily average over the days logged that month.
-            var order: [Int] = []
-            var groups: [Int: [HabitStats.DayPoint]] = [:]
-            for point in stats.days where point.day <= today {
-                let key = point.day.year * 12 + point.day.month - 1
-                if groups[key] == nil { order.append(key) }
-                groups[key, default: []].append(point)
-            }
-            for key in order {
-                let points = groups[key]!
-                let logged = points.filter { $0.entries > 0 }
-                // A weekly goal is met by weeks, not days: its month is the total over every day
-                // of the month, against the goal's daily share.
-                let average = weekly ? points.map(\.total).reduce(0, +) / Double(points.count)
-                    : logged.isEmpty ? 0 : logged.map(\.total).reduce(0, +) / Double(logged.count)
-                let goal = points.map(\.goal).reduce(0, +) / Double(points.count)
-                let met = !logged.isEmpty && (metric.goalDirection == .atLeast ? average >= goal : average <= goal)
-                let (year, month) = (key / 12, key % 12 + 1)
-                columns.append(Column(day: CalendarDate(year: year, month: month, day: 1)!, value: average, goal: goal, met: met,
-                                      logged: !logged.isEmpty, label: String(Self.months[month - 1].prefix(3)),
-                                      title: weekly ? "\(Self.months[month - 1]) \(year): total a day over the month"
-                                          : "\(Self.months[month - 1]) \(year): daily average of \(logged.count) \(logged.count == 1 ? "day" : "days") logged"))
+            // A bar a month: the daily average over the days logged that month (HabitStats.months).
+            for month in stats.months(through: today) {
+                let (year, number, logged) = (month.year, month.month, month.daysLogged)
+                columns.append(Column(day: CalendarDate(year: year, month: number, day: 1)!, value: month.average, goal: month.goal, met: month.met,
+                                      logged: logged > 0, label: String(Self.months[number - 1].prefix(3)),
+                                      title: weekly ? "\(Self.months[number - 1]) \(year): total a day over the month"
+                                          : "\(Self.months[number - 1]) \(year): daily average of \(logged) \(logged == 1 ? "day" : "days") logged"))
             }
         } else {
             for point in stats.days where point.day <= today {

@@ -7,11 +7,12 @@ struct StatsCommand: ParsableCommand {
         commandName: "stats",
         abstract: "Totals, averages, goals met, streaks, trends and achievements from the health log.",
         discussion: """
-            Without a metric, a summary of every metric; with one, its figures, a 7-day bar chart \
-            with the goal line, the month's calendar with goal-met days marked *, and its \
-            achievements. Periods end today: --week is the last 7 days (the default), --month 30, \
-            --year 365, --days N. The daily average is over the days with entries; goal met \
-            counts days with entries; streaks run over all history.
+            Without a metric, a summary of every metric; with one, its figures, a bar chart of \
+            the period (a bar a day; over two months, a bar a month: its daily average) with the \
+            goal line, the month's calendar with goal-met days marked *, and its achievements. \
+            Periods end today: --week is the last 7 days (the default), --month 30, --year 365, \
+            --days N. The daily average is over the days with entries; goal met counts days with \
+            entries; streaks run over all history.
             """
     )
 
@@ -64,6 +65,7 @@ struct StatsPrinter {
     let colour: Bool
 
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     func title(_ metric: LogMetric, _ period: StatsPeriod) -> String {
         Console.bold("\(metric.title), \(period.title) (\(period.from) to \(period.to))")
@@ -76,9 +78,19 @@ struct StatsPrinter {
         Console.out(title(metric, stats.period))
         RecordText.fields(HealthStatsText.habit(stats, format).map { ($0.label, $0.value) }, width: 15)
         Console.out("")
-        let rows = stats.lastSevenDays.map { point in
-            TerminalChart.Row(label: "\(Self.weekdays[point.day.isoWeekday - 1]) \(String(point.day.description.suffix(5)))", value: point.total,
-                              text: point.entries == 0 ? "—" : format.amount(point.total, metric), met: point.met)
+        // The period asked for: a row a day up to two months (a week, a month), else a row a month
+        // (the daily average of the days logged), as the web UI's chart draws it.
+        let rows: [TerminalChart.Row]
+        if stats.period.days > 62 {
+            rows = stats.months(through: today).map { month in
+                TerminalChart.Row(label: "\(Self.monthNames[month.month - 1]) \(month.year)", value: month.average,
+                                  text: month.daysLogged == 0 ? "—" : format.amount(month.average, metric) + " a day", met: month.daysLogged == 0 ? nil : month.met)
+            }
+        } else {
+            rows = stats.days.filter { $0.day <= today }.map { point in
+                TerminalChart.Row(label: "\(Self.weekdays[point.day.isoWeekday - 1]) \(String(point.day.description.suffix(5)))", value: point.total,
+                                  text: point.entries == 0 ? "—" : format.amount(point.total, metric), met: point.met)
+            }
         }
         let daily = stats.goal.period == .day ? stats.goal.value : nil
         for line in TerminalChart.lines(rows, goal: daily, goalText: daily.map { format.amount($0, metric) }, colour: colour) {
@@ -108,8 +120,10 @@ struct StatsPrinter {
         guard !stats.days.isEmpty else { return }
         Console.out("")
         let byDay = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.day, $0) })
-        let rows = (0..<7).map { offset -> TerminalChart.Row in
-            let day = stats.period.to.adding(days: offset - 6)
+        // A row a day of the period (up to two months; a longer one, its last 62 days).
+        let count = min(stats.period.days, 62)
+        let rows = (0..<count).map { offset -> TerminalChart.Row in
+            let day = stats.period.to.adding(days: offset - (count - 1))
             let data = byDay[day]
             let text = data.map { day in
                 stats.metric == .bp ? format.bloodPressure(systolic: day.mean, diastolic: day.diastolicMean ?? 0) : format.amount(day.mean, stats.metric)
