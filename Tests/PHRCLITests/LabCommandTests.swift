@@ -111,7 +111,7 @@ import Testing
         #expect(text.components(separatedBy: "Lab: Ferritin").count == 2)
         #expect(text.contains("2025-05-20 6.1 % (H) 4.8–5.6 typed"))
         #expect(text.contains("Date Result Reference range Source 2025-05-20 41 ng/mL 30–400 typed 2025-03-18 85 ng/mL 30–400 typed 2024-03-18 12 ng/mL (L) 30–400 typed"))
-        #expect(text.contains("Oldest on the left; the shaded band is the reference range; red dots are outside it."))
+        #expect(text.contains("Oldest on the left; the shaded band is the reference range (it goes on above the chart); red dots are outside it."))
         // SI units when asked: HbA1c converted to three significant digits.
         #expect(try cli.run(["report", "--out", "si.pdf", "--analyte", "hba1c", "--analyte", "ferritin", "--lab-units", "si"], Self.env).status == 0)
         let si = try HealthLogCommandTests.pdfText("\(cli.directory)/si.pdf")

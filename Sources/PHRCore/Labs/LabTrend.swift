@@ -113,16 +113,7 @@ public struct LabTrend: Sendable {
     /// reaches past the top rather than squeezing the three into one row: issue 35, item 6), with
     /// a little room, round ticks, and no negative values for results that are not.
     public static func valueScale(_ values: [Double], band: ReferenceRange?, ticks: Int) -> AxisScale? {
-        guard let lowest = values.min(), let highest = values.max() else { return nil }
-        // Equal results (all 0, or one result) get room around them: a tenth of their value, else 1.
-        let spread = highest > lowest ? max(highest - lowest, abs(highest) * 0.1) : (highest != 0 ? abs(highest) * 0.1 : 1)
-        var from = lowest, to = highest
-        // The band counts while it stays within one and a half spreads of the results.
-        if let low = band?.low, low >= lowest - 1.5 * spread { from = min(from, low) }
-        if let high = band?.high, high <= highest + 1.5 * spread { to = max(to, high) }
-        let pad = max(to - from, spread) * 0.08
-        let floor = lowest >= 0 ? max(0, from - pad) : from - pad
-        return AxisScale(covering: floor, to + pad, ticks: ticks)
+        AxisScale.fitting(values, bandLow: band?.low, bandHigh: band?.high, ticks: ticks)
     }
 
     /// "12 ng/mL", "Negative".

@@ -45,4 +45,23 @@ public struct AxisScale: Equatable, Sendable {
 
     /// `value` without binary noise (0.30000000000000004 → 0.3).
     public static func clean(_ value: Double) -> Double { (value * 1e9).rounded() / 1e9 }
+
+    /// The axis a chart of lab results draws them on, against a reference band from `bandLow`
+    /// to `bandHigh`: the results, and the band only as far as it does not flatten them (a
+    /// ferritin band of 8–400 under results of 8, 12 and 25 reaches past the top rather than
+    /// squeezing the three into one row: issue 35, item 6), with a little room, round ticks, and
+    /// no negative values for results that are not. The web UI's, the terminal's and the PDFs'
+    /// lab charts all use it.
+    public static func fitting(_ values: [Double], bandLow: Double?, bandHigh: Double?, ticks: Int) -> AxisScale? {
+        guard let lowest = values.min(), let highest = values.max() else { return nil }
+        // Equal results (all 0, or one result) get room around them: a tenth of their value, else 1.
+        let spread = highest > lowest ? max(highest - lowest, abs(highest) * 0.1) : (highest != 0 ? abs(highest) * 0.1 : 1)
+        var from = lowest, to = highest
+        // The band counts while it stays within one and a half spreads of the results.
+        if let low = bandLow, low >= lowest - 1.5 * spread { from = min(from, low) }
+        if let high = bandHigh, high <= highest + 1.5 * spread { to = max(to, high) }
+        let pad = max(to - from, spread) * 0.08
+        let floor = lowest >= 0 ? max(0, from - pad) : from - pad
+        return AxisScale(covering: floor, to + pad, ticks: ticks)
+    }
 }

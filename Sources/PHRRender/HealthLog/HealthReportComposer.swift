@@ -153,7 +153,12 @@ final class HealthReportComposer {
             // At most `HealthReport.maximumLabResults` (24) points: each gets its value.
             ResultTrendChart(trend: chart, valueLabels: true).draw(on: flow.canvas, x: flow.left, y: flow.y, width: flow.width, height: chartHeight)
             flow.y += chartHeight + 4
-            let band = chart.low != nil || chart.high != nil ? "the shaded band is the reference range; " : ""
+            // The band reaching beyond the axis (ResultTrendChart fits the axis to the results) says so.
+            let scale = AxisScale.fitting(chart.points.map(\.value), bandLow: chart.low, bandHigh: chart.high, ticks: 5)
+            let beyond = [chart.high.flatMap { high in scale.map { high > $0.high } } == true ? "above" : nil,
+                          chart.low.flatMap { low in scale.map { low < $0.low } } == true ? "below" : nil].compactMap { $0 }
+            let band = chart.low != nil || chart.high != nil
+                ? "the shaded band is the reference range\(beyond.isEmpty ? "" : " (it goes on \(beyond.joined(separator: " and ")) the chart)"); " : ""
             flow.paragraph(.plain("Oldest on the left; \(band)red dots are outside it."), style: BundleStyle.small, after: 6)
         }
         let rows: [Table.Row] = section.rows.reversed().map { row in

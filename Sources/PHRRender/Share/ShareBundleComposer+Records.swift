@@ -259,19 +259,28 @@ struct ResultTrendChart {
 
     func draw(on canvas: PDFCanvas, x: Double, y: Double, width: Double, height: Double) {
         let values = trend.points.map(\.value)
-        var low = ([trend.low].compactMap { $0 } + values).min() ?? 0
-        var high = ([trend.high].compactMap { $0 } + values).max() ?? 1
-        if high - low < 1e-9 { low -= 1; high += 1 }
-        let padding = (high - low) * 0.08
-        low -= padding
-        high += padding
-        let plot = (x: x + 2, y: y + 2, width: width - 4, height: height - 12)
+        // Round ticks on a value axis that fits the results; the band clipped, never flattening them.
+        guard let scale = AxisScale.fitting(values, bandLow: trend.low, bandHigh: trend.high, ticks: 5) else { return }
+        let (low, high) = (scale.low, scale.high)
+        let tickStyle = BundleStyle.small.sized(valueLabels ? 6.4 : 5.6)
+        let labels = scale.ticks.map { (value: $0, text: scale.label($0)) }
+        let axisWidth = (labels.map { canvas.measureText(.plain($0.text), style: tickStyle).width }.max() ?? 0) + 3
+        let frame = (x: x + axisWidth, width: width - axisWidth)
+        let plot = (x: frame.x + 2, y: y + 2, width: frame.width - 4, height: height - 14)
         func yOf(_ value: Double) -> Double { plot.y + plot.height * (high - value) / (high - low) }
-        canvas.rectangle(x: x, y: y, width: width, height: height - 10, stroke: .muted, lineWidth: 0.4)
+        canvas.rectangle(x: frame.x, y: y, width: frame.width, height: height - 10, stroke: .muted, lineWidth: 0.4)
         if trend.low != nil || trend.high != nil {
-            let top = trend.high.map(yOf) ?? plot.y
-            let bottom = trend.low.map(yOf) ?? plot.y + plot.height
-            canvas.rectangle(x: plot.x, y: top, width: plot.width, height: max(0.5, bottom - top), fill: Self.band)
+            let top = max(plot.y, min(plot.y + plot.height, trend.high.map(yOf) ?? plot.y))
+            let bottom = max(plot.y, min(plot.y + plot.height, trend.low.map(yOf) ?? plot.y + plot.height))
+            if bottom > top {
+                canvas.rectangle(x: plot.x, y: top, width: plot.width, height: max(0.5, bottom - top), fill: Self.band)
+            }
+        }
+        for label in labels {
+            let at = yOf(label.value)
+            canvas.line(fromX: frame.x - 2, y: at, toX: frame.x, y: at, width: 0.4, color: .muted)
+            let size = canvas.measureText(.plain(label.text), style: tickStyle)
+            canvas.drawText(.plain(label.text), x: frame.x - 3 - size.width, y: at - size.height / 2, style: tickStyle)
         }
         let days = trend.points.compactMap { CalendarDate($0.day) }
         let first = days.first.map { $0.dayNumber } ?? 0
@@ -290,12 +299,12 @@ struct ResultTrendChart {
                 let label = Observation.number(value.value)
                 let style = BundleStyle.small.sized(6.4).colored(value.outOfRange ? Self.outOfRange : .ink)
                 let size = canvas.measureText(.plain(label), style: style)
-                let left = min(max(point.x - size.width / 2, x + 1), x + width - size.width - 1)
+                let left = min(max(point.x - size.width / 2, frame.x + 1), x + width - size.width - 1)
                 canvas.drawText(.plain(label), x: left, y: max(y + 1, point.y - size.height - 2.5), style: style)
             }
         }
-        canvas.drawText(.plain(trend.points.first?.day ?? ""), x: x, y: y + height - 9, style: BundleStyle.small.sized(6.2))
-        canvas.drawText(.plain(trend.points.last?.day ?? ""), x: x, y: y + height - 9, width: width,
+        canvas.drawText(.plain(trend.points.first?.day ?? ""), x: frame.x, y: y + height - 9, style: BundleStyle.small.sized(6.2))
+        canvas.drawText(.plain(trend.points.last?.day ?? ""), x: frame.x, y: y + height - 9, width: frame.width,
                         style: BundleStyle.small.sized(6.2).aligned(.right))
     }
 }

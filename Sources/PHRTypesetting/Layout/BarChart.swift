@@ -82,7 +82,9 @@ extension PDFCanvas {
         guard let low = ticks.first, let high = ticks.last, high > low else { return }
         let axisWidth = (ticks.map { measureText(.plain(chart.format($0)), style: small).width }.max() ?? 0) + 6
         let labelHeight = measureText(.plain("Ag"), style: small).height
-        let unitHeight = chart.unit == nil ? 0 : labelHeight + 2
+        // The unit (left) and the goal's key (right) on a line above the plot: a goal label drawn
+        // on its line would collide with the bars that reach it (issue 35, item 6).
+        let unitHeight = chart.unit == nil && chart.goalLabel == nil ? 0 : labelHeight + 2
         // Room above the plot for the value label of a bar that reaches the top tick, and
         // below it for the category labels.
         let headroom = labelHeight + 2
@@ -126,8 +128,11 @@ extension PDFCanvas {
             let y = yPosition(goal)
             line(fromX: plot.x, y: y, toX: plot.maxX, y: y, width: 0.8, color: .alert, dash: 3)
             if let label = chart.goalLabel {
+                // The key: a short dashed stroke and the words, top right, clear of every bar.
                 let size = measureText(.plain(label), style: small.colored(.alert))
-                drawText(.plain(label), x: plot.maxX - size.width, y: y - size.height - 1, style: small.colored(.alert))
+                let keyY = frame.y + labelHeight / 2
+                line(fromX: plot.maxX - size.width - 16, y: keyY, toX: plot.maxX - size.width - 4, y: keyY, width: 0.8, color: .alert, dash: 3)
+                drawText(.plain(label), x: plot.maxX - size.width, y: frame.y, style: small.colored(.alert))
             }
         }
     }

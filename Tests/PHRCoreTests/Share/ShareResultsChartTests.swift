@@ -63,11 +63,14 @@ import Testing
         let (_, band, image) = charted[0]
         let (left, right) = (band.map(\.x).min()!, band.map(\.x).max()!)
         let (top, bottom) = (band.map(\.y).min()!, band.map(\.y).max()!)
-        // A band, not a speck: a third of the content width and the height of 30-150 on the chart's
-        // scale (8 to 200 with 8 % padding on a plot 53 points high: 28.5 points).
+        // A band, not a speck: most of a third of the content width (the value axis's labels take
+        // the rest) and the height of 30-150 on the chart's axis (round ticks 0 to 300 fitting
+        // 8 to 200, on a plot 51 points high: 20.4 points).
         let point = dpi / 72
-        #expect(Double(right - left) > 140 * point)
-        #expect(abs(Double(bottom - top) - 28.5 * point) < 3 * point, "band \(top)...\(bottom)")
+        let axis = try #require(AxisScale.fitting([8, 12, 60, 200], bandLow: 30, bandHigh: 150, ticks: 5))
+        #expect(axis.low == 0 && axis.high == 300 && axis.ticks == [0, 100, 200, 300])
+        #expect(Double(right - left) > 125 * point)
+        #expect(abs(Double(bottom - top) - 120 / 300 * 51 * point) < 3 * point, "band \(top)...\(bottom)")
         // Red dots beside the band: the chart's out-of-range values, none inside the band.
         let red = image.points(near: 0xC0392B, tolerance: 40).filter { spot in
             spot.x >= left && spot.x <= right && Double(spot.y) > Double(top) - 20 * point && Double(spot.y) < Double(bottom) + 20 * point
