@@ -175,6 +175,14 @@ extension WebApp {
         return "/appointments?day=\(removed.start.date)"
     }
 
+    /// A reminder's lead time as it is typed, exactly: "2d", "3h", "90m" (never rounded).
+    static func leadText(_ minutes: Int?) -> String {
+        guard let minutes else { return "" }
+        if minutes > 0 && minutes % 1440 == 0 { return "\(minutes / 1440)d" }
+        if minutes > 0 && minutes % 60 == 0 { return "\(minutes / 60)h" }
+        return "\(minutes)m"
+    }
+
     /// An appointment's form (`phr appt edit`): what is typed replaces what is there; an emptied
     /// optional field clears it.
     public func editAppointmentPage(_ session: WebSession, id: String) throws -> HTML {
@@ -199,7 +207,8 @@ extension WebApp {
         \(fields.input("duration", label: "Duration", value: "\(appointment.durationMinutes)m", extra: " autocomplete=\"off\"", hint: "30m, 1h"))
         \(fields.input("location", label: "Where", value: appointment.location ?? "", extra: " autocomplete=\"off\""))
         \(fields.input("reason", label: "What for", value: appointment.reason ?? "", extra: " autocomplete=\"off\""))
-        \(fields.input("remind", label: "Remind me", value: appointment.remindMinutes.map { TimeText.duration(TimeInterval($0 * 60)) } ?? "",
+        <input type="hidden" name="remind-shown" value="\(Self.leadText(appointment.remindMinutes))">
+        \(fields.input("remind", label: "Remind me", value: Self.leadText(appointment.remindMinutes),
                        extra: " autocomplete=\"off\"", hint: "how long before: 1h, 1d (empty for your usual)"))
         <div class="actions"><button type="submit">Save the changes</button> <a href="/appointments?day=\(appointment.start.date.description)">Leave it as it is</a></div>
         </form>
@@ -220,7 +229,10 @@ extension WebApp {
         input.duration = Self.given(form["duration"])
         input.location = (form["location"] ?? "").trimmingCharacters(in: .whitespaces)
         input.reason = (form["reason"] ?? "").trimmingCharacters(in: .whitespaces)
-        input.remind = (form["remind"] ?? "").trimmingCharacters(in: .whitespaces)
+        // The lead time is changed only when it was: what the page showed may be one phr wrote
+        // itself (an imported alarm at the start, 0m), which typed input would not take.
+        let remind = (form["remind"] ?? "").trimmingCharacters(in: .whitespaces)
+        if remind != (form["remind-shown"] ?? "") { input.remind = remind }
         do {
             let changed = try store.edit(appointment.id, input)
             session.flash("Saved the appointment with \(changed.with) on \(Self.longDate(changed.start.date))\(changed.allDay ? "" : " at \(changed.start.time)").")

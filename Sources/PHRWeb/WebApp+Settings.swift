@@ -293,14 +293,17 @@ extension WebApp {
         let kept = form.filter { ["kind", "target", "details"].contains($0.key) }
         do {
             let profile = try profile(session)
-            let kind = form["kind"] ?? ""
-            guard kind != ReminderChannel.Kind.command.rawValue else {
+            // The store's own reading of the kind (any case, spaces around): only those offered pass.
+            let kind = (form["kind"] ?? "").lowercased().trimmingCharacters(in: .whitespaces)
+            guard let chosen = ReminderChannel.Kind(rawValue: kind), [.ntfy, .gotify, .email, .webhook].contains(chosen) else {
                 session.keepForm(FormState(name: "channel-add", values: kept, field: "kind",
-                                           message: "A command channel is added on this computer with phr remind channel add command."))
+                                           message: ReminderChannel.Kind(rawValue: kind) == .command
+                                               ? "A command channel is added on this computer with phr remind channel add command."
+                                               : "Choose ntfy, Gotify, e-mail or a webhook."))
                 return
             }
             let token = (form["token"] ?? "").trimmingCharacters(in: .whitespaces)
-            if kind == ReminderChannel.Kind.gotify.rawValue && token.isEmpty {
+            if chosen == .gotify && token.isEmpty {
                 session.keepForm(FormState(name: "channel-add", values: kept, field: "token",
                                            message: "A Gotify channel needs the application token: Gotify shows it under Apps."))
                 return
@@ -316,8 +319,13 @@ extension WebApp {
             }
             session.flash(words + " Send a test notification to try it.")
         } catch {
-            // The token is never sent back to the page; a refused address is said beside it.
-            var state = FormState(name: "channel-add", values: kept, error: error, labels: Self.channelLabels)
+            // The token is never sent back to the page; a refused address is said beside it, but
+            // one holding a user name or password is not kept (nor shown) either.
+            var values = kept
+            if let target = values["target"], let url = URLComponents(string: target), url.user != nil || url.password != nil {
+                values["target"] = nil
+            }
+            var state = FormState(name: "channel-add", values: values, error: error, labels: Self.channelLabels)
             if case ReminderChannelError.invalidTarget = error { state.field = "target" }
             session.keepForm(state)
         }

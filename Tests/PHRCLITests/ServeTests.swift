@@ -756,13 +756,20 @@ extension ServeTests {
         #expect(refusedChannel.contains("id=\"channel-add-target\" name=\"target\" type=\"text\" value=\"http://gotify.example.org/\" aria-invalid=\"true\""),
                 "\(refusedChannel)")
         #expect(!refusedChannel.contains(token), "a refused form never shows the token again")
-        _ = try post("/settings/channels/add", "kind=command&target=rm+-rf+~")
-        #expect(try get("/settings").contains("id=\"channel-add-kind\""), "a command channel is refused")
+        // Never a command, however the kind is spelled.
+        for spelling in ["command", "Command", "+command+", "COMMAND"] {
+            _ = try post("/settings/channels/add", "kind=\(spelling)&target=touch+\(cli.directory)/pwned")
+            #expect(try get("/settings").contains("A command channel is added on this computer"), "\(spelling)")
+        }
+        // A refused address holding a password is not kept to be shown again.
+        _ = try post("/settings/channels/add", "kind=ntfy&target=https%3A%2F%2Fme%3Ahunter2%40ntfy.example.org%2Ftopic")
+        #expect(!(try get("/settings").contains("hunter2")))
         _ = try post("/settings/channels/add", "kind=gotify&target=http%3A%2F%2Flocalhost%3A\(server.port)%2F&token=\(token)")
         let added = try get("/settings")
         #expect(added.contains("Added the gotify channel http://localhost:\(server.port)/.") && !added.contains(token), "\(added)")
         let listed = try cli.run(["remind", "channel", "list", "--json"], Self.env).stdout
-        #expect(listed.contains("gotify") && !listed.contains("rm -rf"), "\(listed)")
+        #expect(listed.contains("gotify") && !listed.contains("pwned") && listed.components(separatedBy: "\"command\"").count == 2,
+                "only the command channel the terminal added: \(listed)")
         _ = try post("/settings/channels/test", "")
         #expect(try get("/settings").contains("gotify ("))
         let request = try #require(server.requests.first { $0.target == "/message" })
@@ -841,10 +848,23 @@ extension ServeTests {
         // Its reminder is shown as it can be typed again: saving the form unchanged changes nothing.
         let remindShown = try get(apptID).body
         let remindValue = try #require(remindShown.range(of: #"name="remind" type="text" value="[^"]+""#, options: .regularExpression).map { String(remindShown[$0]) })
-        #expect(remindValue.hasSuffix("value=\"1h 30m\"") || remindValue.hasSuffix("value=\"90m\"") || remindValue.hasSuffix("value=\"1h30m\""), "\(remindValue)")
-        let typedAgain = String(remindValue.split(separator: "\"")[5]).replacingOccurrences(of: " ", with: "+")
-        _ = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=&remind=\(typedAgain)")
+        #expect(remindValue.hasSuffix("value=\"90m\""), "exact, never rounded: \(remindValue)")
+        _ = try post(apptID, "with=Dr+Rivera&date=2031-03-04&time=10%3A45&duration=30m&location=Room+4&reason=&remind=90m&remind-shown=90m")
         #expect(try get("/appointments?day=2031-03-04").body.contains("reminder 1h 30m before"))
+        // A lead time phr wrote itself (an imported alarm at the start: 0 minutes) is shown and
+        // left alone when the form is saved unchanged; it was refused as typed input.
+        let ics0 = cli.directory + "/alarm-at-start.ics"
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:alarm-at-start@example.org\r\nDTSTAMP:20260101T000000Z\r\n\
+            DTSTART:20310305T090000Z\r\nDTEND:20310305T093000Z\r\nSUMMARY:Dr Okafor\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:PT0M\r\n\
+            END:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: ics0, atomically: true, encoding: .utf8)
+        #expect(try cli.run(["appt", "import", ics0], Self.env).status == 0)
+        let okafor = try get("/appointments?day=2031-03-05").body
+        let okaforEdit = try #require(okafor.range(of: #"/appointments/[0-9a-z]+/edit"#, options: .regularExpression).map { String(okafor[$0]) })
+        #expect(try get(okaforEdit).body.contains("name=\"remind\" type=\"text\" value=\"0m\""))
+        let unchanged = try post(okaforEdit, "with=Dr+Okafor&date=2031-03-05&time=10%3A00&duration=30m&location=Room+5&reason=&remind=0m&remind-shown=0m")
+        #expect(unchanged.header("location") == "/appointments?day=2031-03-05", "saved, not refused for its lead time")
         let ics = try get("/appointments/calendar.ics")
         #expect(ics.header("content-disposition") == "attachment; filename=\"appointments.ics\"")
         #expect(ics.header("content-type")?.hasPrefix("text/calendar") == true)

@@ -122,7 +122,8 @@ struct CCDAImporter {
         identity.append(entry.time?.start ?? "")
         if entry.kind == .familyHistory {
             // Two relatives with the same condition are two entries.
-            identity.append([entry.relation?.code, entry.relation?.display, entry.relation?.originalText].map { $0 ?? "" }.joined(separator: "|"))
+            identity.append([entry.relation?.code, entry.relation?.display, entry.relation?.originalText, entry.age?.value, entry.age?.unit]
+                .map { $0 ?? "" }.joined(separator: "|"))
         }
         if entry.kind == .result || entry.kind == .vitalSign || entry.kind == .socialHistory, let value = entry.value {
             identity.append([value.quantity?.value, value.quantity?.unit, value.code?.code, value.text].map { $0 ?? "" }.joined(separator: "|"))
@@ -359,7 +360,7 @@ struct CCDAImporter {
         case "completed": status = .completed
         case "active": status = .inProgress
         case "aborted": status = .stopped
-        case "cancelled": status = .notDone
+        case "cancelled": return .skip("not done (statusCode cancelled)")
         case "held", "suspended": status = .onHold
         case "new": status = .preparation
         default: status = .unknown

@@ -71,11 +71,12 @@ struct FHIRImporter {
                     try take(try mapper.procedure(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "procedures",
                              formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
                 case "FamilyMemberHistory":
-                    let entries = try mapper.familyHistory(resource)
-                    for (index, (location, mapped)) in entries.enumerated() {
-                        try take(mapped, location: location, type: resource.type, kind: "family_history",
-                                 formerKey: formerKey(resource, suffix: entries.count == 1 ? "" : "#condition[\(index)]"),
-                                 check: RecordValidation.check, db, &report)
+                    // Each condition reports only what was left out of it.
+                    for entry in try mapper.familyHistory(resource) {
+                        mapper.repairs.reset()
+                        entry.repairs.forEach(mapper.repairs.note)
+                        try take(entry.mapped, location: entry.location, type: resource.type, kind: "family_history",
+                                 formerKey: formerKey(resource, suffix: entry.keySuffix), check: RecordValidation.check, db, &report)
                     }
                 case "Observation":
                     let mapped = try mapper.observation(resource)

@@ -147,49 +147,64 @@ extension FHIRMapper {
                                  codes: concept.codings, source: source(resource), createdAt: now, updatedAt: now))
     }
 
-    /// A FamilyMemberHistory: one relative and their conditions, each kept as its own entry
-    /// (by the resource's key and the condition's place); a relative with no condition is not a
-    /// record phr keeps.
-    func familyHistory(_ resource: FHIRResource) throws -> [(location: String, mapped: Mapped<FamilyHistory>)] {
+    /// One condition of a FamilyMemberHistory as an entry: where it is, what it maps to, what
+    /// was left out to keep it, and the suffix its source key takes after the resource's.
+    struct FamilyCondition {
+        var location: String
+        var mapped: Mapped<FamilyHistory>
+        var repairs: [String] = []
+        var keySuffix: String = ""
+    }
+
+    /// A FamilyMemberHistory: one relative and their conditions, each kept as its own entry,
+    /// known again by the resource's key and what the condition is (its code and onset, never
+    /// its place: a sender that adds a condition in front changes no other's key); a relative
+    /// with no condition is not a record phr keeps.
+    func familyHistory(_ resource: FHIRResource) throws -> [FamilyCondition] {
         let location = "entry[\(resource.index)]"
         switch try status(resource) {
-        case "entered-in-error": return [(location, .skip("entered in error"))]
-        case "health-unknown": return [(location, .skip("says the relative's health is unknown"))]
+        case "entered-in-error": return [FamilyCondition(location: location, mapped: .skip("entered in error"))]
+        case "health-unknown": return [FamilyCondition(location: location, mapped: .skip("says the relative's health is unknown"))]
         default: break
         }
         let relationship = try FHIRElements.concept(resource["relationship"], field: "relationship")
         let code = relationship?.codings.first { $0.system == "http://terminology.hl7.org/CodeSystem/v3-RoleCode" || $0.system == nil }?.code
             ?? relationship?.codings.first?.code
         guard let relation = code.flatMap(FamilyHistory.relationWords(for:)) ?? relationship?.text ?? relationship?.codings.first?.display else {
-            return [(location, .skip("names no relative (relationship)"))]
+            return [FamilyCondition(location: location, mapped: .skip("names no relative (relationship)"))]
         }
         let conditions = resource["condition"]?.elements ?? []
-        guard !conditions.isEmpty else { return [(location, .skip("lists no condition of the relative"))] }
+        guard !conditions.isEmpty else { return [FamilyCondition(location: location, mapped: .skip("lists no condition of the relative"))] }
         let key = sourceKey(resource)
         let shared = try FHIRElements.notes(resource["note"], field: "note")
         return try conditions.enumerated().map { index, condition in
             let place = conditions.count == 1 ? location : "\(location) condition[\(index)]"
             guard let concept = try FHIRElements.concept(condition["code"], field: "condition[\(index)].code"),
                   let name = concept.name(preferring: [Coding.System.snomed, Coding.System.icd10CM, Coding.System.icd10]) else {
-                return (place, .skip("names no condition (condition[\(index)].code)"))
+                return FamilyCondition(location: place, mapped: .skip("names no condition (condition[\(index)].code)"))
             }
             var age: Int?
+            var notesLeftOut: [String] = []
             // DSTU2 calls it onsetQuantity (an Age all the same).
-            if let onset = condition["onsetAge"] ?? condition["onsetQuantity"] {
+            let onset = condition["onsetAge"] ?? condition["onsetQuantity"]
+            if let onset {
                 let unit = onset["code"]?.string ?? onset["unit"]?.string ?? "a"
                 if let value = onset["value"]?.number, ["a", "yr", "year", "years"].contains(unit), (0...150).contains(value) {
                     age = Int(value)
                 } else {
-                    repairs.note("condition[\(index)].onsetAge: not an age in years; left out")
+                    notesLeftOut.append("condition[\(index)].onsetAge: not an age in years; left out")
                 }
             }
             let notes = [shared, try FHIRElements.notes(condition["note"], field: "condition[\(index)].note")].compactMap { $0 }
-            return (place, .record(FamilyHistory(
+            // What the condition is: its code and onset, as written.
+            let identity = (condition["code"]?.canonical ?? "") + "|" + (onset?.canonical ?? "")
+            let digest = (try? SHA256Hasher.hash(Array(identity.utf8)).hex.prefix(16)).map(String.init) ?? ""
+            let suffix = "#condition:\(digest)"
+            return FamilyCondition(location: place, mapped: .record(FamilyHistory(
                 id: "", uid: "", relation: relation, relationCode: code.flatMap { FamilyHistory.relationWords(for: $0) != nil ? $0.uppercased() : nil },
                 condition: name, onsetAge: age, causeOfDeath: condition["contributedToDeath"]?.bool, notes: notes.isEmpty ? nil : notes.joined(separator: "\n"),
-                codes: concept.codings, source: RecordSource(key: conditions.count == 1 ? key : "\(key)#condition[\(index)]",
-                                                             identifiers: FHIRElements.identifiers(resource["identifier"])),
-                createdAt: now, updatedAt: now)))
+                codes: concept.codings, source: RecordSource(key: key + suffix, identifiers: FHIRElements.identifiers(resource["identifier"])),
+                createdAt: now, updatedAt: now)), repairs: notesLeftOut, keySuffix: suffix)
         }
     }
 }

@@ -45,6 +45,9 @@ enum ImportedRecords {
         if let immunization = record as? Immunization, let date = immunization.date, date.firstDay > latestToday {
             throw RecordError.invalidField(field: Field.path("date"), reason: "dated \(date), in the future")
         }
+        if let procedure = record as? Procedure, procedure.status == .completed, let date = procedure.date, date.firstDay > latestToday {
+            throw RecordError.invalidField(field: Field.path("date"), reason: "completed and dated \(date), in the future")
+        }
     }
 
     /// What a file says about the patient for the medical ID.

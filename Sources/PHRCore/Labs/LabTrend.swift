@@ -62,7 +62,10 @@ public struct LabTrend: Sendable {
             target = preferred
         }
         unit = target
-        convertedFrom = Array(Set(written.filter { $0 != target })).sorted()
+        // Only the units that did convert: a result phr cannot convert is listed, not charted.
+        convertedFrom = Array(Set(written.filter { unit in
+            unit != target && target.map { LabUnits.convert(1, from: unit, to: $0, analyte: key) != nil } == true
+        })).sorted()
         points = ordered.map { observation in
             let from = observation.unitUCUM ?? observation.valueUnit
             func convert(_ value: Double) -> Double? {

@@ -69,10 +69,10 @@ public struct ProcedureStore: EditableRecordStore {
     func apply(_ input: Input, to procedure: inout Procedure) throws {
         if let name = input.name { procedure.name = try RecordFields.text(name, field: Field.name, limit: RecordFields.maximumNameLength) }
         if let text = input.date { procedure.date = text.isEmpty ? nil : try RecordFields.partialDate(text, field: Field.date) }
-        if let date = procedure.date, date.firstDay > time.today(), procedure.status == .completed, input.status == nil || input.status == "completed" {
+        if let text = input.status { procedure.status = try RecordFields.choice(text, field: Field.status, as: Procedure.Status.self) }
+        if let date = procedure.date, date.firstDay > time.today(), procedure.status == .completed {
             throw RecordError.invalidField(field: Field.date, reason: "\(date) is in the future; a planned procedure is an appointment")
         }
-        if let text = input.status { procedure.status = try RecordFields.choice(text, field: Field.status, as: Procedure.Status.self) }
         procedure.bodySite = try FieldChange.apply(input.bodySite, to: procedure.bodySite, field: Field.bodySite, limit: RecordFields.maximumLabelLength)
         procedure.performer = try FieldChange.apply(input.performer, to: procedure.performer, field: Field.performer,
                                                     limit: RecordFields.maximumNameLength)

@@ -326,6 +326,15 @@ import Testing
                 == ["mother MTH Hypertension - Optional(false)", "mother MTH Malignant neoplasm of breast 52 nil",
                     "paternal grandfather PGRFTH Stroke - Optional(true)"])
         #expect(try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time).changedCount == 0, "a second import adds nothing")
+        // The sender adds a condition in front of the mother's: one more entry, the others known
+        // again by what they are, not by their place.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        let mothers = try #require(text.range(of: #""condition": ["#))
+        text.insert(contentsOf: #"{"code": {"text": "Glaucoma"}}, "#, at: mothers.upperBound)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let again = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+        #expect(again.added == ["family_history": 1] && again.unchanged["family_history"] == 3, "\(again.added) \(again.unchanged)")
+        #expect(try FamilyHistoryStore(vault: vault, profile: profile, time: Self.time).list().count == 4)
     }
 
     /// One vendor gave its order number to every medication of the order: each is its own record,
