@@ -56,6 +56,9 @@ import Testing
         let family = try cli.run(["family", "list"], Self.env).stdout
         #expect(family.contains("father") && family.contains("Myocardial infarction (cause of death)"), "\(family)")
         #expect(try cli.run(["search", "appendectomy"], Self.env).stdout.contains("Appendectomy"))
+        // The device and the advance directive reach the emergency card, through the medical ID's notes.
+        let card = try cli.run(["emergency"], Self.env).stdout
+        #expect(card.contains("Device: Cardiac pacemaker (since 2019-05-02)") && card.contains("Not for resuscitation"), "\(card)")
         #expect(result.stderr.isEmpty)
         let list = try cli.run(["med", "list", "--json"], Self.env)
         let medications = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])

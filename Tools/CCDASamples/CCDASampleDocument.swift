@@ -44,6 +44,9 @@ public struct CCDASampleDocument: Sendable {
         public static let familyHistory = 3
         /// The CCD's smoking status, kept as a social-history observation (its alcohol entry is skipped).
         public static let smokingStatus = 1
+        /// The CCD's device and advance directive, as lines of the medical ID's notes.
+        public static let medicalIDNoteLines = ["Device: Cardiac pacemaker (since 2019-05-02)",
+                                                "Advance directive: Resuscitation status: Not for resuscitation (from 2024-01-10)"]
         /// Results each extra panel adds.
         public static let resultsPerPanel = 6
     }
@@ -81,7 +84,7 @@ public struct CCDASampleDocument: Sendable {
         switch kind {
         case .ccd:
             body = [allergies, medications(discharge: false), problems(discharge: false), immunizations, results, vitalSigns, encounters,
-                    procedures, familyHistory, socialHistory, planOfTreatment]
+                    procedures, familyHistory, socialHistory, medicalEquipment, advanceDirectives, planOfTreatment]
         case .dischargeSummary:
             body = [hospitalCourse, problems(discharge: true), medications(discharge: true), allergies, immunizations, results, vitalSigns,
                     encounters, procedures, familyHistory]
@@ -631,6 +634,44 @@ public struct CCDASampleDocument: Sendable {
             organizer("2", relation: "FTH", "Father", [observation("3", "22298006", "Myocardial infarction", age: 61, died: true)]),
             organizer("3", relation: nil, "", [observation("4", "44054006", "Diabetes mellitus type 2", age: nil, died: false)]),
         ], r21Extension: nil)
+    }
+
+    /// A Non-Medicinal Supply Activity (4.50) naming an implanted pacemaker, and one whose
+    /// device is not named (skipped).
+    private var medicalEquipment: String {
+        func supply(_ id: String, device: String) -> String {
+            """
+            <entry typeCode="DRIV"><supply classCode="SPLY" moodCode="EVN">
+              \(template("2.16.840.1.113883.10.20.22.4.50", r21Extension: "2014-06-09"))
+              <id root="2.16.840.1.113883.19.5.99999.15" extension="DEV-\(id)"/>
+              <statusCode code="completed"/><effectiveTime xsi:type="IVL_TS"><low value="20190502"/></effectiveTime>
+              <participant typeCode="PRD"><participantRole classCode="MANU">
+                <templateId root="2.16.840.1.113883.10.20.22.4.37"/>
+                <playingDevice>\(device)</playingDevice>
+              </participantRole></participant>
+            </supply></entry>
+            """
+        }
+        return section("2.16.840.1.113883.10.20.22.2.23", "46264-8", "History of medical device use", "Medical Equipment", [
+            supply("1", device: "<code code=\"14106009\" codeSystem=\"\(Self.snomed)\" displayName=\"Cardiac pacemaker\"/>"),
+            supply("2", device: "<code nullFlavor=\"UNK\"/>"),
+        ], r21Extension: "2014-06-09")
+    }
+
+    /// An Advance Directive Observation (4.48): not for resuscitation.
+    private var advanceDirectives: String {
+        section("2.16.840.1.113883.10.20.22.2.21.1", "42348-3", "Advance directives", "Advance Directives", [
+            """
+            <entry typeCode="DRIV"><observation classCode="OBS" moodCode="EVN">
+              \(template("2.16.840.1.113883.10.20.22.4.48", r21Extension: "2015-08-01"))
+              <id root="2.16.840.1.113883.19.5.99999.16" extension="AD-1"/>
+              <code code="304251008" codeSystem="\(Self.snomed)" displayName="Resuscitation status"/>
+              <statusCode code="completed"/>
+              <effectiveTime><low value="20240110"/><high nullFlavor="NA"/></effectiveTime>
+              <value xsi:type="CD" code="304253006" codeSystem="\(Self.snomed)" displayName="Not for resuscitation"/>
+            </observation></entry>
+            """,
+        ])
     }
 
     private var planOfTreatment: String {

@@ -19,6 +19,8 @@ struct CCDAImporter {
     let time: TimeContext
     /// Vital signs and results seen so far that can fill the medical ID (height, weight, blood type).
     private var measured = FHIRImporter.MeasuredFacts()
+    /// Devices and advance directives seen so far: lines for the medical ID's notes.
+    private var noteLines: [String] = []
 
     init(path: String, profileID: Int64, time: TimeContext) {
         self.path = path
@@ -57,7 +59,7 @@ struct CCDAImporter {
         report.skipped.insert(contentsOf: skipped, at: min(firstSkip, report.skipped.count))
         let facts = patient(document, &report)
         try ImportedRecords.fillMedicalID(db, profileID: profileID, time: time, facts: facts, measured: measured,
-                                          source: "the document", report: &report)
+                                          source: "the document", noteLines: noteLines, report: &report)
     }
 
     /// Imports one entry the reader sent, or reports why it was left out or refused.
@@ -89,6 +91,11 @@ struct CCDAImporter {
                 try take(try familyHistory(entry, repairs), entry, repairs, kind: "family_history", check: RecordValidation.check, db, &report)
             case .socialHistory:
                 try take(try socialHistory(entry, repairs), entry, repairs, kind: "observations", check: RecordValidation.check, db, &report)
+            case .device, .advanceDirective:
+                switch try noteLine(entry) {
+                case .skip(let reason): report.skip(entry.location, type: entry.type, Message(reason))
+                case .record(let line): if !noteLines.contains(line) { noteLines.append(line) }
+                }
             }
         } catch let error as FHIRFieldError {
             report.reject(entry.location, type: entry.type, "\(error.field): \(error.reason)")
@@ -429,6 +436,27 @@ struct CCDAImporter {
                                    effective: effective?.text, valueNumber: nil, valueUnit: nil, valueText: words,
                                    valueCodes: coded.codings.isEmpty ? nil : coded.codings, components: [], notes: nil, codes: codes,
                                    source: source(entry, concept), lab: nil, createdAt: now, updatedAt: now))
+    }
+
+    /// A device or an advance directive as a line of the medical ID's notes ("Device: cardiac
+    /// pacemaker (since 2019-05-02)", "Advance directive: resuscitation status: do not
+    /// resuscitate (from 2024-01-10)"): what a first responder reading the emergency card needs.
+    func noteLine(_ entry: CCDAEntry) throws -> FHIRMapper.Mapped<String> {
+        if entry.status == "nullified" { return .skip("entered in error (statusCode nullified)") }
+        if entry.negated { return .skip("records it as absent (negationInd)") }
+        let since = (try? Self.knownTime(entry.time?.start, field: "effectiveTime", zone: time.zone, repairs: ImportRepairs()))??.date
+        func clean(_ text: String) -> String { text.trimmingWhitespace().replacingOccurrences(of: "\n", with: " ") }
+        if entry.kind == .device {
+            guard let name = Self.concept(entry.code, name: entry.name)?.name(preferring: [Coding.System.snomed]) else {
+                return .skip("names no device (playingDevice code)")
+            }
+            return .record("Device: \(clean(name))" + (since.map { " (since \($0))" } ?? ""))
+        }
+        let kind = Self.concept(entry.code, name: nil)?.name(preferring: [Coding.System.snomed, Coding.System.loinc])
+        let value = entry.value.flatMap { value in value.code.flatMap { Self.concept($0, name: nil)?.name(preferring: [Coding.System.snomed]) } ?? value.text }
+        let words = [kind, value].compactMap { $0.map(clean) }.filter { !$0.isEmpty }
+        guard !words.isEmpty else { return .skip("says nothing of the directive (code and value)") }
+        return .record("Advance directive: \(words.joined(separator: ": "))" + (since.map { " (from \($0))" } ?? ""))
     }
 
     /// An encounter: a past appointment, at its start, with the clinician seen.

@@ -60,8 +60,10 @@ enum ImportedRecords {
 
     /// Fills the medical ID's empty fields; a field already set is kept, and a different value
     /// in the file (`source`: "the bundle", "the document") is mentioned in the report.
+    /// `noteLines` (devices and advance directives) are added to the notes, each once.
     static func fillMedicalID(_ db: Database, profileID: Int64, time: TimeContext, facts: PatientFacts?,
-                              measured: FHIRImporter.MeasuredFacts, source: String, report: inout ImportReport) throws {
+                              measured: FHIRImporter.MeasuredFacts, source: String, noteLines: [String] = [],
+                              report: inout ImportReport) throws {
         let existing = try MedicalIDStore.fetch(db, profileID: profileID)
         var id = existing ?? .empty(updatedAt: Timestamp.string(time.now))
         var filled: [String] = []
@@ -81,6 +83,19 @@ enum ImportedRecords {
         fill(\.bloodType, measured.bloodType?.value, "blood type")
         fill(\.heightCm, measured.height?.value, "height")
         fill(\.weightKg, measured.weight?.value, "weight")
+        // Devices and advance directives: a line each in the notes, unless already there or the
+        // notes are full (said so).
+        var added: [String] = []
+        for line in noteLines where !(id.notes ?? "").components(separatedBy: "\n").contains(line) {
+            let notes = [id.notes, line].compactMap { $0 }.joined(separator: "\n")
+            guard notes.count <= RecordFields.maximumTextLength else {
+                report.notes.append("medical ID: its notes are full; not added: \(line)")
+                continue
+            }
+            id.notes = notes
+            added.append(line)
+        }
+        if !added.isEmpty { filled.append("\(added.count) note line\(added.count == 1 ? "" : "s") (\(added.joined(separator: "; ")))") }
         let newIdentifiers = (facts?.identifiers ?? []).filter { !id.identifiers.contains($0) }
         if !newIdentifiers.isEmpty {
             id.identifiers += newIdentifiers

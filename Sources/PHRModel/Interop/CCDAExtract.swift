@@ -153,6 +153,9 @@ public struct CCDAEntry: Codable, Sendable, Equatable {
     public enum Kind: String, Codable, Sendable {
         case medication, allergy, problem, immunization, result, vitalSign = "vital-sign", encounter, procedure
         case familyHistory = "family-history", socialHistory = "social-history"
+        /// A device used or implanted (Medical Equipment) and an advance directive: kept as
+        /// lines of the medical ID's notes, where the emergency card shows them.
+        case device, advanceDirective = "advance-directive"
     }
 
     public var kind: Kind

@@ -15,6 +15,7 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
 
     enum SectionKind: String {
         case medications, allergies, problems, immunizations, results, vitalSigns, encounters, procedures, familyHistory, socialHistory
+        case medicalEquipment, advanceDirectives
 
         var entryKind: CCDAEntry.Kind {
             switch self {
@@ -28,6 +29,8 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
             case .procedures: return .procedure
             case .familyHistory: return .familyHistory
             case .socialHistory: return .socialHistory
+            case .medicalEquipment: return .device
+            case .advanceDirectives: return .advanceDirective
             }
         }
 
@@ -46,6 +49,8 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
                 case "7", "7.1": return .procedures
                 case "15": return .familyHistory
                 case "17": return .socialHistory
+                case "23": return .medicalEquipment
+                case "21", "21.1": return .advanceDirectives
                 default: continue
                 }
             }
@@ -60,6 +65,8 @@ final class CCDADocumentReader: XMLSubtreeReader.Receiver {
             case "47519-4": return .procedures
             case "10157-6": return .familyHistory
             case "29762-2": return .socialHistory
+            case "46264-8": return .medicalEquipment
+            case "42348-3": return .advanceDirectives
             default: return nil
             }
         }

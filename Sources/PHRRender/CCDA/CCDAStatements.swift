@@ -67,6 +67,23 @@ struct CCDAStatements {
         case .socialHistory:
             guard let observation = entry.first("observation") else { return ([], "holds no observation") }
             return ([social(observation)], nil)
+        case .medicalEquipment:
+            // A Non-Medicinal Supply Activity (4.50) or a procedure naming the device, alone or
+            // in a Medical Equipment Organizer (4.135).
+            let statements = entry.first("organizer").map { $0.all("component").compactMap { $0.first("supply") ?? $0.first("procedure") } }
+                ?? [entry.first("supply") ?? entry.first("procedure")].compactMap { $0 }
+            guard !statements.isEmpty else { return ([], "holds no device") }
+            return (statements.enumerated().map { index, node in
+                device(node, location: statements.count == 1 ? location : "\(location) component[\(index)]")
+            }, nil)
+        case .advanceDirectives:
+            // An Advance Directive Observation (4.48), alone or in an Advance Directive Organizer (4.108).
+            let observations = entry.first("organizer").map { $0.all("component").compactMap { $0.first("observation") } }
+                ?? [entry.first("observation")].compactMap { $0 }
+            guard !observations.isEmpty else { return ([], "holds no advance directive") }
+            return (observations.enumerated().map { index, node in
+                directive(node, location: observations.count == 1 ? location : "\(location) component[\(index)]")
+            }, nil)
         }
     }
 
@@ -252,6 +269,24 @@ struct CCDAStatements {
                 entry.causeOfDeath = true
             }
         }
+        return entry
+    }
+
+    private func device(_ node: XMLElementNode, location: String) -> CCDAEntry {
+        var entry = base(node, kind: .device, type: "Medical Equipment", location: location)
+        let product = node.all("participant").first { ["PRD", "DEV"].contains($0["typeCode"] ?? "") }?.first("participantRole")
+        let playing = product?.first("playingDevice")
+        entry.code = playing?.first("code").map(Self.code)
+        entry.name = playing?.first("manufacturerModelName")?.flatText ?? node.first("text")?.flatText
+        entry.time = node.first("effectiveTime").map(Self.time)
+        return entry
+    }
+
+    private func directive(_ node: XMLElementNode, location: String) -> CCDAEntry {
+        var entry = base(node, kind: .advanceDirective, type: "Advance Directive Observation", location: location)
+        entry.code = node.first("code").map(Self.code)
+        entry.value = node.first("value").map(Self.value)
+        entry.time = node.first("effectiveTime").map(Self.time)
         return entry
     }
 

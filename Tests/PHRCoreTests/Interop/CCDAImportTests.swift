@@ -52,6 +52,15 @@ import Testing
                                         "planned, not done (moodCode INT)", "names no procedure (code nullFlavor UNK)",
                                         "names no relative (subject/relatedSubject/code)"]))
         #expect(reasons.contains("phr keeps only the smoking status of the social history") == (kind == .ccd))
+        #expect(reasons.contains("names no device (playingDevice code)") == (kind == .ccd))
+        // A device and an advance directive: lines of the medical ID's notes (shown on the
+        // emergency card), each once however often the document is imported.
+        let notes = try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.notes ?? ""
+        #expect(notes.components(separatedBy: "\n") == (kind == .ccd ? Expected.medicalIDNoteLines : [""]).filter { !$0.isEmpty } || (kind != .ccd && notes.isEmpty), "\(notes)")
+        if kind == .ccd {
+            _ = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
+            #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.notes == Expected.medicalIDNoteLines.joined(separator: "\n"))
+        }
         let sections = report.skipped.filter { $0.type.hasSuffix(" section") }.map { "\($0.type): \($0.reason.description)" }
         // Procedures, family history and (a CCD's) smoking status are kept as records.
         let procedures = try ProcedureStore(vault: vault, profile: profile, time: Self.time).list()
