@@ -30,6 +30,8 @@ struct FHIRImporter {
         let subject = try subjectPatient(mapper)
         var facts: FHIRMapper.PatientFacts?
         var measured = MeasuredFacts()
+        // Devices in use and advance directives: lines of the medical ID's notes.
+        var noteLines: [String] = []
         // Records imported by earlier versions carry the identifier alone as key; it names this
         // resource only when no other resource in the bundle has the same identifier.
         let identifierKeys = bundle.resources.compactMap(mapper.identifierKey)
@@ -87,6 +89,13 @@ struct FHIRImporter {
                 case "Appointment":
                     try take(try mapper.appointment(resource), location: "entry[\(resource.index)]", type: resource.type, kind: "appointments",
                              formerKey: formerKey(resource), check: RecordValidation.check, db, &report)
+                case "DeviceUseStatement", "Consent":
+                    switch try mapper.noteLine(resource) {
+                    case .skip(let reason): report.skip("entry[\(resource.index)]", type: resource.type, Message(reason))
+                    case .record(let line): if !noteLines.contains(line) { noteLines.append(line) }
+                    }
+                case "Device":
+                    report.skip("entry[\(resource.index)]", type: resource.type, "a device's description, read with the DeviceUseStatement that refers to it")
                 case "Medication":
                     report.skip("entry[\(resource.index)]", type: resource.type, "a drug definition, read with the entries that refer to it")
                 case "Composition":
@@ -100,7 +109,7 @@ struct FHIRImporter {
                 report.reject("entry[\(resource.index)]", type: resource.type, "\(error.field): \(error.reason)")
             }
         }
-        try fillMedicalID(db, facts: facts, measured: measured, report: &report)
+        try fillMedicalID(db, facts: facts, measured: measured, noteLines: noteLines, report: &report)
     }
 
     /// The patient the bundle is about: its only Patient (entries repeating it are the same
@@ -195,9 +204,10 @@ struct FHIRImporter {
         }
     }
 
-    private func fillMedicalID(_ db: Database, facts: FHIRMapper.PatientFacts?, measured: MeasuredFacts, report: inout ImportReport) throws {
+    private func fillMedicalID(_ db: Database, facts: FHIRMapper.PatientFacts?, measured: MeasuredFacts, noteLines: [String],
+                               report: inout ImportReport) throws {
         let patient = facts.map { ImportedRecords.PatientFacts(name: $0.name, dateOfBirth: $0.dateOfBirth, sex: $0.sex, identifiers: $0.identifiers) }
         try ImportedRecords.fillMedicalID(db, profileID: profileID, time: time, facts: patient, measured: measured, source: "the bundle",
-                                          report: &report)
+                                          noteLines: noteLines, report: &report)
     }
 }

@@ -208,3 +208,38 @@ extension FHIRMapper {
         }
     }
 }
+
+extension FHIRMapper {
+    /// A DeviceUseStatement (the device it names, from its Device entry) or an advance-directive
+    /// Consent as a line of the medical ID's notes, as the C-CDA importer makes them.
+    func noteLine(_ resource: FHIRResource) throws -> Mapped<String> {
+        let status = try status(resource)
+        if status == "entered-in-error" { return .skip("entered in error") }
+        func clean(_ text: String) -> String { text.trimmingWhitespace().replacingOccurrences(of: "\n", with: " ") }
+        if resource.type == "DeviceUseStatement" {
+            if ["not-done", "stopped", "completed"].contains(status ?? "") { return .skip("not in use (status \(status!))") }
+            let reference = try FHIRElements.reference(resource["device"], field: "device")
+            let device = bundle.resolve(reference, from: resource)
+            let name = try device.flatMap { device in
+                try FHIRElements.concept(device["type"], field: "type")?.name(preferring: [Coding.System.snomed])
+                    ?? device["deviceName"]?[0]?["name"]?.string
+            } ?? FHIRElements.referenceDisplay(resource["device"], field: "device")
+            guard let name else { return .skip("names no device (device)") }
+            let since = try repairs.optional { try FHIRElements.dateTime(resource["timingPeriod"]?["start"], field: "timingPeriod.start")?.date }
+                ?? repairs.optional { try FHIRElements.dateTime(resource["timingDateTime"], field: "timingDateTime")?.date }
+            return .record("Device: \(clean(name))" + (since.map { " (since \($0))" } ?? ""))
+        }
+        // Consent: only an advance directive (scope adr) is kept.
+        let scope = try FHIRElements.concept(resource["scope"], field: "scope")
+        guard scope?.codings.contains(where: { $0.code == "adr" }) == true || scope?.text?.lowercased().contains("advance") == true else {
+            return .skip("a consent other than an advance directive (scope)")
+        }
+        if status == "inactive" || status == "rejected" { return .skip("not in force (status \(status!))") }
+        let words = try (resource["category"]?.elements ?? []).enumerated().compactMap { index, category in
+            try FHIRElements.concept(category, field: "category[\(index)]")?.name(preferring: [Coding.System.loinc])
+        }.filter { $0.lowercased() != "advance directive" }
+        let from = try repairs.optional { try FHIRElements.dateTime(resource["dateTime"], field: "dateTime")?.date }
+        let text = words.isEmpty ? "on file" : words.map(clean).joined(separator: ", ")
+        return .record("Advance directive: \(text)" + (from.map { " (from \($0))" } ?? ""))
+    }
+}

@@ -304,11 +304,24 @@ import Testing
               {"resource": {"resourceType": "Immunization", "id": "i1", "status": "completed", "patient": {"reference": "Patient/p1"},
                 "vaccineCode": {"text": "BCG"}, "occurrenceString": "as a baby"}},
               {"resource": {"resourceType": "Immunization", "id": "i2", "status": "completed", "patient": {"reference": "Patient/p1"},
-                "vaccineCode": {"text": "Yellow fever"}}}
+                "vaccineCode": {"text": "Yellow fever"}}},
+              {"fullUrl": "Device/d1", "resource": {"resourceType": "Device", "id": "d1",
+                "type": {"coding": [{"system": "http://snomed.info/sct", "code": "14106009", "display": "Cardiac pacemaker"}]}}},
+              {"resource": {"resourceType": "DeviceUseStatement", "id": "du1", "status": "active", "subject": {"reference": "Patient/p1"},
+                "device": {"reference": "Device/d1"}, "timingPeriod": {"start": "2019-05-02"}}},
+              {"resource": {"resourceType": "Consent", "id": "c1", "status": "active", "patient": {"reference": "Patient/p1"},
+                "scope": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/consentscope", "code": "adr"}]},
+                "category": [{"text": "Do not resuscitate"}], "dateTime": "2024-01-10"}},
+              {"resource": {"resourceType": "Consent", "id": "c2", "status": "active", "patient": {"reference": "Patient/p1"},
+                "scope": {"coding": [{"system": "http://terminology.hl7.org/CodeSystem/consentscope", "code": "patient-privacy"}]}}}
             ]}
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
         #expect(report.added == ["medical_id": 1, "procedures": 2, "family_history": 3, "immunizations": 2])
+        // A device in use and an advance directive: lines of the medical ID's notes.
+        #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.notes
+                == "Device: Cardiac pacemaker (since 2019-05-02)\nAdvance directive: Do not resuscitate (from 2024-01-10)")
+        #expect(report.skipped.contains { $0.type == "Consent" && $0.reason.description == "a consent other than an advance directive (scope)" })
         // Issue 26, item 7: a vaccine given at no date phr can read is kept undated, the words kept.
         let shots = try ImmunizationStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(shots.map { "\($0.vaccine) \($0.date?.description ?? "-") \($0.notes ?? "-")" } == ["BCG - given: as a baby", "Yellow fever - -"])
@@ -317,6 +330,8 @@ import Testing
             "entry[2] Procedure: not done (status not-done)",
             "entry[4] condition[2] FamilyMemberHistory: names no condition (condition[2].code)",
             "entry[6] FamilyMemberHistory: lists no condition of the relative",
+            "entry[9] Device: a device's description, read with the DeviceUseStatement that refers to it",
+            "entry[12] Consent: a consent other than an advance directive (scope)",
         ])
         let procedures = try ProcedureStore(vault: vault, profile: profile, time: Self.time).list()
         #expect(procedures.map { "\($0.name) \($0.date?.description ?? "-") \($0.bodySite ?? "-") \($0.performer ?? "-") \($0.notes ?? "-")" }
