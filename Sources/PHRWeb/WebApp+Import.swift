@@ -15,7 +15,8 @@ extension WebApp {
         var refusal: String?
     }
 
-    static let importLabels = ["medical_id": "Medical ID", "medications": "Medications", "doses": "Doses", "appointments": "Appointments",
+    static let importLabels = ["medical_id": "Medical ID", "medical_id_notes": "Medical ID notes (devices, advance directives)",
+                               "procedures": "Procedures", "family_history": "Family history", "medications": "Medications", "doses": "Doses", "appointments": "Appointments",
                                "contacts": "Contacts", "allergies": "Allergies", "conditions": "Conditions", "immunizations": "Immunizations",
                                "observations": "Observations", "log_entries": "Health log entries", "goals": "Goals",
                                "reminders": "Reminders", "health_settings": "Health log settings"]

@@ -94,7 +94,7 @@ struct CCDAImporter {
             case .device, .advanceDirective:
                 switch try noteLine(entry) {
                 case .skip(let reason): report.skip(entry.location, type: entry.type, Message(reason))
-                case .record(let line): if !noteLines.contains(line) { noteLines.append(line) }
+                case .record(let line): noteLines.append(line)
                 }
             }
         } catch let error as FHIRFieldError {

@@ -92,7 +92,7 @@ struct FHIRImporter {
                 case "DeviceUseStatement", "Consent":
                     switch try mapper.noteLine(resource) {
                     case .skip(let reason): report.skip("entry[\(resource.index)]", type: resource.type, Message(reason))
-                    case .record(let line): if !noteLines.contains(line) { noteLines.append(line) }
+                    case .record(let line): noteLines.append(line)
                     }
                 case "Device":
                     report.skip("entry[\(resource.index)]", type: resource.type, "a device's description, read with the DeviceUseStatement that refers to it")

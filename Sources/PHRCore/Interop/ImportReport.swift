@@ -125,7 +125,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
     }
 
     /// The record kinds in the order reports list them.
-    public static let kinds = ["medical_id", "medications", "doses", "appointments", "contacts", "allergies", "conditions",
+    public static let kinds = ["medical_id", "medical_id_notes", "medications", "doses", "appointments", "contacts", "allergies", "conditions",
                                "immunizations", "procedures", "family_history", "observations", "log_entries", "goals", "reminders", "health_settings"]
 
     mutating func count(_ outcome: MergeOutcome, _ kind: String) {

@@ -83,17 +83,22 @@ enum ImportedRecords {
         fill(\.bloodType, measured.bloodType?.value, "blood type")
         fill(\.heightCm, measured.height?.value, "height")
         fill(\.weightKg, measured.weight?.value, "weight")
-        // Devices and advance directives: a line each in the notes, unless already there or the
-        // notes are full (said so).
+        // Devices and advance directives: a line each in the notes, counted like records (added,
+        // or already there), unless the notes are full (skipped, said so).
         var added: [String] = []
-        for line in noteLines where !(id.notes ?? "").components(separatedBy: "\n").contains(line) {
+        for line in noteLines {
+            if (id.notes ?? "").components(separatedBy: "\n").contains(line) {
+                report.count(.unchanged, "medical_id_notes")
+                continue
+            }
             let notes = [id.notes, line].compactMap { $0 }.joined(separator: "\n")
             guard notes.count <= RecordFields.maximumTextLength else {
-                report.notes.append("medical ID: its notes are full; not added: \(line)")
+                report.skip("medical ID notes", type: "note line", "the medical ID's notes are full; not added: \(line)")
                 continue
             }
             id.notes = notes
             added.append(line)
+            report.count(.added, "medical_id_notes")
         }
         if !added.isEmpty { filled.append("\(added.count) note line\(added.count == 1 ? "" : "s") (\(added.joined(separator: "; ")))") }
         let newIdentifiers = (facts?.identifiers ?? []).filter { !id.identifiers.contains($0) }

@@ -4,7 +4,7 @@ import PHRService
 /// Prints an import report: what was added per kind, then what was skipped and why, grouped
 /// so a bundle with 18 claims takes one line.
 enum ImportReportPrinter {
-    static let labels = ["medical_id": "medical ID", "medications": "medications", "doses": "doses",
+    static let labels = ["medical_id": "medical ID", "medical_id_notes": "medical ID notes", "medications": "medications", "doses": "doses",
                          "appointments": "appointments", "contacts": "contacts", "allergies": "allergies",
                          "conditions": "conditions", "immunizations": "immunizations",
                          "procedures": "procedures", "family_history": "family history", "observations": "observations",

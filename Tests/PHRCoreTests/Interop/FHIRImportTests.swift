@@ -25,6 +25,33 @@ import Testing
         }
     }
 
+    /// Issue 26: a report's counts add up. Every resource but the Patient (its facts fill the
+    /// medical ID) is added, updated, already there, skipped or refused, once; a
+    /// FamilyMemberHistory once for each condition it lists.
+    static func expectTheCountsAddUp(_ path: String, _ report: ImportReport, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        let resources = ((json["entry"] as? [[String: Any]]) ?? []).compactMap { $0["resource"] as? [String: Any] }
+        let expected = resources.reduce(0) { sum, resource in
+            switch resource["resourceType"] as? String {
+            case "Patient": return sum
+            case "FamilyMemberHistory": return sum + max(1, (resource["condition"] as? [Any])?.count ?? 0)
+            default: return sum + 1
+            }
+        }
+        let counted = [report.added, report.updated, report.unchanged].flatMap { $0 }
+            .filter { !["medical_id", "contacts"].contains($0.key) }.map(\.value).reduce(0, +)
+        let skipped = report.skipped.filter { !["Patient", "Patient.contact", "entry"].contains($0.type) }.count
+        #expect(counted + skipped == expected, "\(path): \(counted) counted + \(skipped) skipped, \(expected) entries", sourceLocation: sourceLocation)
+    }
+
+    @Test(.corpus) func everyCorpusBundlesCountsAddUp() throws {
+        for bundle in CorpusData.fhirBundles {
+            let (vault, _, directory) = try F.vault("fhir-counts")
+            defer { TestSupport.remove(directory) }
+            try Self.expectTheCountsAddUp(bundle, try RecordImport.run(path: bundle, vault: vault, profileName: nil, time: Self.time))
+        }
+    }
+
     @Test(.corpus) func syntheaTransactionBundle() throws {
         let (vault, profile, directory) = try F.vault("fhir")
         defer { TestSupport.remove(directory) }
@@ -251,6 +278,7 @@ import Testing
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
         #expect(report.added == ["medical_id": 1, "contacts": 1, "medications": 2, "immunizations": 1, "appointments": 1])
+        try Self.expectTheCountsAddUp(path, report)
         #expect(report.skipped.map(\.reason) == ["has no phone number", "not given (status not-done)"])
 
         let medications = try MedicationStore(vault: vault, profile: profile, time: Self.time).list()
@@ -317,7 +345,8 @@ import Testing
             ]}
             """.write(toFile: path, atomically: true, encoding: .utf8)
         let report = try RecordImport.run(path: path, vault: vault, profileName: nil, time: Self.time)
-        #expect(report.added == ["medical_id": 1, "procedures": 2, "family_history": 3, "immunizations": 2])
+        #expect(report.added == ["medical_id": 1, "procedures": 2, "family_history": 3, "immunizations": 2, "medical_id_notes": 2])
+        try Self.expectTheCountsAddUp(path, report)
         // A device in use and an advance directive: lines of the medical ID's notes.
         #expect(try MedicalIDStore(vault: vault, profile: profile, time: Self.time).get()?.notes
                 == "Device: Cardiac pacemaker (since 2019-05-02)\nAdvance directive: Do not resuscitate (from 2024-01-10)")
