@@ -19,9 +19,13 @@ public enum DoseGuard {
         var reasons: [String] = []
         var nextAllowed: [Date] = []
         var nextDue: Date?
+        // By its id, never its name: error messages carry no record contents (SECURITY.md,
+        // "Hygiene"; a detached "Taken" from a desktop reminder writes them to the journal).
         let who = "med \(medication.id)"
+        var alreadyTakenAt: Date?
 
         if let slot, let earlier = taken.first(where: { $0.scheduledFor == slot.label }) {
+            alreadyTakenAt = earlier.instant
             rules.append(.alreadyTaken)
             reasons.append("the \(slot.label.time) dose of \(who) was already taken \(TimeText.sentence(earlier.instant, time))")
             nextDue = DoseSlots(medication: medication, userZone: time.zone).next(after: slot.instant)?.instant
@@ -33,7 +37,12 @@ public enum DoseGuard {
             let gap = closest.instant.timeIntervalSince(instant)
             rules.append(.minInterval)
             let side = gap <= 0 ? "\(TimeText.duration(gap)) before" : "\(TimeText.duration(gap)) after"
-            reasons.append("\(who) was taken \(TimeText.sentence(closest.instant, time)), \(side) this dose; doses must be at least \(TimeText.duration(minimum)) apart")
+            if alreadyTakenAt == closest.instant {
+                // The same dose as the one already taken for this time: said once.
+                reasons.append("doses must be at least \(TimeText.duration(minimum)) apart")
+            } else {
+                reasons.append("\(who) was taken \(TimeText.sentence(closest.instant, time)), \(side) this dose; doses must be at least \(TimeText.duration(minimum)) apart")
+            }
             if let last = taken.filter({ $0.instant <= instant }).max(by: { $0.instant < $1.instant }) {
                 nextAllowed.append(last.instant.addingTimeInterval(minimum))
             }

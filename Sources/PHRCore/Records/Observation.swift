@@ -61,10 +61,14 @@ public struct ObservationStore: ProfileRecordStore {
     }
 
     static func index(_ db: Database, _ observation: Observation, profileID: Int64) throws {
-        let body = [observation.valueDescription, observation.notes, observation.labSearchText, CodingText.searchable(observation.codes),
-                    observation.valueCodes.flatMap(CodingText.searchable)].compactMap { $0 }.joined(separator: "\n")
+        // The body is what a hit's snippet shows: the result and its notes. The analyte's
+        // synonyms and the codes are searched as tags, so a hit does not show the index's word
+        // list ("ferritin ferritin serum serum ferritin ferritine…", issue 35, item 9).
+        let body = [observation.valueDescription, observation.notes].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "\n")
+        let words = [observation.labSearchText, CodingText.searchable(observation.codes), observation.valueCodes.flatMap(CodingText.searchable)]
+            .compactMap { $0 }.filter { !$0.isEmpty }
         try SearchIndex.replace(db, kind: kind, recordID: observation.id, profileID: profileID, entries: [
-            SearchIndex.Entry(title: observation.name, tags: ["observation"] + (observation.category.map { [$0] } ?? []), body: body,
+            SearchIndex.Entry(title: observation.name, tags: ["observation"] + (observation.category.map { [$0] } ?? []) + words, body: body,
                               type: observation.category, date: observation.effective.map { String($0.prefix(10)) }
                                   .flatMap { CalendarDate($0)?.description }),
         ])

@@ -139,4 +139,17 @@ import Testing
         #expect(try DoseLog.parseInstant("2026-03-29 02:30", time: time) == F.instant("2026-03-29T03:30:00+02:00"))
         #expect(throws: RecordError.self) { _ = try DoseLog.parseInstant("noon", time: time) }
     }
+
+    /// Issue 35, item 9: a second dose for the same time, minutes after the first, is refused in
+    /// one statement, not the same dose twice.
+    @Test func aRepeatedDoseIsRefusedOnceByName() throws {
+        let amoxicillin = F.medication("med003", F.times("08:00", "20:00"), minInterval: 360)
+        let time = F.time("2026-05-10T18:00:00Z", "Europe/Berlin")
+        let slot = try #require(DoseSlots(medication: amoxicillin, userZone: time.zone).owner(of: time.now))
+        let refusal = DoseGuard.check(amoxicillin, at: time.now, slot: slot,
+                                      log: [F.dose("2026-05-10T17:59:00Z", slot: "2026-05-10T20:00")], time: time)
+        #expect(refusal?.message.hasPrefix("dose refused: the 20:00 dose of med med003 was already taken today at 19:59; doses must be at least 6h apart") == true,
+                "\(refusal?.message ?? "")")
+        #expect(refusal?.message.components(separatedBy: "19:59").count == 2, "said once")
+    }
 }
