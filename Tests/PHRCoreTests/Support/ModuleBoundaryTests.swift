@@ -55,7 +55,8 @@ import Testing
                         "HealthLogText.swift", "RecordContext.swift", "RecordTextInput.swift", "LabCommand.swift", "LabExtractCommand.swift",
                         "SearchCommand.swift", "DocCommand.swift", "EmergencyCommand.swift", "ConditionCommand.swift", "BMICommand.swift",
                         "MedInfoCommands.swift", "UnlockCommand.swift", "CheckCommand.swift", "ProcedureCommand.swift",
-                        "FamilyCommand.swift"]
+                        "FamilyCommand.swift", "ExportCommand.swift", "ImmunizationCommand.swift", "ReportCommand.swift", "ShareCommand.swift",
+                        "StatsCommand.swift"]
         let cli = try Self.imports(of: "phr").filter { cleanCLI.contains(($0.key as NSString).lastPathComponent) }
         #expect(cli.count == cleanCLI.count)
         for (file, modules) in (web.merging(cli) { $1 }).sorted(by: { $0.key < $1.key }) {
