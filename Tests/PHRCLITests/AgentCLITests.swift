@@ -97,6 +97,11 @@ import Testing
 
         let ready = try Self.serve(seeded)
         let socket = try #require(ready["socket"] as? String, "serve --json names the agent's socket")
+        // phr status says an agent holds the vault open (issue 28), and where its web UI is.
+        let status = try cli.run(["status"], seeded.withoutPassphrase).stdout
+        #expect(status.contains("agent     phr serve (pid ") && status.contains("at \(ready["url"] as? String ?? "?") since "), "\(status)")
+        let statusJSON = try #require(try JSONSerialization.jsonObject(with: Data(cli.run(["status", "--json"], seeded.withoutPassphrase).stdout.utf8)) as? [String: Any])
+        #expect((statusJSON["agent"] as? [String: Any])?["url"] as? String == ready["url"] as? String)
         var info = stat()
         #expect(lstat(socket, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK && info.st_mode & 0o077 == 0, "the socket is the user's only")
 

@@ -41,6 +41,20 @@ public struct VaultStatus: Codable, Sendable, Equatable {
     /// that could not be found out; set by `phr status`.
     public var sandbox: SandboxReport?
     public var sandboxError: String?
+    /// The `phr serve` agent holding this vault open, when one runs; set by `phr status`.
+    public var agent: Agent?
+
+    /// A running agent: its process, where its web UI listens, since when.
+    public struct Agent: Codable, Sendable, Equatable {
+        public var pid: Int32
+        public var url: String
+        public var started: String
+        public init(pid: Int32, url: String, started: String) {
+            self.pid = pid
+            self.url = url
+            self.started = started
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case path
@@ -53,6 +67,7 @@ public struct VaultStatus: Codable, Sendable, Equatable {
         case totalBytes = "total_bytes"
         case slots, counts, sandbox
         case sandboxError = "sandbox_error"
+        case agent
     }
 
     /// The record kinds `status` counts: (label, table). Later features add their tables here.

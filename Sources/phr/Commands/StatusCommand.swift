@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PHRCore
+import PHRService
 
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,6 +29,10 @@ struct StatusCommand: ParsableCommand {
         } catch let failure as SandboxReport.ProbeFailure {
             status.sandboxError = failure.reason
         }
+        // Issue 28: an agent answering read commands is part of how the vault stands.
+        if let agent = AgentRecord.running(vaultID: keyFile.vaultID) {
+            status.agent = VaultStatus.Agent(pid: agent.pid, url: agent.url, started: agent.started)
+        }
         if output.json {
             try Console.json(status)
             return
@@ -39,6 +44,9 @@ struct StatusCommand: ParsableCommand {
             Console.out("state     unlocked until \(formatter.string(from: until)) (\(Console.duration(until.timeIntervalSinceNow)) left)")
         } else {
             Console.out("state     locked")
+        }
+        if let agent = status.agent {
+            Console.out("agent     phr serve (pid \(agent.pid)) at \(agent.url) since \(agent.started): it answers read commands; 'phr lock' stops it")
         }
         Console.out("created   \(status.created)")
         Console.out("format    \(status.format)")
