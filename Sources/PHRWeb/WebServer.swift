@@ -204,26 +204,14 @@ public struct WebServer: Sendable {
             return try await Self.page { try app.timeline(context.signedIn, kind: kind, page: min(max(1, page), 100_000)) }
         }
         router.get("/settings") { _, context in try await Self.page { try app.settingsPage(context.signedIn) } }
-        router.post("/settings/health") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.saveHealthSettings(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
-        router.post("/settings/goal") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.setGoal(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
+        Self.settingsForm(router, "/settings/health") { app.saveHealthSettings($0, form: $1) }
+        Self.settingsForm(router, "/settings/goal") { app.setGoal($0, form: $1) }
         router.post("/settings/channels/test") { _, context in
             let session = try context.signedIn
             await Self.blocking { app.testChannels(session) }
             return Self.seeOther("/settings")
         }
-        router.post("/settings/reminders/add") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.addReminder(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
+        Self.settingsForm(router, "/settings/reminders/add") { app.addReminder($0, form: $1) }
         router.post("/settings/reminders/:id/pause") { _, context in
             let session = try context.signedIn
             let id = try context.parameters.require("id")
@@ -241,11 +229,7 @@ public struct WebServer: Sendable {
             try await Self.blocking { try app.removeReminder(session, id: id) }
             return Self.seeOther("/settings")
         }
-        router.post("/settings/channels/add") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.addChannel(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
+        Self.settingsForm(router, "/settings/channels/add") { app.addChannel($0, form: $1) }
         router.get("/settings/channels/:id/remove") { _, context in
             let id = try context.parameters.require("id")
             return try await Self.page { try app.confirmChannelRemoval(context.signedIn, id: id) }
@@ -256,16 +240,8 @@ public struct WebServer: Sendable {
             try await Self.blocking { try app.removeChannel(session, id: id) }
             return Self.seeOther("/settings")
         }
-        router.post("/settings/profile") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.addProfile(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
-        router.post("/settings/ocr") { _, context in
-            let session = try context.signedIn
-            await Self.blocking { app.setOCRLanguages(session, form: context.form) }
-            return Self.seeOther("/settings")
-        }
+        Self.settingsForm(router, "/settings/profile") { app.addProfile($0, form: $1) }
+        Self.settingsForm(router, "/settings/ocr") { app.setOCRLanguages($0, form: $1) }
         router.get("/share") { _, context in try await Self.page { try app.share(context.signedIn) } }
         router.post("/share/preview") { _, context in
             let session = try context.signedIn
@@ -596,6 +572,18 @@ public struct WebServer: Sendable {
     }
 
     /// Vault work (SQLite, the drawing worker) on a thread of its own, never on the event loop.
+    /// A Settings form: the signed-in session and the form go to `act` off the event loop (it
+    /// keeps a refused form or flashes the outcome itself), then the browser goes back to Settings.
+    static func settingsForm(_ router: Router<WebContext>, _ path: String,
+                             _ act: @escaping @Sendable (WebSession, [String: String]) -> Void) {
+        router.post(RouterPath(stringLiteral: path)) { _, context in
+            let session = try context.signedIn
+            let form = context.form
+            await Self.blocking { act(session, form) }
+            return Self.seeOther("/settings")
+        }
+    }
+
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             workQueue.async { continuation.resume(with: Result { try work() }) }

@@ -56,7 +56,7 @@ import Testing
                         "SearchCommand.swift", "DocCommand.swift", "EmergencyCommand.swift", "ConditionCommand.swift", "BMICommand.swift",
                         "MedInfoCommands.swift", "UnlockCommand.swift", "CheckCommand.swift", "ProcedureCommand.swift",
                         "FamilyCommand.swift", "ExportCommand.swift", "ImmunizationCommand.swift", "ReportCommand.swift", "ShareCommand.swift",
-                        "StatsCommand.swift"]
+                        "StatsCommand.swift", "ApptCommand.swift", "ImportCommand.swift", "LogCommand.swift"]
         let cli = try Self.imports(of: "phr").filter { cleanCLI.contains(($0.key as NSString).lastPathComponent) }
         #expect(cli.count == cleanCLI.count)
         for (file, modules) in (web.merging(cli) { $1 }).sorted(by: { $0.key < $1.key }) {
