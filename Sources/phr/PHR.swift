@@ -23,6 +23,7 @@ struct PHR: ParsableCommand {
             UnlockCommand.self,
             LockCommand.self,
             ServeCommand.self,
+            MCPCommand.self,
             StatusCommand.self,
             CheckCommand.self,
             BackupCommand.self,

@@ -34,6 +34,7 @@ enum Schema {
         Migration(identifier: "v5-document-list-order", sql: documentListOrderSQL),
         Migration(identifier: "v6-procedures-family-history", sql: proceduresFamilyHistorySQL),
         Migration(identifier: "v7-undated-immunizations", sql: undatedImmunizationsSQL),
+        Migration(identifier: "v8-assistant-access-log", sql: assistantAccessLogSQL),
     ]
 
     static var migrator: DatabaseMigrator {

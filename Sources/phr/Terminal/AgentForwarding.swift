@@ -38,6 +38,7 @@ extension ProfileList: AgentServable {}
 extension IDShow: AgentServable {}
 extension GoalList: AgentServable {}
 extension StatsCommand: AgentServable {}
+extension MCPLog: AgentServable {}
 extension EmergencyCommand: AgentServable {
     var servedByAgent: Bool { pdf == nil }
 }
@@ -54,7 +55,7 @@ enum AgentForwarding {
         "doc": ["list", "show"], "med": ["list", "show", "due"], "appt": ["list", "show", "cal"],
         "lab": ["list", "show", "trend"], "log": ["list", "show"], "contact": ["list"], "allergy": ["list"],
         "condition": ["list"], "immunization": ["list"], "procedure": ["list"], "family": ["list"], "observation": ["list"], "profile": ["list"],
-        "id": ["show"], "goal": ["list"],
+        "id": ["show"], "goal": ["list"], "mcp": ["log"],
     ]
 
     /// The exit status of the command `arguments` name as the vault's running agent answered it,
@@ -107,6 +108,7 @@ enum AgentForwarding {
     /// vault, with the CLI's environment and streams; declined unless it parses, is a command the
     /// agent serves, names the agent's vault, and comes from the agent's time zone.
     static func answer(_ request: AgentCommand, vault: Vault) -> AgentAnswer {
+        if request.action == MCPBackend.agentAction { return MCPBackend.answer(request, vault: vault) }
         guard request.zone == TimeZone.current.identifier,
               var command = try? PHR.parseAsRoot(request.arguments),
               let served = command as? AgentServable, served.servedByAgent,
