@@ -51,12 +51,17 @@ endef
 # axe-core, the accessibility checker the browser test runs on every screen, from PyPI into a
 # virtual environment under .build/ (Debian's Selenium comes through the system site packages).
 BROWSER_VENV := .build/venv-browser
+# The official MCP Python SDK, the client the `phr mcp` tests drive phr with (Tests/MCP/).
+MCP_VENV := .build/venv-mcp
 
 deps:
 	$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 	@[ -x $(BROWSER_VENV)/bin/python3 ] && $(BROWSER_VENV)/bin/python3 -c 'import axe_selenium_python, axe_core_python' 2>/dev/null || { \
 		mkdir -p .build && /usr/bin/python3 -m venv --system-site-packages $(BROWSER_VENV) && \
 		$(BROWSER_VENV)/bin/pip install --quiet --no-deps axe-selenium-python==2.1.6 axe-core-python==0.1.0; }
+	@[ -x $(MCP_VENV)/bin/python3 ] && $(MCP_VENV)/bin/python3 -c 'import mcp' 2>/dev/null || { \
+		mkdir -p .build && /usr/bin/python3 -m venv $(MCP_VENV) && \
+		$(MCP_VENV)/bin/pip install --quiet mcp==2.3.0; }
 	@mkdir -p $(PKG_CONFIG_OVERRIDES); \
 	for dir in $$(pkg-config --variable pc_path pkg-config | tr ':' ' '); do \
 		for pc in $$dir/*.pc; do \

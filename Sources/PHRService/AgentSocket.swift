@@ -22,6 +22,9 @@ public struct AgentCommand: Codable, Sendable, Equatable {
     public var directory: String?
 
     public static let launchAction = "launch"
+    /// `mcp`: a call from `phr mcp` (its `arguments` hold the call as JSON), answered on the
+    /// agent's open vault within the scope the call carries.
+    public static let mcpAction = "mcp"
 
     enum CodingKeys: String, CodingKey {
         case vaultID = "vault_id"

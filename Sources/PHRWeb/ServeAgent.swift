@@ -143,7 +143,7 @@ public final class ServeAgent: @unchecked Sendable {
         let server = try AgentSocketServer(path: try AgentSocket.path(vaultID: vaultID)) { [weak self] command in
             guard let self, command.vaultID == self.vaultID, !self.lock.withLock({ self.locked }) else { return .declined }
             if command.action == AgentCommand.launchAction { return self.newLaunch() }
-            guard command.action == nil else { return .declined }
+            guard command.action == nil || command.action == AgentCommand.mcpAction else { return .declined }
             self.requestStarted()
             defer { self.requestFinished() }
             return self.commands(command)

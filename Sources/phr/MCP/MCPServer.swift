@@ -6,7 +6,7 @@ import PHRService
 /// unlock), else on the vault opened in this process (from the unlock cache or a passphrase
 /// variable; `phr mcp` never prompts, its standard input is the protocol).
 final class MCPBackend {
-    static let agentAction = "mcp"
+    static let agentAction = AgentCommand.mcpAction
 
     let location: VaultLocation
     let scope: MCPScope

@@ -33,6 +33,8 @@ extension ContactList: AgentServable {}
 extension AllergyList: AgentServable {}
 extension ConditionList: AgentServable {}
 extension ImmunizationList: AgentServable {}
+extension ProcedureList: AgentServable {}
+extension FamilyList: AgentServable {}
 extension ObservationList: AgentServable {}
 extension ProfileList: AgentServable {}
 extension IDShow: AgentServable {}

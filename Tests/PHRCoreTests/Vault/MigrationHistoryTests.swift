@@ -29,6 +29,7 @@ import Testing
         ("v5-document-list-order", "8ffae599c1613e94b873eed67db6837fa6c9be162a074e01e4dfa06a9076ff3e"),
         ("v6-procedures-family-history", "5c4d0028ade20e0146c9f02a0c9d8579a655ca1b6933564f334c9419faee3f7c"),
         ("v7-undated-immunizations", "64d44db1787640a1ebad65ffbeb9afbd0dda00680a4480a5030c3faf9235086c"),
+        ("v8-assistant-access-log", "e29f33abdb4297054c1106fd357c0a661dfc7fc1cd7bebfc69312144726ba6bc"),
     ]
 
     static func sha256(_ text: String) throws -> String {
