@@ -11,6 +11,81 @@ enum ScreensBenchmark {
     static let runs = 30
     static let passphrase = "benchmark passphrase"
 
+    /// Fills `vault` as the screens benchmark measures it: 10,000 document rows (no files),
+    /// three years of log, 200 lab results, ten medications with three months of doses and a
+    /// hundred appointments. Also the vault of the `phr mcp` benchmark.
+    static func fill(_ vault: Vault, profile: Profile, time: TimeContext, directory: String) throws {
+        let today = time.today()
+        let types = ["lab", "imaging", "prescription", "visit", "insurance", "bill", "other"]
+        try vault.database.write { db in
+            let now = Timestamp.string(time.now)
+            for index in 0..<10_000 {
+                let id = String(format: "b%05d", index)
+                let name = String(format: "%064x", index + 1)
+                try db.execute(sql: "INSERT INTO blob (name, size, sha256, created_at) VALUES (?, 0, ?, ?)",
+                               arguments: [name, Data(repeating: UInt8(index & 0xff), count: 32), now])
+                let day = today.plus(-(index % 3650))
+                try db.execute(sql: """
+                    INSERT INTO document (id, profile_id, blob_name, file_name, media_type, title, type, type_source, date,
+                        date_source, outcome, page_count, text_pages, size, sha256, extractor, added_at, updated_at, ocr)
+                    VALUES (?, ?, ?, ?, 'application/pdf', ?, ?, 'guessed', ?, 'guessed', 'indexed', 2, 2, 0, ?, 'phr-bench', ?, ?, 'not_needed')
+                    """, arguments: [id, profile.id, name, id + ".pdf", "Document \(index)", types[index % types.count], day.description,
+                                     Data(repeating: UInt8(index & 0xff), count: 32), now, now])
+            }
+        }
+        var generator = LogGenerator(seed: 20_260_101, zone: time.zone)
+        let entries = generator.entries(days: HealthLogBenchmark.days, endingOn: today, now: time.now)
+        let exportPath = "\(directory)/log.json"
+        try ExportFile(profile: profile.name, entries: entries, exportedAt: Timestamp.string(time.now)).write(to: exportPath)
+        _ = try RecordImport.run(path: exportPath, vault: vault, profileName: profile.name, time: time)
+
+        let labs = LabStore(vault: vault, profile: profile, time: time)
+        let analytes: [(String, String, String, Double, Double)] = [
+            ("ferritin", "ng/mL", "30-400", 20, 180), ("hemoglobin", "g/dL", "12-16", 11, 15), ("glucose", "mg/dL", "70-99", 80, 130),
+            ("TSH", "mIU/L", "0.4-4.0", 0.8, 5), ("HbA1c", "%", "4.0-5.6", 5, 7), ("creatinine", "mg/dL", "0.6-1.2", 0.7, 1.4),
+            ("LDL cholesterol", "mg/dL", "<100", 80, 160), ("vitamin D", "ng/mL", "30-100", 15, 45),
+        ]
+        for (index, analyte) in analytes.enumerated() {
+            for visit in 0..<25 {
+                var input = LabStore.Input(name: analyte.0, value: Observation.number(analyte.3 + (analyte.4 - analyte.3) * Double((visit * 7 + index) % 11) / 10),
+                                           unit: analyte.1)
+                input.range = analyte.2
+                input.date = today.plus(-visit * 43 - index).description
+                try labs.add(input)
+            }
+        }
+
+        let medications = MedicationStore(vault: vault, profile: profile, time: time)
+        for index in 0..<10 {
+            var input = MedicationStore.Input()
+            input.name = "Medication \(index)"
+            input.dose = "\(index + 1) mg"
+            input.times = index % 2 == 0 ? "08:00" : "08:00,20:00"
+            let medication = try medications.add(input)
+            // Three months of doses, taken at their times (as the dose log stores a take).
+            try vault.database.write { db in
+                try db.execute(sql: "UPDATE medication SET created_at = ? WHERE id = ?",
+                               arguments: [Timestamp.string(time.now.addingTimeInterval(-92 * 86400)), medication.id])
+            }
+            let log = DoseLog(vault: vault, profile: profile, time: time)
+            for day in 1...90 where day % 9 != 0 {
+                let date = today.plus(-day)
+                for clock in index % 2 == 0 ? ["08:00"] : ["08:00", "20:00"] {
+                    let instant = LocalDateTime(date: date, time: LocalTime(clock)!).instant(in: time.zone)
+                    _ = try log.take(medication.id, at: instant.addingTimeInterval(600), force: true)
+                }
+            }
+        }
+        let appointments = AppointmentStore(vault: vault, profile: profile, time: time)
+        for index in 0..<100 {
+            var input = AppointmentStore.Input()
+            input.with = "Clinic \(index % 12)"
+            input.at = "\(today.plus(index * 11 - 900).description) \(String(format: "%02d", 8 + index % 9)):30"
+            input.location = "Room \(index)"
+            try appointments.add(input)
+        }
+    }
+
     static func run() throws {
         let phr = try BenchProcess.phrExecutable()
         let directory = try Benchmark.scratchDirectory("screens")
@@ -20,80 +95,10 @@ enum ScreensBenchmark {
                                           parameters: ScryptParameters(log2N: 10, r: 8, p: 1))
         let profile = try vault.database.read { db in try Profiles.resolve(db, name: nil) }
         let time = TimeContext.current()
-        let today = time.today()
 
         // 1. The vault: document rows (no files: the screens read rows), three years of log, lab
         // results, medications with their doses, appointments.
-        let filled = try Benchmark.time {
-            let types = ["lab", "imaging", "prescription", "visit", "insurance", "bill", "other"]
-            try vault.database.write { db in
-                let now = Timestamp.string(time.now)
-                for index in 0..<10_000 {
-                    let id = String(format: "b%05d", index)
-                    let name = String(format: "%064x", index + 1)
-                    try db.execute(sql: "INSERT INTO blob (name, size, sha256, created_at) VALUES (?, 0, ?, ?)",
-                                   arguments: [name, Data(repeating: UInt8(index & 0xff), count: 32), now])
-                    let day = today.plus(-(index % 3650))
-                    try db.execute(sql: """
-                        INSERT INTO document (id, profile_id, blob_name, file_name, media_type, title, type, type_source, date,
-                            date_source, outcome, page_count, text_pages, size, sha256, extractor, added_at, updated_at, ocr)
-                        VALUES (?, ?, ?, ?, 'application/pdf', ?, ?, 'guessed', ?, 'guessed', 'indexed', 2, 2, 0, ?, 'phr-bench', ?, ?, 'not_needed')
-                        """, arguments: [id, profile.id, name, id + ".pdf", "Document \(index)", types[index % types.count], day.description,
-                                         Data(repeating: UInt8(index & 0xff), count: 32), now, now])
-                }
-            }
-            var generator = LogGenerator(seed: 20_260_101, zone: time.zone)
-            let entries = generator.entries(days: HealthLogBenchmark.days, endingOn: today, now: time.now)
-            let exportPath = "\(directory)/log.json"
-            try ExportFile(profile: profile.name, entries: entries, exportedAt: Timestamp.string(time.now)).write(to: exportPath)
-            _ = try RecordImport.run(path: exportPath, vault: vault, profileName: profile.name, time: time)
-
-            let labs = LabStore(vault: vault, profile: profile, time: time)
-            let analytes: [(String, String, String, Double, Double)] = [
-                ("ferritin", "ng/mL", "30-400", 20, 180), ("hemoglobin", "g/dL", "12-16", 11, 15), ("glucose", "mg/dL", "70-99", 80, 130),
-                ("TSH", "mIU/L", "0.4-4.0", 0.8, 5), ("HbA1c", "%", "4.0-5.6", 5, 7), ("creatinine", "mg/dL", "0.6-1.2", 0.7, 1.4),
-                ("LDL cholesterol", "mg/dL", "<100", 80, 160), ("vitamin D", "ng/mL", "30-100", 15, 45),
-            ]
-            for (index, analyte) in analytes.enumerated() {
-                for visit in 0..<25 {
-                    var input = LabStore.Input(name: analyte.0, value: Observation.number(analyte.3 + (analyte.4 - analyte.3) * Double((visit * 7 + index) % 11) / 10),
-                                               unit: analyte.1)
-                    input.range = analyte.2
-                    input.date = today.plus(-visit * 43 - index).description
-                    try labs.add(input)
-                }
-            }
-
-            let medications = MedicationStore(vault: vault, profile: profile, time: time)
-            for index in 0..<10 {
-                var input = MedicationStore.Input()
-                input.name = "Medication \(index)"
-                input.dose = "\(index + 1) mg"
-                input.times = index % 2 == 0 ? "08:00" : "08:00,20:00"
-                let medication = try medications.add(input)
-                // Three months of doses, taken at their times (as the dose log stores a take).
-                try vault.database.write { db in
-                    try db.execute(sql: "UPDATE medication SET created_at = ? WHERE id = ?",
-                                   arguments: [Timestamp.string(time.now.addingTimeInterval(-92 * 86400)), medication.id])
-                }
-                let log = DoseLog(vault: vault, profile: profile, time: time)
-                for day in 1...90 where day % 9 != 0 {
-                    let date = today.plus(-day)
-                    for clock in index % 2 == 0 ? ["08:00"] : ["08:00", "20:00"] {
-                        let instant = LocalDateTime(date: date, time: LocalTime(clock)!).instant(in: time.zone)
-                        _ = try log.take(medication.id, at: instant.addingTimeInterval(600), force: true)
-                    }
-                }
-            }
-            let appointments = AppointmentStore(vault: vault, profile: profile, time: time)
-            for index in 0..<100 {
-                var input = AppointmentStore.Input()
-                input.with = "Clinic \(index % 12)"
-                input.at = "\(today.plus(index * 11 - 900).description) \(String(format: "%02d", 8 + index % 9)):30"
-                input.location = "Room \(index)"
-                try appointments.add(input)
-            }
-        }
+        let filled = try Benchmark.time { try fill(vault, profile: profile, time: time, directory: directory) }
         let labCount = try LabStore(vault: vault, profile: profile, time: time).list().count
         let (documents, entries, doses, appointmentCount) = try vault.database.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM document")!, try Int.fetchOne(db, sql: "SELECT count(*) FROM log_entry")!,

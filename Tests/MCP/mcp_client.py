@@ -246,6 +246,19 @@ async def all_profiles():
         result = await call(client, "search", {"query": "tablets", "profile": "Sam"})
         check(result.structured_content["hits"] == cli("search", "tablets", "--profile", "Sam")["hits"]
               and result.structured_content["hits"], "Sam's records with --all-profiles")
+    global logged_calls
+    paged = StdioServerParameters(command=PHR, args=["mcp", "--all-profiles"], env=dict(ENV, PHR_MCP_RESOURCE_PAGE="1"))
+    async with Client(paged) as client:
+        uris, cursor = [], None
+        for _ in range(10):
+            logged_calls += 1
+            page = await client.list_resources(cursor=cursor)
+            uris += [str(r.uri) for r in page.resources]
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        check(uris == ["phr://me/summary", f"phr://me/documents/{config['document']}", "phr://Sam/summary"],
+              f"resources a page at a time: {uris}")
 
 
 async def agent():

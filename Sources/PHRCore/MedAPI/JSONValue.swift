@@ -18,10 +18,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     /// Parses a whole document. Throws for text that is not JSON at all, and for arrays and
     /// objects nested deeper than `StrictJSON.maximumDepth` (decoding recurses once per level).
     public static func parse(_ data: Data) throws -> JSONValue {
-        if let offset = StrictJSON.tooDeep(data) {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "nested more than \(StrictJSON.maximumDepth) deep at byte \(offset)"))
+        do {
+            return try read(data)
+        } catch let error as TextError {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: error.description))
         }
-        return try JSONDecoder().decode(JSONValue.self, from: data)
     }
 
     public init(from decoder: Decoder) throws {

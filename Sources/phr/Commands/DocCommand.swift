@@ -216,8 +216,12 @@ struct DocList: ParsableCommand {
     @Option(help: "Only documents with this tag.") var tag: String?
     @Option(help: "Only documents dated on or after this day (YYYY-MM-DD).") var since: String?
     @Option(help: "Only documents dated on or before this day (YYYY-MM-DD).") var until: String?
+    @Option(help: "At most this many (a page of a long list).") var limit: Int?
+    @Option(help: "Skip this many first (with --limit: the next page).") var offset = 0
 
     func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit: give 1 or more") }
+        if offset < 0 { throw ValidationError("--offset: give 0 or more") }
         try asUsageError {
             if let type { _ = try DocumentFields.type(type) }
             if let since { _ = try DocumentFields.date(since, field: Field("since")) }
@@ -227,7 +231,8 @@ struct DocList: ParsableCommand {
 
     func run() throws {
         let context = try DocContext(vault, profile)
-        let documents = try context.store.list(DocumentStore.Filter(type: type.map { $0.lowercased() }, tag: tag, since: since, until: until))
+        let documents = try context.store.list(DocumentStore.Filter(type: type.map { $0.lowercased() }, tag: tag, since: since, until: until,
+                                                                    limit: limit ?? (offset > 0 ? Int.max : nil), offset: offset))
         if output.json {
             try Console.json(documents)
             return

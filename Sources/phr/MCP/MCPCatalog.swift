@@ -113,8 +113,8 @@ enum MCPTools {
         name: "list_records", title: "List records",
         description: """
             One profile's records of one kind, newest first where they have dates, as `phr <kind> list --json` gives \
-            them, a page at a time (next_cursor continues). since/until keep those dated in that range (records \
-            without a date are left out then).
+            them, a page at a time (next_cursor continues; total says how many there are, except for documents). \
+            since/until keep those dated in that range (records without a date are left out then).
             """,
         needs: MCPKind.allCases, needsAny: true,
         parameters: [
@@ -133,6 +133,17 @@ enum MCPTools {
             if let since { command += ["--since", since] }
             if let until { command += ["--until", until] }
         }
+        let offset = try MCPPaging.offset(arguments.string("cursor"))
+        let limit = arguments.int("limit") ?? 50
+        if kind.name == "documents" {
+            // Thousands of documents: the page is read from the vault, not cut from all of them.
+            let records = try engine.command(command + ["--limit", String(limit + 1), "--offset", String(offset)]).elements
+            let page = Array(records.prefix(limit))
+            return MCPToolOutput(structured: .object([
+                "kind": .string(kind.name), "profile": .string(profile), "records": .array(page),
+                "next_cursor": records.count > limit ? .string("o\(offset + limit)") : .null,
+            ]), profile: profile, count: page.count)
+        }
         var records = try engine.command(command).elements
         if since != nil || until != nil {
             guard let key = kind.dateKey else {
@@ -143,8 +154,7 @@ enum MCPTools {
                 return (since.map { day >= $0 } ?? true) && (until.map { day <= $0 } ?? true)
             }
         }
-        let offset = try MCPPaging.offset(arguments.string("cursor"))
-        let page = Array(records.dropFirst(offset).prefix(arguments.int("limit") ?? 50))
+        let page = Array(records.dropFirst(offset).prefix(limit))
         return MCPToolOutput(structured: .object([
             "kind": .string(kind.name), "profile": .string(profile), "records": .array(page), "total": .integer(Int64(records.count)),
             "next_cursor": MCPPaging.cursor(after: offset, count: page.count, total: records.count),

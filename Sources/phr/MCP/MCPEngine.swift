@@ -49,8 +49,35 @@ struct MCPReply: Codable, Sendable {
     }
 
     static func success(_ result: JSONValue) -> MCPReply { MCPReply(result: result, error: nil) }
+
+    /// The reply as one JSON value (how the agent hands it to `phr mcp`: a listing of 10,000
+    /// records goes through JSONEncoder and JSONDecoder slowly).
+    var json: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if let result { members["result"] = result }
+        if let error {
+            var body: [String: JSONValue] = ["code": .integer(Int64(error.code)), "message": .string(error.message)]
+            if let data = error.data { body["data"] = data }
+            members["error"] = .object(body)
+        }
+        return .object(members)
+    }
+
     static func failure(_ error: MCPError) -> MCPReply {
         MCPReply(result: nil, error: MCPErrorBody(code: error.code, message: error.message, data: error.data))
+    }
+}
+
+extension MCPReply {
+    init(json: JSONValue) throws {
+        if let error = json["error"] {
+            guard case .integer(let code)? = error["code"], case .string(let message)? = error["message"] else {
+                throw MCPError(code: MCPError.internalCode, message: "the agent's answer was not understood")
+            }
+            self.init(result: nil, error: MCPErrorBody(code: Int(code), message: message, data: error["data"]))
+        } else {
+            self.init(result: json["result"] ?? .object([:]), error: nil)
+        }
     }
 }
 
@@ -225,7 +252,7 @@ struct MCPLogLine {
 /// JSON text without newlines (the stdio framing is one message per line).
 enum MCPJSON {
     static func compact(_ value: JSONValue) -> String {
-        String(decoding: data(value), as: UTF8.self)
+        String(decoding: value.jsonText, as: UTF8.self)
     }
 
     static func data<T: Encodable>(_ value: T) -> Data {

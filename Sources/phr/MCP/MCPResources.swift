@@ -69,7 +69,8 @@ enum MCPDocumentText {
 /// (PROFILE percent-encoded).
 enum MCPResources {
     static let pageTemplate = "phr://{profile}/documents/{id}/pages/{page}"
-    static let pageSize = 100
+    /// Resources per page of `resources/list` (PHR_MCP_RESOURCE_PAGE, for the tests, may make it smaller).
+    static let pageSize = ProcessEnvironment["PHR_MCP_RESOURCE_PAGE"].flatMap(Int.init).map { min(max($0, 1), 100) } ?? 100
     static let pageTextLimit = 100_000
 
     static func encoded(_ profile: String) -> String {
@@ -88,38 +89,54 @@ enum MCPResources {
         default: throw MCPError.invalidParams("params.cursor", "must be a string")
         }
         log.arguments = MCPJSON.compact(.object(cursor.map { ["cursor": .string($0)] } ?? [:]))
-        let summary = MCPTools.emergencySummary.available(in: engine.scope)
-        var resources: [JSONValue] = []
-        for profile in try engine.profilesInScope() {
-            if summary {
-                resources.append(.object(["uri": .string(uri(profile, "summary")), "name": .string("\(profile): summary"),
-                                          "description": .string("Allergies, conditions, medications and whom to call."),
-                                          "mimeType": .string("application/json")]))
-            }
-            guard engine.scope.allows(.documents) else { continue }
-            for document in try engine.command(["doc", "list", "--json", "--profile", profile]).elements {
-                guard let id = document["id"]?.text else { continue }
-                var entry: [String: JSONValue] = ["uri": .string(uri(profile, "documents/\(id)")),
-                                                  "name": .string("\(profile): \(document["title"]?.text ?? document["file_name"]?.text ?? id)"),
-                                                  "mimeType": .string("application/json")]
-                let details = [document["type"]?.text, document["date"]?.text, document["page_count"]?.int.map { "\($0) page\($0 == 1 ? "" : "s")" }]
-                entry["description"] = .string(details.compactMap { $0 }.joined(separator: ", "))
-                resources.append(.object(entry))
-            }
-        }
-        let offset: Int
+        // The cursor says where the last page ended: a profile (by its place in the scope) and
+        // how many of its documents were listed (-1: not even its summary).
+        var (profileIndex, documentOffset) = (0, -1)
         if let cursor {
-            guard cursor.hasPrefix("o"), let value = Int(cursor.dropFirst()), value >= 0 else {
+            let parts = cursor.dropFirst().split(separator: ":")
+            guard cursor.hasPrefix("r"), parts.count == 2, let index = Int(parts[0]), let offset = Int(parts[1]), index >= 0, offset >= -1 else {
                 throw MCPError.invalidParams("params.cursor", "is not a cursor this server gave")
             }
-            offset = value
-        } else {
-            offset = 0
+            (profileIndex, documentOffset) = (index, offset)
         }
-        let page = Array(resources.dropFirst(offset).prefix(pageSize))
-        log.results = page.count
-        var result: [String: JSONValue] = ["resources": .array(page)]
-        if offset + page.count < resources.count { result["nextCursor"] = .string("o\(offset + page.count)") }
+        let summary = MCPTools.emergencySummary.available(in: engine.scope)
+        let profiles = try engine.profilesInScope()
+        var resources: [JSONValue] = []
+        var next: String?
+        while resources.count < pageSize, profileIndex < profiles.count {
+            let profile = profiles[profileIndex]
+            if documentOffset == -1 {
+                if summary {
+                    resources.append(.object(["uri": .string(uri(profile, "summary")), "name": .string("\(profile): summary"),
+                                              "description": .string("Allergies, conditions, medications and whom to call."),
+                                              "mimeType": .string("application/json")]))
+                }
+                documentOffset = 0
+            }
+            if engine.scope.allows(.documents), resources.count < pageSize {
+                let wanted = pageSize - resources.count
+                let documents = try engine.command(["doc", "list", "--json", "--profile", profile, "--limit", String(wanted + 1),
+                                                    "--offset", String(documentOffset)]).elements
+                for document in documents.prefix(wanted) {
+                    guard let id = document["id"]?.text else { continue }
+                    let details = [document["type"]?.text, document["date"]?.text, document["page_count"]?.int.map { "\($0) page\($0 == 1 ? "" : "s")" }]
+                    resources.append(.object(["uri": .string(uri(profile, "documents/\(id)")),
+                                              "name": .string("\(profile): \(document["title"]?.text ?? document["file_name"]?.text ?? id)"),
+                                              "description": .string(details.compactMap { $0 }.joined(separator: ", ")),
+                                              "mimeType": .string("application/json")]))
+                }
+                if documents.count > wanted {
+                    next = "r\(profileIndex):\(documentOffset + wanted)"
+                    break
+                }
+            }
+            profileIndex += 1
+            documentOffset = -1
+        }
+        if next == nil, resources.count >= pageSize, profileIndex < profiles.count { next = "r\(profileIndex):\(documentOffset)" }
+        log.results = resources.count
+        var result: [String: JSONValue] = ["resources": .array(resources)]
+        if let next { result["nextCursor"] = .string(next) }
         return .object(result)
     }
 

@@ -44,7 +44,7 @@ final class MCPBackend {
                                    zone: TimeZone.current.identifier, action: Self.agentAction)
         guard let answer = AgentSocket.ask(request, socket: socket), !answer.declined, answer.status == 0 else { return nil }
         let bytes = answer.output.filter { $0.stream == .stdout }.flatMap(\.bytes)
-        return try? JSONDecoder().decode(MCPReply.self, from: Data(bytes))
+        return (try? JSONValue.parse(Data(bytes))).flatMap { try? MCPReply(json: $0) }
     }
 
     /// A locked vault: a tool's failure the assistant can tell the user about.
@@ -61,7 +61,7 @@ final class MCPBackend {
         guard request.zone == TimeZone.current.identifier, request.arguments.count == 1,
               let call = try? JSONDecoder().decode(MCPCall.self, from: Data(request.arguments[0].utf8)) else { return .declined }
         let reply = MCPEngine(vault: vault, scope: call.scope, client: call.client, via: .agent, environment: request.environment).answer(call)
-        return AgentAnswer(status: 0, output: [AgentAnswer.Chunk(stream: .stdout, bytes: Array(MCPJSON.data(reply)))])
+        return AgentAnswer(status: 0, output: [AgentAnswer.Chunk(stream: .stdout, bytes: Array(reply.json.jsonText))])
     }
 }
 
@@ -308,7 +308,7 @@ final class MCPStdioServer {
     }
 
     private func response(id: JSONValue, result: JSONValue) -> Data {
-        let data = MCPJSON.data(JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "result": result]))
+        let data = JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "result": result]).jsonText
         guard data.count <= Self.answerLimit else {
             return response(id: id, error: MCPError(code: MCPError.internalCode,
                                                     message: "the answer is larger than \(Self.answerLimit >> 20) MiB; ask for a smaller page (limit, max_chars)"))
@@ -319,7 +319,7 @@ final class MCPStdioServer {
     private func response(id: JSONValue, error: MCPError) -> Data {
         var body: [String: JSONValue] = ["code": .integer(Int64(error.code)), "message": .string(error.message)]
         if let data = error.data { body["data"] = data }
-        return MCPJSON.data(JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "error": .object(body)]))
+        return JSONValue.object(["jsonrpc": .string("2.0"), "id": id, "error": .object(body)]).jsonText
     }
 
     /// Writes one message and its newline; false when the client closed its end.
