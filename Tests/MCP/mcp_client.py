@@ -59,16 +59,19 @@ async def call(client, name, arguments=None):
     return result
 
 
-async def refused(client, name, arguments, words):
+async def refused(client, name, arguments, words, protocol_error=False):
+    """Refused: an unknown tool as the protocol's invalid-params error; a tool's refused argument
+    as a result with isError (2025-11-25 and later: the model reads why), naming the field."""
     global logged_calls
     logged_calls += 1
     try:
         result = await client.call_tool(name, arguments)
     except MCPError as error:
-        check(error.error.code == -32602, f"{words}: refused with invalid params ({error.error.message})")
+        check(protocol_error and error.error.code == -32602, f"{words}: refused with invalid params ({error.error.message})")
         return error.error.message
-    check(False, f"{words}: refused (got {result})")
-    return ""
+    said = result.content[0].text if result.content else ""
+    check(not protocol_error and result.is_error and "arguments." in said, f"{words}: refused as a tool error ({said})")
+    return said
 
 
 def without(record, key):
@@ -203,7 +206,7 @@ async def full():
                 check(error.error.code == -32602, "another profile's summary is refused")
             # Writes: no tool writes, and no argument makes one write.
             for name in ("med_add", "add_record", "delete_record", "import", "edit", "phr"):
-                await refused(client, name, {}, f"a tool named {name}")
+                await refused(client, name, {}, f"a tool named {name}", protocol_error=True)
             await refused(client, "search", {"query": "ferritin", "delete": True}, "an argument a tool does not take")
             await refused(client, "get_record", {"kind": "medications", "id": "--all"}, "an ID that looks like an option")
             await refused(client, "list_records", {"kind": "medications", "limit": 100000}, "a limit out of range")
@@ -221,11 +224,15 @@ async def scoped():
         check(cli("search", "ferritin")["hits"] and result.structured_content["hits"] == [],
               "search leaves out lab results and documents outside the scope")
         await refused(client, "list_records", {"kind": "lab_results"}, "a kind outside the scope")
-        await refused(client, "document_text", {"id": config["document"]}, "document text without documents")
+        await refused(client, "document_text", {"id": config["document"]}, "document text without documents", protocol_error=True)
         await refused(client, "search", {"query": "ferritin", "kind": "doc"}, "searching a kind outside the scope")
         result = await call(client, "emergency_summary")
-        check(result.structured_content.get("withheld") == ["contacts"] and "contacts" not in result.structured_content,
-              "the summary withholds the contacts")
+        withheld = result.structured_content.get("withheld", [])
+        check("contacts" in withheld and "contacts" not in result.structured_content, "the summary withholds the contacts")
+        check("blood_type" in withheld and "Alex Example" not in result.content[0].text,
+              f"the summary withholds the medical ID: {sorted(result.structured_content)}")
+        result = await call(client, "search", {"query": "laboratry"})
+        check("corrections" not in result.structured_content, "no spelling corrections from the whole vault's words")
         logged_calls += 1
         uris = [str(r.uri) for r in (await client.list_resources()).resources]
         check(uris == ["phr://me/summary"], f"no document resources: {uris}")
@@ -270,13 +277,24 @@ async def agent():
         check(len(result.structured_content["hits"]) >= 2, "search through the agent")
 
 
+async def unlocked():
+    """Opened from the unlock cache: 'phr lock' ends what phr mcp can read, without a restart."""
+    async with Client(server()) as client:
+        result = await call(client, "list_records", {"kind": "medications"})
+        check(not result.is_error and result.structured_content["records"], "read with the unlock cache")
+        done = subprocess.run([PHR, "lock"], env=ENV, capture_output=True, text=True, timeout=60)
+        check(done.returncode == 0, f"phr lock: {done.stderr}")
+        result = await call(client, "list_records", {"kind": "medications"})
+        check(result.is_error and "locked" in result.content[0].text, "after phr lock, phr mcp reads nothing more")
+
+
 async def locked():
     async with Client(server()) as client:
         result = await call(client, "list_records", {"kind": "medications"})
         check(result.is_error and "locked" in result.content[0].text, "a locked vault is said to the assistant")
 
 
-checks = {"full": full, "scoped": scoped, "all-profiles": all_profiles, "agent": agent, "locked": locked}
+checks = {"unlocked": unlocked, "full": full, "scoped": scoped, "all-profiles": all_profiles, "agent": agent, "locked": locked}
 asyncio.run(checks[config["check"]]())
 print("calls", logged_calls)
 sys.exit(1 if failures else 0)

@@ -127,6 +127,12 @@ import Testing
         let seeded = try Self.seed(cli)
         var environment = cli.environment
         environment["XDG_RUNTIME_DIR"] = cli.runtimeDirectory
+        // Unlocked for a while ('phr unlock'): readable until 'phr lock'; the log then holds one
+        // call (the second found the vault locked, with nothing to log it in).
+        #expect(try cli.run(["unlock", "--for", "10m"], Self.env.merging(["XDG_RUNTIME_DIR": cli.runtimeDirectory]) { _, new in new }).status == 0)
+        let unlocked = try Self.client(cli, check: "unlocked", environment: environment, seeded: seeded)
+        #expect(unlocked.status == 0 && !unlocked.said.contains("FAIL"), "\(unlocked.said)")
+        #expect(try Self.accessLog(cli).count == 1)
         // No passphrase, no unlock cache: locked to phr mcp itself.
         let locked = try Self.client(cli, check: "locked", environment: environment, seeded: seeded)
         #expect(locked.status == 0 && !locked.said.contains("FAIL"), "\(locked.said)")
@@ -135,7 +141,7 @@ import Testing
         let run = try Self.client(cli, check: "agent", environment: environment, seeded: seeded)
         #expect(run.status == 0 && !run.said.contains("FAIL"), "\(run.said)")
         let log = try Self.accessLog(cli, ["XDG_RUNTIME_DIR": cli.runtimeDirectory, "PHR_PASSPHRASE": ""])
-        #expect(log.count == run.calls && log.allSatisfy { $0["via"] as? String == "agent" }, "\(log)")
+        #expect(log.count == run.calls + 1 && log.dropLast().allSatisfy { $0["via"] as? String == "agent" }, "\(log)")
     }
 
     /// A running `phr mcp` fed raw bytes.
@@ -207,8 +213,7 @@ import Testing
             (#"{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}"#, -32600),
             (#"{"jsonrpc":"2.0","id":3,"method":"tools/delete"}"#, -32601),
             (#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":[1,2]}"#, -32602),
-            (#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":7}}}"#, -32602),
-            (#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"search","arguments":{}}}"#, -32602),
+            (#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"arguments":{}}}"#, -32602),
             (#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"file:///etc/passwd"}}"#, -32602),
             (#"{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"phr://me/documents/../../etc"}}"#, -32002),
             (String(repeating: "[", count: 5000), -32700),
@@ -218,6 +223,10 @@ import Testing
             let answer = try server.receive()
             #expect(server.errorCode(answer) == code, "\(message.prefix(80)): \(answer)")
         }
+        // A tool's argument of the wrong type (2025-11-25): a result with isError naming it.
+        try server.send(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search","arguments":{"query":7}}}"# + "\n")
+        let wrongType = try #require(try server.receive()["result"] as? [String: Any])
+        #expect(wrongType["isError"] as? Bool == true && "\(wrongType["content"] ?? "")".contains("arguments.query"), "\(wrongType)")
         // A message over 1 MiB is refused without being held; the next one is answered.
         try server.send(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search","arguments":{"query":""# +
                         String(repeating: "a", count: 2 << 20) + "\"}}}\n")

@@ -88,8 +88,13 @@ public enum AssistantAccessLog {
         }
     }
 
-    /// `text` without control characters, at most `limit` characters.
+    /// `text` without control characters, at most `limit` code points (SQLite's length()).
     static func clean(_ text: String, _ limit: Int) -> String {
-        String(String(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }).prefix(limit))
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !CharacterSet.controlCharacters.contains(scalar) {
+            guard scalars.count < limit else { break }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 }

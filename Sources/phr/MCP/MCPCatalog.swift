@@ -35,7 +35,7 @@ enum MCPTools {
             Search one profile's records and the text of its documents, offline, as `phr search` does: words match \
             with typos forgiven and synonyms known (HbA1c, A1C), "quoted phrases" match as written, -word excludes. \
             Hits come best first, with a snippet, the record's kind and ID (read one with get_record, a document's \
-            text with document_text).
+            text with document_text); at most 1,000 over all pages.
             """,
         needs: MCPKind.allCases, needsAny: true,
         parameters: [
@@ -55,9 +55,14 @@ enum MCPTools {
         }
         let limit = arguments.int("limit") ?? 20
         let offset = try MCPPaging.offset(arguments.string("cursor"))
-        var command = ["search", "--json", "--profile", profile, "--limit", String(min(offset + limit + 1, 1_000) + 50)]
+        // phr search gives at most 1,000 hits (and 50 more are asked for, as some may be of
+        // kinds outside the scope): past that, no more pages.
+        guard offset < 1_000 else {
+            return MCPToolOutput(structured: .object(["hits": .array([]), "profile": .string(profile), "next_cursor": .null]), profile: profile, count: 0)
+        }
+        var command = ["search", "--json", "--profile", profile, "--limit", String(min(offset + limit + 1 + 50, 1_000))]
         for option in ["kind", "type", "tag", "since", "until"] {
-            if let value = arguments.string(option) { command += ["--\(option)", value] }
+            if let value = arguments.string(option) { command.append("--\(option)=\(value)") }
         }
         let answer = try engine.command(command + ["--", arguments.string("query") ?? ""])
         // Hits of kinds outside the scope never leave (a query can name any kind itself).
@@ -65,9 +70,10 @@ enum MCPTools {
             hit["kind"]?.text.flatMap(MCPKind.ofSearchKind).map(engine.scope.allows) ?? false
         }
         let page = Array(hits.dropFirst(offset).prefix(limit))
+        // Not the spelling corrections: they come from the whole vault's vocabulary (every
+        // profile, every kind), so they would say what words other records hold.
         var result: [String: JSONValue] = ["hits": .array(page), "profile": .string(profile)]
-        if let corrections = answer["corrections"] { result["corrections"] = corrections }
-        let more = hits.count > offset + page.count
+        let more = hits.count > offset + page.count && offset + page.count < 1_000
         result["next_cursor"] = more ? .string("o\(offset + page.count)") : .null
         return MCPToolOutput(structured: .object(result), profile: profile, count: page.count)
     }
@@ -238,8 +244,8 @@ enum MCPTools {
     ) { engine, arguments in
         let profile = try engine.profile(arguments.string("profile"))
         var command = ["lab", "trend", "--json", "--profile", profile]
-        if let since = arguments.string("since") { command += ["--since", since] }
-        if let units = arguments.string("units") { command += ["--units", units] }
+        if let since = arguments.string("since") { command.append("--since=\(since)") }
+        if let units = arguments.string("units") { command.append("--units=\(units)") }
         let trend = try engine.command(command + ["--", arguments.string("analyte") ?? ""])
         return MCPToolOutput(structured: wrapped(trend, as: "trend"), profile: profile, count: trend["points"]?.elements.count)
     }
@@ -279,7 +285,7 @@ enum MCPTools {
     ) { engine, arguments in
         let profile = try engine.profile(arguments.string("profile"))
         var command = ["med", "due", "--json", "--profile", profile]
-        if let within = arguments.string("within") { command += ["--within", within] }
+        if let within = arguments.string("within") { command.append("--within=\(within)") }
         let due = try engine.command(command).elements
         return MCPToolOutput(structured: .object(["due": .array(due), "profile": .string(profile)]), profile: profile, count: due.count)
     }
@@ -369,8 +375,8 @@ enum MCPTools {
 
     static let emergencySummary = MCPTool(
         name: "emergency_summary", title: "Emergency summary",
-        description: "What the emergency card says: allergies, conditions, medications and whom to call (the sections this server may read), as `phr emergency --json` gives it.",
-        needs: [.allergies, .conditions, .medications, .contacts], needsAny: true,
+        description: "What the emergency card says: who (the medical ID), allergies, conditions, medications and whom to call (the parts this server may read; withheld names the others), as `phr emergency --json` gives it.",
+        needs: [.allergies, .conditions, .medications, .contacts, .medicalID], needsAny: true,
         parameters: []
     ) { engine, arguments in
         let profile = try engine.profile(arguments.string("profile"))
@@ -378,18 +384,25 @@ enum MCPTools {
         return MCPToolOutput(structured: summary, profile: profile, count: nil)
     }
 
-    /// `phr emergency --json` without the sections outside the scope (named in `withheld`).
+    /// `phr emergency --json` without what is outside the scope (named in `withheld`): the
+    /// sections of kinds not allowed, and everything else on the card (name, birth date, blood
+    /// type, organ donation, height, weight, notes: the medical ID) unless the medical ID is.
     static func summary(_ engine: MCPEngine, profile: String) throws -> JSONValue {
-        guard case .object(var card) = try engine.command(["emergency", "--json", "--profile", profile]) else {
+        guard case .object(let card) = try engine.command(["emergency", "--json", "--profile", profile]) else {
             throw MCPError(code: MCPError.internalCode, message: "phr's emergency summary was not an object")
         }
+        var kept: [String: JSONValue] = [:]
         var withheld: [JSONValue] = []
-        for section in emergencySection where !engine.scope.allows(section.kind) && card[section.key] != nil {
-            card[section.key] = nil
-            withheld.append(.string(section.key))
+        for key in card.keys.sorted() {
+            let kind = emergencySection.first { $0.key == key }?.kind ?? .medicalID
+            if key == "profile" || engine.scope.allows(kind) {
+                kept[key] = card[key]
+            } else {
+                withheld.append(.string(key))
+            }
         }
-        if !withheld.isEmpty { card["withheld"] = .array(withheld) }
-        return .object(card)
+        if !withheld.isEmpty { kept["withheld"] = .array(withheld) }
+        return .object(kept)
     }
 
     static let medicalID = MCPTool(

@@ -35,6 +35,11 @@ struct MCPCall: Codable, Sendable {
     var client: String
     /// Whether the result may carry `structuredContent` (protocol 2025-06-18 and later).
     var structured: Bool
+    /// Whether a tool's refused arguments are a result with isError, for the model to correct
+    /// (2025-11-25 and later), rather than a protocol error.
+    var toolErrorsAsResults: Bool
+    /// The 2026-07-28 revision (a missing resource is -32602 there, -32002 before).
+    var modern: Bool
 }
 
 /// What a call gives back: a JSON-RPC result or error.
@@ -92,11 +97,15 @@ struct MCPEngine {
     /// The environment the commands see: the caller's, without passphrase sources, offline
     /// unless the user allowed the network.
     let environment: [String: String]
+    let toolErrorsAsResults: Bool
+    let modern: Bool
 
-    init(vault: Vault, scope: MCPScope, client: String, via: AssistantAccess.Via, environment: [String: String]) {
+    init(vault: Vault, call: MCPCall, via: AssistantAccess.Via, environment: [String: String]) {
         self.vault = vault
-        self.scope = scope
-        self.client = client
+        scope = call.scope
+        client = call.client
+        toolErrorsAsResults = call.toolErrorsAsResults
+        modern = call.modern
         self.via = via
         var environment = ProcessEnvironment.withoutPassphrases(environment)
         environment["PHR_PROFILE"] = nil
@@ -155,9 +164,8 @@ struct MCPEngine {
         guard tool.available(in: scope) else {
             throw MCPError.invalidParams("params.name", "\(name) reads records outside what phr mcp was started to share")
         }
-        let checked = try tool.check(arguments)
         do {
-            let output = try tool.run(self, checked)
+            let output = try tool.run(self, try tool.check(arguments))
             log.profile = output.profile
             log.results = output.count
             let text = MCPJSON.compact(output.structured)
@@ -167,9 +175,16 @@ struct MCPEngine {
             return .object(result)
         } catch let failure as MCPToolFailure {
             log.outcome = .failed
-            return .object(["content": .array([.object(["type": .string("text"), "text": .string(failure.message)])]),
-                            "isError": .bool(true)])
+            return Self.toolError(failure.message)
+        } catch let error as MCPError where error.code == MCPError.invalidParamsCode && toolErrorsAsResults {
+            // An argument refused (outside the scope, not of its schema): the model reads why.
+            log.outcome = .refused
+            return Self.toolError(error.message)
         }
+    }
+
+    static func toolError(_ words: String) -> JSONValue {
+        .object(["content": .array([.object(["type": .string("text"), "text": .string(words)])]), "isError": .bool(true)])
     }
 
     // MARK: - Running phr's read commands
@@ -214,7 +229,15 @@ struct MCPEngine {
         switch scope.profiles {
         case nil: allowed = names
         case let listed? where listed.isEmpty: allowed = defaultName.map { [$0] } ?? []
-        case let listed?: allowed = names.filter { name in listed.contains { $0.caseInsensitiveCompare(name) == .orderedSame } }
+        case let listed?:
+            // A name given to --profile is the profile of that exact name, else the one profile
+            // that matches it ignoring case (two that differ only in case: neither).
+            allowed = listed.compactMap { given in
+                if names.contains(given) { return given }
+                let folded = names.filter { $0.caseInsensitiveCompare(given) == .orderedSame }
+                return folded.count == 1 ? folded[0] : nil
+            }
+            allowed = allowed.enumerated().filter { index, name in !allowed[..<index].contains(name) }.map(\.element)
         }
         if let defaultName, let index = allowed.firstIndex(of: defaultName), index > 0 {
             allowed.remove(at: index)
@@ -233,7 +256,8 @@ struct MCPEngine {
             }
             return first
         }
-        guard let match = allowed.first(where: { $0.caseInsensitiveCompare(requested) == .orderedSame }) else {
+        let folded = allowed.filter { $0.caseInsensitiveCompare(requested) == .orderedSame }
+        guard let match = allowed.first(where: { $0 == requested }) ?? (folded.count == 1 ? folded.first : nil) else {
             throw MCPError.invalidParams("arguments.profile", "'\(requested)' is not a profile this server may read (it may read: \(allowed.joined(separator: ", ")))")
         }
         return match

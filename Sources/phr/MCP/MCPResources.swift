@@ -112,8 +112,13 @@ enum MCPResources {
                                               "mimeType": .string("application/json")]))
                 }
                 documentOffset = 0
+                if resources.count >= pageSize, engine.scope.allows(.documents) {
+                    // The page is full with the summary: its documents start the next one.
+                    next = "r\(profileIndex):0"
+                    break
+                }
             }
-            if engine.scope.allows(.documents), resources.count < pageSize {
+            if engine.scope.allows(.documents) {
                 let wanted = pageSize - resources.count
                 let documents = try engine.command(["doc", "list", "--json", "--profile", profile, "--limit", String(wanted + 1),
                                                     "--offset", String(documentOffset)]).elements
@@ -164,19 +169,19 @@ enum MCPResources {
         let rest = Array(parts.dropFirst())
         if rest == ["summary"] {
             guard MCPTools.emergencySummary.available(in: engine.scope) else { throw outside(address) }
-            let summary = try toolFailureAsError { try MCPTools.summary(engine, profile: profile) }
+            let summary = try toolFailureAsError(engine) { try MCPTools.summary(engine, profile: profile) }
             log.results = 1
             return contents(address, "application/json", MCPJSON.compact(summary))
         }
-        guard rest.count >= 2, rest[0] == "documents" else { throw notFound(address) }
+        guard rest.count >= 2, rest[0] == "documents" else { throw notFound(address, engine) }
         guard engine.scope.allows(.documents) else { throw outside(address) }
         let id = rest[1]
         guard (1...32).contains(id.count), id.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
-            throw notFound(address)
+            throw notFound(address, engine)
         }
         switch rest.count {
         case 2:
-            let shown = try toolFailureAsError { try engine.command(["doc", "show", "--json", "--profile", profile, "--", id]) }
+            let shown = try toolFailureAsError(engine) { try engine.command(["doc", "show", "--json", "--profile", profile, "--", id]) }
             let count = shown["document"]?["page_count"]?.int ?? 0
             let pages = (0..<min(count, 10_000)).map { JSONValue.string(uri(profile, "documents/\(id)/pages/\($0 + 1)")) }
             log.results = 1
@@ -184,9 +189,9 @@ enum MCPResources {
                 "document": shown["document"] ?? .null, "ocr_pages": shown["ocr_pages"] ?? .array([]), "pages": .array(pages),
             ])))
         case 4 where rest[2] == "pages":
-            guard let number = Int(rest[3]), number >= 1 else { throw notFound(address) }
-            let shown = try toolFailureAsError { try engine.command(["doc", "show", "--json", "--text", "--profile", profile, "--", id]) }
-            guard let page = shown["text"]?.elements.first(where: { $0["page"]?.int == number }) else { throw notFound(address) }
+            guard let number = Int(rest[3]), number >= 1 else { throw notFound(address, engine) }
+            let shown = try toolFailureAsError(engine) { try engine.command(["doc", "show", "--json", "--text", "--profile", profile, "--", id]) }
+            guard let page = shown["text"]?.elements.first(where: { $0["page"]?.int == number }) else { throw notFound(address, engine) }
             var text = page["text"]?.text ?? ""
             if text.count > pageTextLimit {
                 text = String(text.prefix(pageTextLimit)) + "\n[phr: the page goes on; document_text reads the rest]"
@@ -194,7 +199,7 @@ enum MCPResources {
             log.results = 1
             return contents(address, "text/plain", text)
         default:
-            throw notFound(address)
+            throw notFound(address, engine)
         }
     }
 
@@ -202,9 +207,9 @@ enum MCPResources {
         .object(["contents": .array([.object(["uri": .string(address), "mimeType": .string(type), "text": .string(text)])])])
     }
 
-    /// MCP's "resource not found" (-32002).
-    static func notFound(_ address: String) -> MCPError {
-        MCPError(code: -32002, message: "Resource not found: \(address.prefix(200))", data: .object(["uri": .string(String(address.prefix(200)))]))
+    /// MCP's "resource not found": -32002 in the handshake revisions, -32602 in 2026-07-28.
+    static func notFound(_ address: String, _ engine: MCPEngine) -> MCPError {
+        MCPError(code: engine.modern ? MCPError.invalidParamsCode : -32002, message: "Resource not found: \(address.prefix(200))", data: .object(["uri": .string(String(address.prefix(200)))]))
     }
 
     static func outside(_ address: String) -> MCPError {
@@ -213,11 +218,11 @@ enum MCPResources {
     }
 
     /// A command's failure ("no document with ID x") as the protocol's not-found error.
-    static func toolFailureAsError<T>(_ body: () throws -> T) throws -> T {
+    static func toolFailureAsError<T>(_ engine: MCPEngine, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let failure as MCPToolFailure {
-            throw MCPError(code: -32002, message: "Resource not found: \(failure.message)")
+            throw MCPError(code: engine.modern ? MCPError.invalidParamsCode : -32002, message: "Resource not found: \(failure.message)")
         }
     }
 }

@@ -10,18 +10,27 @@ final class MCPBackend {
 
     let location: VaultLocation
     let scope: MCPScope
+    /// The vault this process opened itself, and whether its keys came from the unlock cache
+    /// (then it is closed as soon as the unlock ends or `phr lock` clears it).
     private var vault: Vault?
+    private var openedFromCache = false
 
     init(location: VaultLocation, scope: MCPScope) {
         self.location = location
         self.scope = scope
     }
 
-    func answer(method: String, params: JSONValue, client: String, structured: Bool) -> MCPReply {
-        let call = MCPCall(method: method, params: params, scope: scope, client: client, structured: structured)
-        if vault == nil, let reply = askAgent(call) { return reply }
+    func answer(_ call: MCPCall) -> MCPReply {
+        let method = call.method
+        // The agent first, whenever one runs: this process then holds no key.
+        if let reply = askAgent(call) {
+            vault = nil
+            return reply
+        }
+        if vault != nil, openedFromCache, !unlockCacheHolds() { vault = nil }
         do {
             if vault == nil {
+                openedFromCache = unlockCacheHolds()
                 vault = try Session.openVaultIfUnlockable(location, unlocking: Unlocking(environment: ProcessEnvironment.variables, prompt: nil))
             }
         } catch let error as PHRError {
@@ -32,7 +41,14 @@ final class MCPBackend {
         guard let vault else {
             return locked(method, "the vault at \(location.root) is locked; phr mcp never asks for the passphrase. Run 'phr serve' (or 'phr unlock') in a terminal, then ask again")
         }
-        return MCPEngine(vault: vault, scope: scope, client: client, via: .process, environment: ProcessEnvironment.variables).answer(call)
+        return MCPEngine(vault: vault, call: call, via: .process, environment: ProcessEnvironment.variables).answer(call)
+    }
+
+    /// Whether the unlock cache holds this vault's keys now (`phr unlock`, not yet ended or
+    /// locked).
+    private func unlockCacheHolds() -> Bool {
+        guard let keyFile = try? Vault.readKeyFile(at: location), let cached = UnlockCache.load(vaultID: keyFile.vaultID) else { return false }
+        return cached.keys.matches(keyFile)
     }
 
     /// The agent's answer, or nil when no agent runs for the vault or it declined.
@@ -60,7 +76,7 @@ final class MCPBackend {
     static func answer(_ request: AgentCommand, vault: Vault) -> AgentAnswer {
         guard request.zone == TimeZone.current.identifier, request.arguments.count == 1,
               let call = try? JSONDecoder().decode(MCPCall.self, from: Data(request.arguments[0].utf8)) else { return .declined }
-        let reply = MCPEngine(vault: vault, scope: call.scope, client: call.client, via: .agent, environment: request.environment).answer(call)
+        let reply = MCPEngine(vault: vault, call: call, via: .agent, environment: request.environment).answer(call)
         return AgentAnswer(status: 0, output: [AgentAnswer.Chunk(stream: .stdout, bytes: Array(reply.json.jsonText))])
     }
 }
@@ -156,7 +172,24 @@ final class MCPStdioServer {
                 return response(id: .null, error: MCPError(code: MCPError.invalidRequest,
                                                            message: "a batch holds 1 to \(Self.batchLimit) messages"))
             }
-            let answers = batch.compactMap { handleMessage($0) }
+            var total = 0
+            let answers = batch.compactMap { message -> Data? in
+                guard var answer = handleMessage(message) else { return nil }
+                total += answer.count
+                if total > Self.answerLimit {
+                    // The batch's answers together stay under the limit too.
+                    let id = message["id"].flatMap { id -> JSONValue? in
+                        switch id {
+                        case .string, .integer: return id
+                        default: return nil
+                        }
+                    } ?? .null
+                    answer = response(id: id, error: MCPError(code: MCPError.internalCode,
+                                                              message: "the batch's answers are larger than \(Self.answerLimit >> 20) MiB; ask for less in each"))
+                    total += answer.count
+                }
+                return answer
+            }
             guard !answers.isEmpty else { return nil }
             return Data("[".utf8) + answers.joined(separator: Data(",".utf8)) + Data("]".utf8)
         }
@@ -238,6 +271,10 @@ final class MCPStdioServer {
                            message: "Invalid request: send initialize first (or server/discover, then the protocol version in each request's _meta)")
         }
         let structured = modern || (handshakeVersion ?? "") >= "2025-06-18"
+        func call(_ method: String) -> MCPCall {
+            MCPCall(method: method, params: params, scope: scope, client: client, structured: structured,
+                    toolErrorsAsResults: modern || (handshakeVersion ?? "") >= "2025-11-25", modern: modern)
+        }
         func finish(_ reply: MCPReply, cacheable: Bool) throws -> JSONValue {
             if let error = reply.error { throw MCPError(code: error.code, message: error.message, data: error.data) }
             let result = reply.result ?? .object([:])
@@ -248,9 +285,9 @@ final class MCPStdioServer {
             let tools = MCPTools.available(in: scope).map { $0.listing(titles: structured) }
             return try finish(.success(.object(["tools": .array(tools)])), cacheable: true)
         case "tools/call":
-            return try finish(backend.answer(method: method, params: params, client: client, structured: structured), cacheable: false)
+            return try finish(backend.answer(call(method)), cacheable: false)
         case "resources/list", "resources/read":
-            return try finish(backend.answer(method: method, params: params, client: client, structured: structured), cacheable: true)
+            return try finish(backend.answer(call(method)), cacheable: true)
         case "resources/templates/list":
             return try finish(.success(MCPResources.templates(scope)), cacheable: true)
         default:

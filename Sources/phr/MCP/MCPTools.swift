@@ -52,7 +52,9 @@ struct MCPParameter: Sendable {
         case (.string(let maxLength), .string(let text)):
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw MCPError.invalidParams(field, "is empty") }
-            guard text.count <= maxLength else { throw MCPError.invalidParams(field, "is longer than \(maxLength) characters") }
+            // Counted in code points, as the vault counts text (a letter with 500,000 combining
+            // marks is one Character).
+            guard text.unicodeScalars.count <= maxLength else { throw MCPError.invalidParams(field, "is longer than \(maxLength) characters") }
             guard !text.unicodeScalars.contains(where: { $0.value == 0 }) else { throw MCPError.invalidParams(field, "holds a NUL character") }
             return .string(trimmed)
         case (.integer(let range), .integer(let number)):
