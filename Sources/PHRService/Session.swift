@@ -20,7 +20,29 @@ public struct Unlocking {
     public static var withoutPrompt: Unlocking { Unlocking(prompt: nil) }
 
     /// The words the prompt shows for the vault's own passphrase.
-    public static let vaultPrompt = "Passphrase for the phr vault: "
+    public static let vaultPrompt = "Passphrase (or recovery key) for the phr vault: "
+    /// The words after a typed passphrase did not open the vault.
+    public static let retryPrompt = "That did not open the vault. Passphrase (or recovery key), again: "
+    /// How many times a person is asked before "wrong passphrase" (a variable or file: once).
+    public static let attempts = 3
+
+    /// A passphrase (or recovery key) that `accept` takes: from the environment (once), else
+    /// the prompt, asked again after a wrong one up to `attempts` times; nil when no one could be
+    /// asked. `accept` throws `VaultError.wrongPassphrase` for one that does not open the vault.
+    public func verified<T>(prompt words: String = Unlocking.vaultPrompt, _ accept: (SecretBytes) throws -> T) throws -> T? {
+        if let secret = try PassphraseSource.current(environment: environment) { return try accept(secret) }
+        guard let prompt else { return nil }
+        var words = words
+        for attempt in 1...Self.attempts {
+            guard let secret = try prompt(words) else { return nil }
+            do {
+                return try accept(secret)
+            } catch VaultError.wrongPassphrase where attempt < Self.attempts {
+                words = Self.retryPrompt
+            }
+        }
+        throw VaultError.wrongPassphrase
+    }
 
     /// A passphrase (or recovery key): from the environment, else the prompt; nil when neither
     /// gave one.
@@ -55,8 +77,7 @@ public struct Session {
         if let cached = UnlockCache.load(vaultID: keyFile.vaultID), cached.keys.matches(keyFile) {
             return cached.keys
         }
-        guard let secret = try unlocking.secret() else { return nil }
-        return try Vault.unlock(keyFile: keyFile, secret: secret)
+        return try unlocking.verified { secret in try Vault.unlock(keyFile: keyFile, secret: secret) }
     }
 
     /// Opens the vault at `location`; `VaultError.locked` when it cannot be unlocked.

@@ -146,6 +146,19 @@ extension CLI {
     /// input echoed, line ends as "\n").
     func runOnTerminal(_ arguments: [String], _ extra: [String: String] = [:], input: String,
                        timeout: TimeInterval = 120) throws -> (status: Int32, screen: String) {
+        try runOnTerminal(arguments, extra, input: input, answers: [], timeout: timeout)
+    }
+
+    /// Runs phr on a new pseudo-terminal and types each answer once its prompt is on the screen
+    /// (after the previous one's): how a person answers a passphrase prompt, which discards
+    /// anything typed before it shows.
+    func runOnTerminal(_ arguments: [String], _ extra: [String: String] = [:], answers: [(prompt: String, typed: String)],
+                       timeout: TimeInterval = 120) throws -> (status: Int32, screen: String) {
+        try runOnTerminal(arguments, extra, input: "", answers: answers, timeout: timeout)
+    }
+
+    private func runOnTerminal(_ arguments: [String], _ extra: [String: String], input: String, answers: [(prompt: String, typed: String)],
+                               timeout: TimeInterval) throws -> (status: Int32, screen: String) {
         // posix_openpt, unlockpt and ptsname as Linux does them (Glibc's module leaves them out):
         // open the multiplexer, unlock the new terminal (TIOCSPTLCK) and ask its number (TIOCGPTN).
         let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
@@ -159,7 +172,9 @@ extension CLI {
         try #require(slave >= 0, "open \(name): \(errno)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", CLI.phr] + arguments
+        // With answers, the terminal is also the controlling one (/dev/tty), where phr asks for
+        // passphrases.
+        process.arguments = (answers.isEmpty ? ["-w"] : ["-w", "-c"]) + [CLI.phr] + arguments
         var env = environment
         env["TERM"] = "xterm"
         for (key, value) in extra { env[key] = value.isEmpty ? nil : value }
@@ -175,11 +190,21 @@ extension CLI {
         // Read until the child and everything it started have closed the terminal (EIO).
         nonisolated(unsafe) var screen = Data()
         let done = DispatchSemaphore(value: 0)
+        let pending = answers
         DispatchQueue.global().async {
             var buffer = [UInt8](repeating: 0, count: 4096)
+            var next = 0
+            var searchFrom = 0
             while true {
                 let count = read(master, &buffer, buffer.count)
                 if count > 0 { screen.append(contentsOf: buffer[0..<count]) } else if count < 0 && errno == EINTR { continue } else { break }
+                // The next prompt on the screen (after the last answered one): type its answer.
+                while next < pending.count, let found = screen[searchFrom...].range(of: Data(pending[next].prompt.utf8)) {
+                    let typed = pending[next].typed
+                    _ = typed.utf8CString.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count - 1) }
+                    searchFrom = found.upperBound
+                    next += 1
+                }
             }
             done.signal()
         }

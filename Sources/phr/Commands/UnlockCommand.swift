@@ -31,14 +31,11 @@ struct UnlockCommand: ParsableCommand {
         let location = vault.location
         let keyFile = try Vault.readKeyFile(at: location)
         let seconds = DurationText.parse(duration)!
-        let secret: SecretBytes
-        do {
-            secret = try VaultAccess.secret(for: location)
-        } catch VaultError.locked {
+        // A wrong passphrase typed on the terminal is asked again (three tries in all).
+        guard let keys = try VaultAccess.unlocking.verified({ secret in try Vault.unlock(keyFile: keyFile, secret: secret) }) else {
             // "run 'phr unlock'" is no hint for the command that just ran.
             throw UnlockError.nobodyToAsk(path: location.root)
         }
-        let keys = try Vault.unlock(keyFile: keyFile, secret: secret)
         try UnlockCache.store(keys, vaultID: keyFile.vaultID, duration: seconds)
         let until = Date().addingTimeInterval(seconds)
         let formatter = DateFormatter()

@@ -38,8 +38,10 @@ enum PassphrasePrompt {
             signal(SIGINT, previous)
             ttyDescriptor = -1
         }
-        _ = prompt.withCString { write(fd, $0, strlen($0)) }
+        // Echo off before the prompt shows: what is typed (or pasted) after it is never echoed
+        // and never flushed.
         tcsetattr(fd, TCSAFLUSH, &silent)
+        _ = prompt.withCString { write(fd, $0, strlen($0)) }
         var line = [UInt8]()
         defer { wipe(&line) }
         var byte: UInt8 = 0
@@ -51,14 +53,30 @@ enum PassphrasePrompt {
         return SecretBytes(copying: line)
     }
 
-    /// Asks twice for a new passphrase and insists they match.
+    /// Asks twice for a new passphrase and insists they match; a short one or a mismatch is
+    /// said on the terminal and asked again, `Unlocking.attempts` times in all.
     static func askNew(_ prompt: String) throws -> SecretBytes? {
-        guard let first = try ask(prompt) else { return nil }
-        try Passphrase.validateNew(first)
-        guard let second = try ask("Repeat the passphrase: ") else { return nil }
-        guard first.isEqual(to: second) else {
-            throw VaultError.passphraseRejected("the two passphrases do not match")
+        for attempt in 1...Unlocking.attempts {
+            guard let first = try ask(prompt) else { return nil }
+            do {
+                try Passphrase.validateNew(first)
+                guard let second = try ask("Repeat the passphrase: ") else { return nil }
+                guard first.isEqual(to: second) else {
+                    throw VaultError.passphraseRejected("the two passphrases do not match")
+                }
+                return first
+            } catch VaultError.passphraseRejected(let reason) where attempt < Unlocking.attempts {
+                say("phr: \(reason); try again (\(Unlocking.attempts - attempt) more \(Unlocking.attempts - attempt == 1 ? "try" : "tries"))\n")
+            }
         }
-        return first
+        return nil
+    }
+
+    /// Writes `text` on the terminal (not on stderr: it belongs with the prompt).
+    static func say(_ text: String) {
+        let fd = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = text.withCString { write(fd, $0, strlen($0)) }
     }
 }

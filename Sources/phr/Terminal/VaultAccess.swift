@@ -20,6 +20,17 @@ enum VaultAccess {
         return secret
     }
 
+    /// A passphrase (or recovery key) that opens the vault's master key: from the environment,
+    /// else the terminal, asked again after a wrong one (`Unlocking.attempts` in all).
+    static func verifiedSecret(for location: VaultLocation, keyFile: KeyFile, prompt: String) throws -> SecretBytes {
+        let secret = try unlocking.verified(prompt: prompt) { secret -> SecretBytes in
+            _ = try Vault.unlockMasterKey(keyFile: keyFile, secret: secret)
+            return secret
+        }
+        guard let secret else { throw VaultError.locked(path: location.root) }
+        return secret
+    }
+
     /// The working keys, from the cache or a passphrase, checked against the key file.
     static func keys(for location: VaultLocation, keyFile: KeyFile) throws -> VaultKeys {
         guard let keys = try Session.keys(for: location, keyFile: keyFile, unlocking: unlocking) else {
