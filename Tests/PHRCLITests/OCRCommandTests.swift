@@ -58,6 +58,13 @@ import Testing
         let outlinesID = try #require((added.compactMap { $0["document"] as? [String: Any] }.first { ($0["file_name"] as? String) == "outlines.pdf" }
                                        ?? added.compactMap { $0["document"] as? [String: Any] }.last)?["id"] as? String)
         #expect(try cli.run(["search", "amoxicillin"], Self.env).stdout.contains("doc   \(outlinesID)  "), "the outlines were read by OCR")
+        // --ocr-always reads a document with a text layer by OCR too (doc add's --ocr always).
+        let text = try cli.run(["doc", "add", "\(Self.samples)/prescription-amoxicillin.pdf", "--json"], Self.env)
+        let textID = try #require(((try JSONSerialization.jsonObject(with: Data(text.stdout.utf8)) as? [[String: Any]])?.first?["document"] as? [String: Any])?["id"] as? String)
+        #expect(try cli.run(["doc", "show", textID], Self.env).stdout.contains("text      indexed\n"))
+        let always = try cli.run(["doc", "reindex", "--ocr-always", textID], Self.env)
+        #expect(always.status == 0 && always.stdout.contains("indexed by OCR"), "\(always.output)")
+        #expect(try cli.run(["doc", "reindex", "--ocr-always"], Self.env).status == 64)
     }
 
     @Test func documentsStoredWithoutOCRWaitAndReindexReadsThem() throws {

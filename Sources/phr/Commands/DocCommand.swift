@@ -451,10 +451,17 @@ struct DocReindex: ParsableCommand {
     var pdfPasswordFile: String?
     @Flag(help: "Read by OCR the pages that need it (images, scans, junk text layers); without IDs, every document waiting for OCR. An interrupted run continues where it stopped.")
     var ocr = false
+    @Flag(name: .customLong("ocr-always"), help: "Read every page of the documents named by OCR, text layer or not (the OCR text replaces it), as 'doc add --ocr always' does.")
+    var ocrAlways = false
     @Option(name: .customLong("ocr-lang"), help: "OCR languages (deu+eng); the vault's default if omitted.")
     var ocrLang: String?
 
+    func validate() throws {
+        if ocrAlways && ids.isEmpty { throw ValidationError("--ocr-always: name the documents to read again (their IDs)") }
+    }
+
     func run() throws {
+        let ocr = self.ocr || ocrAlways
         let password = try pdfPasswordFile.map { try DocumentError.readPasswordFile($0) }
         let context = try DocContext(vault, profile)
         var documents = ids.isEmpty ? try context.store.list() : try ids.map { try context.store.get($0) }
@@ -473,7 +480,7 @@ struct DocReindex: ParsableCommand {
         let bar = Progress(ocr ? "reading by OCR" : "reindexing", enabled: (documents.count > 1 || ocr) && Console.stderrIsTTY)
         var removed: [String] = []
         let updated = try importer.reindex(documents, password: password,
-                                           ocr: ocr ? OCROptions(mode: .auto, languages: languages, blankPages: true) : nil,
+                                           ocr: ocr ? OCROptions(mode: ocrAlways ? .always : .auto, languages: languages, blankPages: true) : nil,
                                            removed: { removed.append($0) }) { done, total, id in
             bar.update(done: Int64(done), total: Int64(total), detail: "\(done)/\(total) \(id)")
         }
