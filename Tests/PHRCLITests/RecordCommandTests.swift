@@ -203,6 +203,24 @@ import Testing
         #expect(try cli.run(["appt", "list", "--on", "2026-12-03"], env).stdout.contains("Praxis Dr. Anna Beispiel (SAMPLE)  Praxis Dr. Beispiel, Musterstraße 12, 10115 Berlin  Hautkrebs-Screening"))
     }
 
+    /// The card's weight is the newer of the medical ID's and the health log's last one, and
+    /// says when a logged one was logged (issue 35, item 9).
+    @Test func theEmergencyCardTakesTheNewerWeight() throws {
+        let cli = try CLI(label: "card-weight")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        #expect(try cli.run(["id", "set", "--weight", "72kg", "--height", "178cm"], Self.env("2026-05-10T10:00:00Z")).status == 0)
+        #expect(try cli.run(["emergency"], Self.env("2026-05-10T10:00:00Z")).stdout.contains("height/weight  178 cm, 72 kg\n"))
+        #expect(try cli.run(["log", "weight", "80.4kg"], Self.env("2026-05-12T08:00:00Z")).status == 0)
+        let logged = try cli.run(["emergency"], Self.env("2026-05-12T09:00:00Z"))
+        #expect(logged.stdout.contains("height/weight  178 cm, 80.4 kg (logged 2026-05-12)\n"), "\(logged.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["emergency", "--json"], Self.env("2026-05-12T09:00:00Z")).stdout.utf8)) as? [String: Any])
+        #expect(json["weight_kg"] as? Double == 80.4 && json["weight_logged_on"] as? String == "2026-05-12")
+        // Set again on the medical ID afterwards: that one is newer.
+        #expect(try cli.run(["id", "set", "--weight", "79kg"], Self.env("2026-05-13T10:00:00Z")).status == 0)
+        #expect(try cli.run(["emergency"], Self.env("2026-05-13T11:00:00Z")).stdout.contains("height/weight  178 cm, 79 kg\n"))
+    }
+
     @Test func contactsMedicalIDHistoryAndTheEmergencyCard() throws {
         let cli = try CLI(label: "card")
         defer { cli.cleanUp() }

@@ -12,10 +12,18 @@ extension EmergencyCard {
             let conditions = ConditionStore.ordered(try ConditionStore.all(db, profileID: profile.id).filter(\.isCurrent))
             let medications = MedicationStore.ordered(try MedicationStore.all(db, profileID: profile.id).filter { $0.isActive(on: today) })
             let contacts = try ContactStore.all(db, profileID: profile.id).filter(\.emergency)
+            // The weight is the newer of the medical ID's and the health log's last one.
+            var weightKg = id?.weightKg
+            var weightLoggedOn: String?
+            if let logged = try LogStore.latest(db, metric: .weight, profileID: profile.id),
+               weightKg == nil || logged.instant >= (id.flatMap { Timestamp.parse($0.updatedAt) } ?? .distantPast) {
+                weightKg = (logged.value * 10).rounded() / 10
+                weightLoggedOn = logged.day.description
+            }
             return EmergencyCard(
                 profile: profile.name, name: id?.name, dateOfBirth: id?.dateOfBirth?.description, age: id?.age(on: today),
                 sex: id?.sex?.rawValue, bloodType: id?.bloodType, organDonor: id?.organDonor, heightCm: id?.heightCm,
-                weightKg: id?.weightKg, notes: id?.notes,
+                weightKg: weightKg, weightLoggedOn: weightLoggedOn, notes: id?.notes,
                 allergies: allergies.map { AllergyLine(substance: $0.substance, severity: $0.severity?.rawValue,
                                                        criticality: $0.criticality?.rawValue, reaction: $0.reaction) },
                 conditions: conditions.map(\.name),

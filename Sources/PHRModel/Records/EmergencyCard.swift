@@ -51,6 +51,9 @@ public struct EmergencyCard: Codable, Sendable, Equatable {
     public var organDonor: Bool?
     public var heightCm: Double?
     public var weightKg: Double?
+    /// The day `weightKg` was logged, when it is the health log's newest weight (newer than the
+    /// medical ID's); nil when it is the medical ID's.
+    public var weightLoggedOn: String?
     public var notes: String?
     public var allergies: [AllergyLine]
     public var conditions: [String]
@@ -65,6 +68,7 @@ public struct EmergencyCard: Codable, Sendable, Equatable {
         case organDonor = "organ_donor"
         case heightCm = "height_cm"
         case weightKg = "weight_kg"
+        case weightLoggedOn = "weight_logged_on"
         case notes, allergies, conditions, medications, contacts
     }
 
@@ -78,6 +82,7 @@ public struct EmergencyCard: Codable, Sendable, Equatable {
         organDonor: Bool? = nil,
         heightCm: Double? = nil,
         weightKg: Double? = nil,
+        weightLoggedOn: String? = nil,
         notes: String? = nil,
         allergies: [AllergyLine],
         conditions: [String],
@@ -93,6 +98,7 @@ public struct EmergencyCard: Codable, Sendable, Equatable {
         self.organDonor = organDonor
         self.heightCm = heightCm
         self.weightKg = weightKg
+        self.weightLoggedOn = weightLoggedOn
         self.notes = notes
         self.allergies = allergies
         self.conditions = conditions

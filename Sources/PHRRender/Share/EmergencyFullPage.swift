@@ -115,7 +115,9 @@ struct EmergencyFullPage {
         facts.append(Field("Blood type", card.bloodType ?? "not recorded", emphasized: card.bloodType != nil))
         if let donor = card.organDonor { facts.append(Field("Organ donor", donor ? "yes" : "no", emphasized: true)) }
         if let height = card.heightCm { facts.append(Field("Height", "\(ShareBundleComposer.number(height)) cm")) }
-        if let weight = card.weightKg { facts.append(Field("Weight", "\(ShareBundleComposer.number(weight)) kg")) }
+        if let weight = card.weightKg {
+            facts.append(Field("Weight", "\(ShareBundleComposer.number(weight)) kg" + (card.weightLoggedOn.map { " (logged \($0))" } ?? "")))
+        }
         return facts
     }
 

@@ -71,7 +71,7 @@ struct EmergencyCommand: ParsableCommand {
         section("age", about.isEmpty ? [] : [about], empty: "not set")
         section("blood type", card.bloodType.map { [$0] } ?? [], empty: "not set")
         section("organ donor", card.organDonor.map { [$0 ? "yes" : "no"] } ?? [], empty: "not set")
-        let body = [card.heightCm.map { "\(RecordText.number($0)) cm" }, card.weightKg.map { "\(RecordText.number($0)) kg" }].compactMap { $0 }
+        let body = [card.heightCm.map { "\(RecordText.number($0)) cm" }, card.weightKg.map { "\(RecordText.number($0)) kg" + (card.weightLoggedOn.map { " (logged \($0))" } ?? "") }].compactMap { $0 }
         if !body.isEmpty { section("height/weight", [body.joined(separator: ", ")], empty: "") }
         section("allergies", card.allergies.map { allergy in
             var details: [String] = []
