@@ -75,6 +75,7 @@ bench-deps: deps
 	$(call install_missing,$(BENCH_PACKAGES))
 
 build: deps
+	@echo "make: building phr (the first build on 2 cores takes 5 to 10 minutes; later ones seconds)"
 	swift build $(SWIFT_FLAGS)
 
 # Tests that read the third-party corpus ($$PHR_TEST_DATA, else ../shared/data) are skipped when it
@@ -83,14 +84,16 @@ build: deps
 CORPUS_SKIP_REASON := skipped: "needs the third-party corpus
 
 test: deps
+	@echo "make: building phr and its tests (the first build on 2 cores takes 5 to 10 minutes), then running 700+ tests (about 5 minutes)"
 	@set -o pipefail; swift build --build-tests $(SWIFT_FLAGS) 2>&1 | tee .build/build-output.log
 	@# SwiftPM's notes about a dependency's own package layout ("warning: 'swift-distributed-tracing':
 	@# found 1 file(s) which are unhandled") are not phr's code and cannot be fixed here.
 	@warnings=$$(awk '/(^|: )warning:/ && !(/^warning: .[a-z0-9-]+.: found [0-9]+ file\(s\) which are unhandled/ && !/^warning: .phr.:/) { n++ } END { print n + 0 }' .build/build-output.log); \
 	if [ "$$warnings" -gt 0 ]; then echo "make: the build printed $$warnings warnings (see above); phr builds without any"; exit 1; fi
 	@mkdir -p .build; set -o pipefail; \
-	swift test --skip-build $(SWIFT_FLAGS) 2>&1 | tee .build/test-output.log; status=$$?; \
+	swift test --skip-build --disable-xctest $(SWIFT_FLAGS) 2>&1 | tee .build/test-output.log; status=$$?; \
 	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-output.log); \
+	echo "make: the times above are wall-clock, for tests that ran in parallel"; \
 	if [ "$$skipped" -gt 0 ]; then \
 		echo "make: $$skipped tests skipped: no third-party corpus at $${PHR_TEST_DATA:-../shared/data}; run them with PHR_TEST_DATA=/path/to/data make test"; \
 	else \
@@ -103,7 +106,7 @@ test: deps
 test-without-corpus:
 	@mkdir -p .build; set -o pipefail; \
 	env -u PHR_REQUIRE_TEST_DATA PHR_TEST_DATA=/nonexistent/phr-test-data \
-		swift test --skip-build $(SWIFT_FLAGS) > .build/test-without-corpus.log 2>&1; status=$$?; \
+		swift test --skip-build --disable-xctest $(SWIFT_FLAGS) > .build/test-without-corpus.log 2>&1; status=$$?; \
 	grep -E '✘|Test run with' .build/test-without-corpus.log; \
 	skipped=$$(grep -c -F '$(CORPUS_SKIP_REASON)' .build/test-without-corpus.log); \
 	echo "make: without the corpus, $$skipped tests skipped (full output in .build/test-without-corpus.log)"; \

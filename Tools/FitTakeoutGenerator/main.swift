@@ -34,19 +34,21 @@ struct Options {
 }
 
 var options = Options()
-var arguments = CommandLine.arguments.dropFirst()
-while let argument = arguments.popFirst() {
-    func value() -> String {
-        guard let next = arguments.popFirst() else { fatalError("\(argument) needs a value") }
-        return next
-    }
+var arguments = ToolArguments(usage: "usage: phr-fit-takeout-sample --out DIR [--days N] [--start YYYY-MM-DD] [--zone Europe/Berlin]\n" +
+                                     "Writes a synthetic Google Fit Takeout (takeout.zip and Takeout/) and expected.json into DIR.")
+while let argument = arguments.next() {
     switch argument {
-    case "--out": options.out = value()
-    case "--days": options.days = Int(value()) ?? 30
-    case "--start": options.start = value()
-    case "--zone": options.zone = value()
-    default: fatalError("unknown option \(argument)")
+    case "--out": options.out = arguments.value(of: argument)
+    case "--days": options.days = arguments.number(of: argument)
+    case "--start": options.start = arguments.value(of: argument)
+    case "--zone": options.zone = arguments.value(of: argument)
+    default: arguments.fail("unknown option \(argument)")
     }
+}
+if TimeZone(identifier: options.zone) == nil { arguments.fail("--zone: '\(options.zone)' is not a time zone") }
+let startParts = options.start.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+if startParts.count != 3 || startParts.contains(nil) || !(1...12).contains(startParts[1]!) || !(1...31).contains(startParts[2]!) || startParts[0]! < 1 {
+    arguments.fail("--start: '\(options.start)' is not a day (YYYY-MM-DD)")
 }
 
 struct Expected {
