@@ -74,6 +74,11 @@ struct PHR: ParsableCommand {
             arguments = try RecordTextInput.substitute(Array(CommandLine.arguments.dropFirst()))
             command = try parseAsRoot(arguments)
         } catch {
+            if let mistyped = CommandSuggestion.mistyped(Array(CommandLine.arguments.dropFirst())) {
+                Console.error("'\(mistyped.typed)' is not a '\(mistyped.group)' command",
+                              hint: "did you mean '\(mistyped.meant)'? ('\(mistyped.group) --help' lists them)")
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
             Foundation.exit(report(error))
         }
         Foundation.exit(execute(&command))
