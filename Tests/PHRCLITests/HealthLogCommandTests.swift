@@ -322,6 +322,64 @@ import Testing
         #expect(refused.status == 77 && refused.stdout.isEmpty && refused.stderr.hasPrefix("phr: error: the vault at \(cli.vault) is locked\n"))
     }
 
+    /// Reminders go on while the vault is locked (issue 35, item 3): the timer's open run plans
+    /// the next two weeks outside the vault (times and kinds only), the locked runs show what is
+    /// due from it on the desktop, once; the open vault does not show it again; `remind status`
+    /// says until when, and a notice comes a week before the plan runs out.
+    @Test func remindersGoOnWhileTheVaultIsLocked() throws {
+        let cli = try CLI(label: "remind-locked")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let (bin, log) = try Self.fakeNotifySend(cli)
+        let state = "\(cli.directory)/state"
+        let extra = ["PATH": "\(bin):/usr/bin:/bin", "XDG_STATE_HOME": state]
+        let canary = "Zyxqwmetformincanary"
+        #expect(try cli.run(["med", "add", canary, "--dose", "500 mg", "--schedule", "08:00"], Self.env("2026-03-10T07:00:00Z", "Europe/Berlin", extra)).status == 0)
+        #expect(try cli.run(["remind", "add", "med"], Self.env("2026-03-10T07:00:00Z", "Europe/Berlin", extra)).status == 0)
+        func locked(_ now: String) -> [String: String] { ["TZ": "Europe/Berlin", "PHR_TEST_NOW": now].merging(extra) { $1 } }
+        func notifications() -> [String] {
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        // The timer's run with the vault open, 08:05 on the 10th: the dose, and a plan.
+        #expect(try cli.run(["remind", "due", "--notify", "--if-unlocked"], Self.env("2026-03-10T07:05:00Z", "Europe/Berlin", extra)).status == 0)
+        #expect(notifications().filter { $0.contains("phr: medication|A dose is due.") }.count == 1)
+        let files = try FileManager.default.contentsOfDirectory(atPath: "\(state)/phr")
+        try #require(files.count == 1, "\(files)")
+        let planPath = "\(state)/phr/\(files[0])"
+        let planText = try String(contentsOfFile: planPath, encoding: .utf8)
+        #expect(!planText.contains(canary) && !planText.contains("500 mg"), "the plan names the medication")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(planText.utf8)) as? [String: Any])
+        let planned = try #require(plan["reminders"] as? [[String: Any]])
+        #expect(planned.count == 14 && planned.allSatisfy { $0["kind"] as? String == "med" }, "\(planned.count) planned")
+        #expect(planned.first?["at"] as? String == "2026-03-11T08:00:00+01:00" && planned.last?["at"] as? String == "2026-03-24T08:00:00+01:00")
+        let attributes = try FileManager.default.attributesOfItem(atPath: planPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+
+        // Locked (no passphrase anywhere), 08:03 the next morning: the desktop says a dose is
+        // due, once; the plan remembers it.
+        Self.expect(try cli.run(["remind", "due", "--notify", "--if-unlocked"], locked("2026-03-11T07:03:00Z")), stdout: "", stderr: "")
+        Self.expect(try cli.run(["remind", "due", "--notify", "--if-unlocked"], locked("2026-03-11T07:30:00Z")), stdout: "", stderr: "")
+        #expect(notifications().filter { $0.contains("phr: medication|A dose is due.") }.count == 2)
+        #expect(!notifications().contains { $0.contains(canary) })
+        // Two hours on, a dose not yet shown is no longer current (a run at 10:30 shows nothing).
+        // Open again at 08:10: the 08:00 dose was shown, so not again.
+        let open = try cli.run(["remind", "due", "--notify", "--if-unlocked"], Self.env("2026-03-11T07:10:00Z", "Europe/Berlin", extra))
+        #expect(open.status == 0 && open.stdout.isEmpty, "\(open.output)")
+        #expect(notifications().filter { $0.contains("phr: medication") }.count == 2)
+        let status = try cli.run(["remind", "status"], Self.env("2026-03-11T07:20:00Z", "Europe/Berlin", extra))
+        #expect(status.stderr.contains("while the vault is locked, desktop reminders are planned until 2026-03-25 08:10"), "\(status.stderr)")
+
+        // A week before the plan runs out (the 19th, 12:00), a notice, once that day.
+        _ = try cli.run(["remind", "due", "--notify", "--if-unlocked"], locked("2026-03-19T11:00:00Z"))
+        _ = try cli.run(["remind", "due", "--notify", "--if-unlocked"], locked("2026-03-19T11:30:00Z"))
+        #expect(notifications().filter { $0.contains("phr: reminders run out|Reminders are planned until") }.count == 1, "\(notifications())")
+        #expect(try cli.run(["remind", "status"], Self.env("2026-03-19T11:40:00Z", "Europe/Berlin", extra)).stderr.contains("phr: warning:"))
+        // Uninstalling the timer removes the plan.
+        _ = try cli.run(["remind", "uninstall"], locked("2026-03-19T12:00:00Z"))
+        #expect(!FileManager.default.fileExists(atPath: planPath))
+    }
+
     @Test func aDesktopDoseReminderOffersTakenAndSkip() throws {
         let cli = try CLI(label: "actions")
         defer { cli.cleanUp() }

@@ -61,6 +61,13 @@ public enum DesktopServices {
         return .sent
     }
 
+    /// One desktop notification with these words (phr's own notices: no record in them).
+    @discardableResult
+    public static func notice(title: String, body: String) -> NotificationOutcome {
+        guard let notifySend = find("notify-send") else { return .missing }
+        return run(notifySend, ["--app-name=phr", "--urgency=normal", "--", title, body], quietErrors: true) == nil ? .failed : .sent
+    }
+
     /// The program's exit status, or nil when it could not be started.
     private static func run(_ executable: String, _ arguments: [String], quietErrors: Bool) -> Int32? {
         // systemctl and notify-send get phr's environment (the session bus, the display), but

@@ -154,6 +154,7 @@ struct RemindStatus: ParsableCommand {
         let context = try RecordContext(vault, profile)
         let statuses = try ReminderDelivery(vault: context.vault, profile: context.profile, time: context.time, sender: sender, spelling: CLISpelling()).status()
         if output.json { return try Console.json(statuses) }
+        defer { Self.sayLockedPlan(vault, profile, context.time) }
         if statuses.isEmpty { return Console.note("no reminder channels; reminders go to the desktop only") }
         defer {
             if statuses.contains(where: { $0.heldBy != nil }) {
@@ -171,5 +172,21 @@ struct RemindStatus: ParsableCommand {
             return [channel.id, channel.kind.rawValue, channel.displayTarget, String(channel.delivered), when(channel.lastSuccessAt),
                     queued, String(channel.givenUp), channel.lastError ?? "—"]
         })
+    }
+
+    /// Until when reminders are planned for while the vault is locked (issue 35, item 3).
+    static func sayLockedPlan(_ vault: VaultOptions, _ profile: ProfileOptions, _ time: TimeContext) {
+        guard let keyFile = try? Vault.readKeyFile(at: vault.location) else { return }
+        let path = LockedReminderPlan.path(vaultID: keyFile.vaultID, profileSelector: profile.requested, environment: ProcessEnvironment.variables)
+        guard let plan = LockedReminderPlan.load(path), let until = Timestamp.parse(plan.until) else {
+            return Console.note("while the vault is locked no reminder is shown: a plan for it is made by 'phr remind due --notify' (the timer) with the vault open")
+        }
+        let left = plan.due(at: time.now).count + plan.reminders.filter { (Timestamp.parse($0.at) ?? .distantPast) > time.now }.count
+        let words = "while the vault is locked, desktop reminders are planned until \(TimeText.short(until, time)) (\(left) to come; channels need the vault open)"
+        if plan.runsOutSoon(at: time.now) {
+            Console.warning(words + "; open the vault ('phr unlock') to plan the next two weeks")
+        } else {
+            Console.note(words)
+        }
     }
 }

@@ -96,8 +96,9 @@ struct RemindDue: ParsableCommand {
             A water reminder is current until the next one; one missed while the computer was off \
             is not shown late, and none is shown once today's water goal is met or when water was \
             logged since. --peek shows without marking them shown. --if-unlocked, for timers, \
-            does nothing (exit 0) when the vault is locked and no passphrase source is set, and \
-            never asks for a passphrase.
+            never asks for a passphrase; while the vault is locked, --notify shows on the desktop \
+            what the last open run planned for the next two weeks (times and kinds only: "a dose \
+            is due"), and warns a week before that plan runs out.
             """)
 
     @OptionGroup var vault: VaultOptions
@@ -113,8 +114,13 @@ struct RemindDue: ParsableCommand {
     func run() throws {
         let vault: Vault
         let chosen: Profile
+        let time = TimeContext.current()
+        let keyFile = try Vault.readKeyFile(at: self.vault.location)
+        let planPath = LockedReminderPlan.path(vaultID: keyFile.vaultID, profileSelector: profile.requested, environment: ProcessEnvironment.variables)
         if ifUnlocked {
             guard let opened = try VaultAccess.openWithoutPrompt(self.vault.location, profile: profile) else {
+                // Locked: what the plan made while it was open says is due goes to the desktop.
+                if notify && !peek, try LockedReminders.remind(planPath: planPath, time: time) { return }
                 if Console.stderrIsTTY { Console.note("the vault is locked; no reminders checked") }
                 return
             }
@@ -122,7 +128,19 @@ struct RemindDue: ParsableCommand {
         } else {
             (vault, chosen) = try VaultAccess.open(self.vault.location, profile: profile)
         }
-        let time = TimeContext.current()
+        // What the plan showed while the vault was locked is shown already.
+        let planned = LockedReminderPlan.load(planPath)
+        if !peek { try planned?.recordShown(in: vault, profile: chosen, time: time) }
+        defer {
+            // The timer's runs (and any run once there is a plan) plan the next two weeks anew.
+            if !peek && (notify || planned != nil) {
+                do {
+                    try LockedReminderPlan.make(vault: vault, profile: chosen, time: time).write(to: planPath)
+                } catch {
+                    Console.warning("reminders could not be planned for while the vault is locked: \(VaultDatabase.describe(error))")
+                }
+            }
+        }
         // Read before anything is marked shown: a PHR_OFFLINE phr cannot use stops the run.
         let sender = try ReminderChannelSender.fromEnvironment(ProcessEnvironment.variables)
         let due = try ReminderRunner(vault: vault, profile: chosen, time: time, spelling: CLISpelling()).due(record: !peek, queue: notify && !peek)
@@ -268,7 +286,13 @@ struct RemindInstall: ParsableCommand {
 struct RemindUninstall: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "uninstall", abstract: "Stop and remove the reminder timer.")
 
+    @OptionGroup var vault: VaultOptions
+
     func run() throws {
+        // The plans for while the vault is locked go with the timer.
+        if let keyFile = try? Vault.readKeyFile(at: vault.location) {
+            LockedReminderPlan.removeAll(vaultID: keyFile.vaultID, environment: ProcessEnvironment.variables)
+        }
         SystemCtl.run(["disable", "--now", ReminderInstaller.timerName], quiet: true)
         let removed = ReminderInstaller.remove(from: ReminderInstaller.unitDirectory(environment: ProcessEnvironment.variables))
         if removed.isEmpty { return Console.note("no reminder timer was installed") }
@@ -308,6 +332,33 @@ enum DoseActionScript {
           *) exit 0 ;;
         esac >/dev/null 2>&1 || "$n" --app-name=phr -- "phr: dose not logged" "Log it with 'phr med take $m'."
         """
+}
+
+/// Reminders while the vault is locked, from the plan its last open run made.
+enum LockedReminders {
+    /// Shows on the desktop what the plan at `planPath` says is due now, and a notice once a day
+    /// when the plan ends within a week; false when there is no plan.
+    static func remind(planPath: String, time: TimeContext) throws -> Bool {
+        guard var plan = LockedReminderPlan.load(planPath) else { return false }
+        let due = plan.due(at: time.now)
+        var changed = false
+        if !due.isEmpty {
+            // The words the privacy rule allows (no details: the plan has none to give).
+            Notifier.send(due.map(\.reminder), details: false)
+            plan.shown += due.map(\.key)
+            changed = true
+        }
+        let today = time.today().description
+        if plan.runsOutSoon(at: time.now), plan.warnedOn != today {
+            let end = Timestamp.parse(plan.until).map { TimeText.short($0, time) } ?? plan.until
+            DesktopServices.notice(title: "phr: reminders run out",
+                                   body: "Reminders are planned until \(end). Open the vault ('phr unlock') to plan the next two weeks.")
+            plan.warnedOn = today
+            changed = true
+        }
+        if changed { try plan.write(to: planPath) }
+        return true
+    }
 }
 
 enum Notifier {
