@@ -46,6 +46,28 @@ import Testing
         #expect(Set(sleep.keys) == Set(days.keys) && Set(weightByDay.keys).isSubset(of: Set(days.keys)))
     }
 
+    /// A night recorded by both Apple Health and Google Fit is one night (issue 35, item 2): the
+    /// second import keeps the first source's, says so, and its counts still add up.
+    @Test func aNightInBothAppleHealthAndGoogleFitIsCountedOnce() throws {
+        let cli = try CLI(label: "fit-and-apple")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault()
+        _ = try AppleHealthImportCommandTests.generate(cli, into: "apple", days: 5, start: "2026-03-15")
+        _ = try Self.generate(cli, into: "fit", days: 5, start: "2026-03-15")
+        #expect(try cli.run(["import", "\(cli.directory)/apple/export.zip"], Self.env).status == 0)
+        let nights = try AppleHealthImportCommandTests.entries(cli, "sleep")
+        #expect(!nights.isEmpty)
+        let fit = try cli.run(["import", "\(cli.directory)/fit/takeout.zip", "--json"], Self.env)
+        #expect(fit.status == 0, "\(fit.stderr)")
+        let report = try Self.json(fit)
+        AppleHealthImportCommandTests.expectCountsAddUp(report)
+        let skipped = report["skipped"] as? [[String: Any]] ?? []
+        #expect(skipped.contains { ($0["reason"] as? String)?.hasPrefix("already in the log from another source") == true }, "\(fit.stdout)")
+        // The same nights as before: none added twice, workouts and weights still imported.
+        #expect(try AppleHealthImportCommandTests.entries(cli, "sleep").count == nights.count)
+        #expect(((report["added"] as? [String: Int])?["log_entries"] ?? 0) > 0, "\(fit.stdout)")
+    }
+
     @Test func importsExactDailyTotalsNamesWhatItSkipsAndIsIdempotent() throws {
         let cli = try CLI(label: "google-fit")
         defer { cli.cleanUp() }

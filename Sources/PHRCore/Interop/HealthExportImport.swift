@@ -269,6 +269,8 @@ public struct HealthExportImport {
         let importer: HealthExportImport
         let stamp: String
         var added: [String: Int] = [:], updated: [String: Int] = [:], unchanged: [String: Int] = [:], rejected: [String: Int] = [:]
+        /// Nights already in the log from another source (issue 35, item 2), per type.
+        var otherSource: [String: Int] = [:]
         /// Entries refused as bad data: where, which type, why.
         var refused: [(entry: String, type: String, reason: String)] = []
         private var index = 0
@@ -299,6 +301,13 @@ public struct HealthExportImport {
             let existing = try Row.fetchOne(db, sql: "SELECT id, value, diastolic, at, start_at, note FROM log_entry WHERE profile_id = ? AND uid = ?",
                                             arguments: [profileID, entry.uid])
             guard let existing else {
+                // One night from two sources (Apple Health and Google Fit, or typed) is one
+                // night: the one recorded first stays, the import says so.
+                if entry.metric == .sleep, let start = entry.start, try HealthExportImport.nightRecordedElsewhere(db, profileID: profileID, start: start, end: entry.at,
+                                                                                                 uidPrefix: importer.format.uidPrefix) {
+                    otherSource[incoming.type, default: 0] += 1
+                    return
+                }
                 entry.id = try RecordID.generate(db, table: LogStore.table)
                 try LogStore.insert(db, entry, profileID: profileID)
                 added[incoming.type, default: 0] += 1
@@ -318,6 +327,23 @@ public struct HealthExportImport {
         }
     }
 
+    /// Whether a sleep entry of another source (another export, or typed) covers at least half
+    /// of the shorter of it and `start`...`end`.
+    static func nightRecordedElsewhere(_ db: Database, profileID: Int64, start: String, end: String, uidPrefix: String) throws -> Bool {
+        guard let from = Timestamp.parse(start), let to = Timestamp.parse(end) else { return false }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT start_at, at FROM log_entry WHERE profile_id = ? AND metric = 'sleep' AND start_at < ? AND at > ?
+                AND substr(uid, 1, ?) != ?
+            """, arguments: [profileID, end, start, uidPrefix.count + 1, uidPrefix + "-"])
+        return rows.contains { row in
+            guard let otherFrom = Timestamp.parse(row[0] as String), let otherTo = Timestamp.parse(row[1] as String) else { return false }
+            let overlap = min(to, otherTo).timeIntervalSince(max(from, otherFrom))
+            return overlap > 0 && overlap >= 0.5 * min(to.timeIntervalSince(from), otherTo.timeIntervalSince(otherFrom))
+        }
+    }
+}
+
+extension HealthExportImport {
     /// Counts what the writer did per type, with the tallies and the Health Records.
     func write(_ db: Database, _ reading: Reading, _ writer: EntryWriter, path: String, profileID: Int64, time: TimeContext,
                report: inout ImportReport) throws {
@@ -331,12 +357,17 @@ public struct HealthExportImport {
         for tally in reading.tallies {
             types.append(ImportReport.TypeSummary(type: tally.type, records: tally.records, added: added[tally.type] ?? 0,
                                                   updated: updated[tally.type] ?? 0, alreadyThere: unchanged[tally.type] ?? 0,
-                                                  summed: tally.summed, duplicates: tally.duplicates, skipped: tally.skipped,
+                                                  summed: tally.summed, duplicates: tally.duplicates,
+                                                  skipped: tally.skipped + (writer.otherSource[tally.type] ?? 0),
                                                   rejected: tally.rejected + (rejected[tally.type] ?? 0), unit: tally.unit,
                                                   duplicateNote: tally.duplicateNote))
             let unit = tally.unit ?? "record"
             if tally.skipped > 0 {
                 report.skip("\(tally.skipped) \(unit)\(tally.skipped == 1 ? "" : "s")", type: tally.type, Message(tally.reason ?? "not kept"))
+            }
+            if let nights = writer.otherSource[tally.type], nights > 0 {
+                report.skip("\(nights) \(unit)\(nights == 1 ? "" : "s")", type: tally.type,
+                            "already in the log from another source (an earlier import, or typed): one night is counted once, the first recorded kept")
             }
             if tally.rejected > 0 {
                 report.reject("\(tally.rejected) \(unit)\(tally.rejected == 1 ? "" : "s")", type: tally.type,
