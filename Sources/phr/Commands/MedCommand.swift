@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PHRCore
+import PHRService
 
 struct MedCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

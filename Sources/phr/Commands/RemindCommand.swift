@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import PHRCore
 import PHRService
 
 struct RemindCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PHRCore
 import PHRService
 
 struct StatusCommand: ParsableCommand {
