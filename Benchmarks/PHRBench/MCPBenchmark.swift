@@ -71,12 +71,8 @@ enum MCPBenchmark {
         let phr = try BenchProcess.phrExecutable()
         let directory = try Benchmark.scratchDirectory("mcp")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let vaultPath = "\(directory)/vault"
-        let (vault, _) = try Vault.create(at: VaultLocation(path: vaultPath), passphrase: SecretBytes(copying: Array(passphrase.utf8)),
-                                          parameters: ScryptParameters(log2N: 10, r: 8, p: 1))
-        let profile = try vault.database.read { db in try Profiles.resolve(db, name: nil) }
+        let (vault, profile, vaultPath, filled) = try ScreensBenchmark.filledVault(in: directory)
         let time = TimeContext.current()
-        let filled = try Benchmark.time { try ScreensBenchmark.fill(vault, profile: profile, time: time, directory: directory) }
         let medication = try MedicationStore(vault: vault, profile: profile, time: time).list().last?.id ?? ""
         print(String(format: "vault: the screens benchmark's (10,000 documents, three years of log, 200 lab results, 10 medications, 100 appointments; filled in %.1f s)", filled))
 

@@ -86,19 +86,26 @@ enum ScreensBenchmark {
         }
     }
 
-    static func run() throws {
-        let phr = try BenchProcess.phrExecutable()
-        let directory = try Benchmark.scratchDirectory("screens")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+    /// A new vault in `directory` (cheap scrypt), filled as above: the vault, its profile, its
+    /// path and the seconds filling took.
+    static func filledVault(in directory: String) throws -> (Vault, Profile, String, Double) {
         let vaultPath = "\(directory)/vault"
         let (vault, _) = try Vault.create(at: VaultLocation(path: vaultPath), passphrase: SecretBytes(copying: Array(passphrase.utf8)),
                                           parameters: ScryptParameters(log2N: 10, r: 8, p: 1))
         let profile = try vault.database.read { db in try Profiles.resolve(db, name: nil) }
         let time = TimeContext.current()
-
-        // 1. The vault: document rows (no files: the screens read rows), three years of log, lab
-        // results, medications with their doses, appointments.
+        // Document rows (no files: the screens read rows), three years of log, lab results,
+        // medications with their doses, appointments.
         let filled = try Benchmark.time { try fill(vault, profile: profile, time: time, directory: directory) }
+        return (vault, profile, vaultPath, filled)
+    }
+
+    static func run() throws {
+        let phr = try BenchProcess.phrExecutable()
+        let directory = try Benchmark.scratchDirectory("screens")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (vault, profile, vaultPath, filled) = try filledVault(in: directory)
+        let time = TimeContext.current()
         let labCount = try LabStore(vault: vault, profile: profile, time: time).list().count
         let (documents, entries, doses, appointmentCount) = try vault.database.read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM document")!, try Int.fetchOne(db, sql: "SELECT count(*) FROM log_entry")!,
@@ -109,7 +116,7 @@ enum ScreensBenchmark {
         let ferritin = try LabStore(vault: vault, profile: profile, time: time).summaries().first { $0.displayName == "Ferritin" }?.latest?.observation.id ?? ""
         let medication = try MedicationStore(vault: vault, profile: profile, time: time).list().last?.id ?? ""
 
-        // 2. The agent, started as a user starts it.
+        // The agent, started as a user starts it.
         var environment = ProcessInfo.processInfo.environment
         environment["PHR_PASSPHRASE"] = passphrase
         environment["XDG_RUNTIME_DIR"] = "\(directory)/run"
@@ -131,7 +138,7 @@ enum ScreensBenchmark {
             throw BenchmarkError.failed("the launch was refused: \(launch.status)")
         }
 
-        // 3. Each screen: a warm-up GET, then `runs` timed ones.
+        // Each screen: a warm-up GET, then `runs` timed ones.
         let screens: [(String, String, Double)] = [
             ("Today", "/", 0.050), ("Documents, first 50", "/documents", 0.050),
             ("Timeline, first 50", "/timeline", 0.050), ("Timeline, page 100", "/timeline?page=100", 0.050), ("Health record", "/records", 0.050), ("Settings", "/settings", 0.050),

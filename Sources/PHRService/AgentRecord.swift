@@ -143,21 +143,6 @@ public enum RuntimeDirectory {
 
     /// Writes `bytes` to a new 0600 file at `path` (replacing one there), never following a link.
     public static func writePrivate(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".\(getpid()).tmp"
-        unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let file = FileDescriptor(fd: fd, path: temporary)
-        do {
-            try file.write(bytes)
-            try file.close()
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw VaultError.io("cannot write \(path): \(String(cString: strerror(errno)))")
-        }
+        try FileDescriptor.replacePrivately(bytes, at: path)
     }
 }

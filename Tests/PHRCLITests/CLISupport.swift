@@ -42,6 +42,22 @@ struct CLI {
         ]
     }
 
+    /// Runs a Python test script with `python` (a virtual environment's) and a plain
+    /// environment whose HOME is this scratch directory; its exit status and all it printed.
+    func runPython(_ python: String, _ arguments: [String]) throws -> (status: Int32, said: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": directory, "LANG": "C.UTF-8"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, said)
+    }
+
     func cleanUp() {
         try? FileManager.default.removeItem(atPath: directory)
     }

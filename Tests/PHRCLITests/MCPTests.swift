@@ -52,19 +52,10 @@ import Testing
     /// many logged calls it made.
     static func client(_ cli: CLI, check: String, environment: [String: String], seeded: Seeded) throws -> (status: Int32, said: String, calls: Int) {
         let config: [String: Any] = ["phr": CLI.phr, "env": environment, "check": check, "canary": seeded.canary, "document": seeded.document]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["\(CLI.packageRoot)/Tests/MCP/mcp_client.py",
-                             String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)]
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": cli.directory, "LANG": "C.UTF-8"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (status, said) = try cli.runPython(python, ["\(CLI.packageRoot)/Tests/MCP/mcp_client.py",
+                                                       String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self)])
         let calls = said.split(separator: "\n").last { $0.hasPrefix("calls ") }.flatMap { Int($0.dropFirst("calls ".count)) } ?? -1
-        return (process.terminationStatus, said, calls)
+        return (status, said, calls)
     }
 
     /// What `phr mcp log --json` holds.

@@ -68,7 +68,7 @@ public struct LockedReminderPlan: Codable, Sendable, Equatable {
                 where medicationRules.contains(where: { $0.medicationID == nil || $0.medicationID == medication.id }) {
                     let log = try Dose.all(db, medicationID: medication.id)
                     for dose in DoseDue.due(medication, log: log, time: time, within: horizon.timeIntervalSince(time.now)) {
-                        let key = "med:\(medication.id):\(dose.scheduledFor ?? TimeText.iso(dose.instant, in: time.zone))"
+                        let key = ReminderPlanner.medicationKey(medication.id, dose, time.zone)
                         if seen.insert(key).inserted { add(key, .med, dose.instant, dose.instant.addingTimeInterval(doseShownSeconds)) }
                     }
                 }
@@ -82,7 +82,7 @@ public struct LockedReminderPlan: Codable, Sendable, Equatable {
                     let closes = WaterReminderSchedule.windowEnd(start: start, end: end, windowDay: windowDay).instant(in: time.zone)
                     for (index, label) in labels.enumerated() {
                         let until = index + 1 < labels.count ? labels[index + 1].instant(in: time.zone) : closes
-                        add("water:\(rule.id):\(label)", .water, label.instant(in: time.zone), until)
+                        add(ReminderPlanner.waterKey(rule.id, label), .water, label.instant(in: time.zone), until)
                     }
                 }
             }
@@ -94,7 +94,7 @@ public struct LockedReminderPlan: Codable, Sendable, Equatable {
                 if let own = appointment.remindMinutes { all.insert(own) }
                 for lead in all {
                     let start = appointment.startInstant
-                    add("appt:\(appointment.id):\(Timestamp.string(start)):\(lead)", .appt, start.addingTimeInterval(-Double(lead) * 60), start)
+                    add(ReminderPlanner.appointmentKey(appointment.id, start: start, lead: lead), .appt, start.addingTimeInterval(-Double(lead) * 60), start)
                 }
             }
             let sent = Set(try String.fetchAll(db, sql: "SELECT key FROM reminder_sent WHERE profile_id = ?", arguments: [profile.id]))
@@ -162,16 +162,7 @@ public struct LockedReminderPlan: Codable, Sendable, Equatable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(self)
-        let temporary = path + ".new"
-        guard FileManager.default.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw VaultError.io("cannot write \(temporary)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw VaultError.io("cannot write \(path): \(reason)")
-        }
+        try FileDescriptor.replacePrivately(Array(try encoder.encode(self)), at: path)
     }
 
     /// Removes every plan of the vault `vaultID` (when the timer is uninstalled).

@@ -38,6 +38,16 @@ public struct DueReminder: Codable, Sendable, Equatable {
 ///   appointment rules and its own `--remind`; when several are due at once (the computer was
 ///   off), only the nearest is shown, the others are marked as passed.
 public enum ReminderPlanner {
+    /// The key of each kind of occurrence, so a reminder is shown once however it was found
+    /// (here, or from the plan the timer keeps for while the vault is locked).
+    static func waterKey(_ reminderID: String, _ label: LocalDateTime) -> String { "water:\(reminderID):\(label)" }
+    static func medicationKey(_ medicationID: String, _ dose: DueDose, _ zone: TimeZone) -> String {
+        "med:\(medicationID):\(dose.scheduledFor ?? TimeText.iso(dose.instant, in: zone))"
+    }
+    static func appointmentKey(_ appointmentID: String, start: Date, lead: Int) -> String {
+        "appt:\(appointmentID):\(Timestamp.string(start)):\(lead)"
+    }
+
     public struct Context {
         public var time: TimeContext
         public var reminders: [Reminder]
@@ -125,7 +135,7 @@ public enum ReminderPlanner {
                 message += ": \(context.format.amount(week, .water)) of \(context.format.amount(goal.value, .water)) so far this week"
             }
         }
-        return DueReminder(key: "water:\(reminder.id):\(current.label)", kind: .water, reminderID: reminder.id, recordID: nil,
+        return DueReminder(key: waterKey(reminder.id, current.label), kind: .water, reminderID: reminder.id, recordID: nil,
                            at: TimeText.iso(current.instant, in: time.zone), title: "Water", message: message,
                            tip: HydrationTips.tip(for: current.label))
     }
@@ -135,7 +145,6 @@ public enum ReminderPlanner {
     static func medication(_ medication: Medication, log: [Dose], rule: Reminder, time: TimeContext,
                            spelling: any MessageSpelling) -> [DueReminder] {
         DoseDue.due(medication, log: log, time: time, within: 0).filter { $0.inSeconds <= 0 }.map { dose in
-            let slot = dose.scheduledFor ?? TimeText.iso(dose.instant, in: time.zone)
             let when: String
             if let label = dose.scheduledFor.flatMap(LocalDateTime.init) {
                 when = "the \(label.time) dose"
@@ -143,7 +152,7 @@ public enum ReminderPlanner {
                 when = "the dose"
             }
             let late = -dose.inSeconds >= 60 ? ", due \(TimeText.sentence(dose.instant, time))" : ""
-            return DueReminder(key: "med:\(medication.id):\(slot)", kind: .med, reminderID: rule.id, recordID: medication.id,
+            return DueReminder(key: medicationKey(medication.id, dose, time.zone), kind: .med, reminderID: rule.id, recordID: medication.id,
                                at: TimeText.iso(dose.instant, in: time.zone), title: medication.displayName,
                                message: Message("\(when)\(late); log it with '\(Action.takeDose(medication.id, skip: false))'").rendered(spelling),
                                tip: nil)
@@ -165,7 +174,7 @@ public enum ReminderPlanner {
             message += " (in \(TimeText.duration(start.timeIntervalSince(time.now))))"
             if let location = appointment.location { message += ", \(location)" }
             if let reason = appointment.reason { message += ": \(reason)" }
-            return DueReminder(key: "appt:\(appointment.id):\(Timestamp.string(start)):\(lead)", kind: .appt,
+            return DueReminder(key: appointmentKey(appointment.id, start: start, lead: lead), kind: .appt,
                                reminderID: ruleByLead[lead], recordID: appointment.id,
                                at: TimeText.iso(start.addingTimeInterval(-Double(lead) * 60), in: time.zone),
                                title: appointment.with, message: message, tip: nil)

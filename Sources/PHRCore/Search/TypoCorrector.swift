@@ -43,7 +43,7 @@ enum TypoCorrector {
                 let term: String = row[0]
                 let documents: Int = row[1]
                 guard documents > frequency, seen.insert(term).inserted, abs(term.unicodeScalars.count - target.count) <= limit else { continue }
-                if let distance = editDistance(target, Array(term.unicodeScalars), limit: limit) {
+                if let distance = EditDistance.optimalAlignment(target, Array(term.unicodeScalars), limit: limit) {
                     scored.append((term, distance, documents))
                 }
             }
@@ -77,31 +77,6 @@ enum TypoCorrector {
         }
         return scored.sorted { ($0.distance, -$0.documents, $0.term) < ($1.distance, -$1.documents, $1.term) }
             .prefix(maximumAlternatives).map(\.term)
-    }
-
-    /// Optimal string alignment distance, or nil if it exceeds `limit` (computed with early exit).
-    static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int? {
-        if a == b { return 0 }
-        let n = a.count, m = b.count
-        var previous2 = [Int](repeating: 0, count: m + 1)
-        var previous = Array(0...m)
-        var current = [Int](repeating: 0, count: m + 1)
-        for i in 1...n {
-            current[0] = i
-            var rowMinimum = current[0]
-            for j in 1...max(m, 1) where m > 0 {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    value = min(value, previous2[j - 2] + 1)
-                }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
-            }
-            if rowMinimum > limit { return nil }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[m] <= limit ? previous[m] : nil
     }
 
     /// The query as typed with each corrected word replaced by its best alternative.

@@ -35,6 +35,26 @@ public final class FileDescriptor {
         return FileDescriptor(fd: fd, path: path)
     }
 
+    /// Replaces the file at `path` with `bytes` at once: written to a new 0600 file beside it
+    /// (never following a link), then renamed over it, so a reader sees the old file or the new.
+    public static func replacePrivately(_ bytes: [UInt8], at path: String) throws {
+        let temporary = path + ".\(getpid()).tmp"
+        unlink(temporary)
+        let file = try createExclusive(temporary)
+        do {
+            try file.write(bytes)
+            try file.close()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw POSIXIOError(operation: "rename", path: path, code: code)
+        }
+    }
+
     deinit { if !closed { Glibc.close(fd) } }
 
     public func close() throws {

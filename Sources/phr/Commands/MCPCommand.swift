@@ -76,9 +76,8 @@ struct MCPStdio: ParsableCommand {
         }
         let scope = try scope
         let server = MCPStdioServer(backend: MCPBackend(location: location, scope: scope), scope: scope, version: PHR.version,
-                                    output: protocolOutput)
+                                    output: FileDescriptor(fd: protocolOutput, path: "standard output"))
         let status = server.run(input: STDIN_FILENO)
-        close(protocolOutput)
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -119,7 +119,7 @@ struct RemindDue: ParsableCommand {
         if ifUnlocked {
             guard let opened = try VaultAccess.openWithoutPrompt(self.vault.location, profile: profile) else {
                 // Locked: what the plan made while it was open says is due goes to the desktop.
-                if notify && !peek, try LockedReminders.remind(planPath: planPath, time: time) { return }
+                if notify && !peek, LockedReminders.remind(planPath: planPath, time: time) { return }
                 if Console.stderrIsTTY { Console.note("the vault is locked; no reminders checked") }
                 return
             }
@@ -337,7 +337,7 @@ enum DoseActionScript {
 enum LockedReminders {
     /// Shows on the desktop what the plan at `planPath` says is due now, and a notice once a day
     /// when the plan ends within a week; false when there is no plan.
-    static func remind(planPath: String, time: TimeContext) throws -> Bool {
+    static func remind(planPath: String, time: TimeContext) -> Bool {
         guard var plan = LockedReminderPlan.load(planPath) else { return false }
         let due = plan.due(at: time.now)
         var changed = false
@@ -355,7 +355,14 @@ enum LockedReminders {
             plan.warnedOn = today
             changed = true
         }
-        if changed { try plan.write(to: planPath) }
+        if changed {
+            // A timer that fails every few minutes helps nobody: said, and the run goes on.
+            do {
+                try plan.write(to: planPath)
+            } catch {
+                Console.warning("what was shown could not be noted in \(planPath): \(error.localizedDescription)")
+            }
+        }
         return true
     }
 }

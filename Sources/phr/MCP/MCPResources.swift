@@ -176,7 +176,7 @@ enum MCPResources {
         guard rest.count >= 2, rest[0] == "documents" else { throw notFound(address, engine) }
         guard engine.scope.allows(.documents) else { throw outside(address) }
         let id = rest[1]
-        guard (1...32).contains(id.count), id.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
+        guard MCPParameter.isRecordID(id) else {
             throw notFound(address, engine)
         }
         switch rest.count {

@@ -14,6 +14,8 @@ final class MCPBackend {
     /// (then it is closed as soon as the unlock ends or `phr lock` clears it).
     private var vault: Vault?
     private var openedFromCache = false
+    /// The vault's key file, read once: its vault ID names the agent and the unlock cache.
+    private lazy var keyFile: KeyFile? = try? Vault.readKeyFile(at: location)
 
     init(location: VaultLocation, scope: MCPScope) {
         self.location = location
@@ -47,13 +49,13 @@ final class MCPBackend {
     /// Whether the unlock cache holds this vault's keys now (`phr unlock`, not yet ended or
     /// locked).
     private func unlockCacheHolds() -> Bool {
-        guard let keyFile = try? Vault.readKeyFile(at: location), let cached = UnlockCache.load(vaultID: keyFile.vaultID) else { return false }
+        guard let keyFile, let cached = UnlockCache.load(vaultID: keyFile.vaultID) else { return false }
         return cached.keys.matches(keyFile)
     }
 
     /// The agent's answer, or nil when no agent runs for the vault or it declined.
     private func askAgent(_ call: MCPCall) -> MCPReply? {
-        guard let keyFile = try? Vault.readKeyFile(at: location), let record = AgentRecord.running(vaultID: keyFile.vaultID),
+        guard let keyFile, let record = AgentRecord.running(vaultID: keyFile.vaultID),
               let socket = record.socket else { return nil }
         let request = AgentCommand(vaultID: keyFile.vaultID, arguments: [String(decoding: MCPJSON.data(call), as: UTF8.self)],
                                    environment: ProcessEnvironment.variables, stdoutIsTTY: false, stderrIsTTY: false, columns: nil,
@@ -102,11 +104,11 @@ final class MCPStdioServer {
     let backend: MCPBackend
     let scope: MCPScope
     let version: String
-    private let output: Int32
+    private let output: FileDescriptor
     private var handshakeVersion: String?
     private var handshakeClient = "unnamed client"
 
-    init(backend: MCPBackend, scope: MCPScope, version: String, output: Int32) {
+    init(backend: MCPBackend, scope: MCPScope, version: String, output: FileDescriptor) {
         self.backend = backend
         self.scope = scope
         self.version = version
@@ -361,17 +363,6 @@ final class MCPStdioServer {
 
     /// Writes one message and its newline; false when the client closed its end.
     private func write(_ data: Data) -> Bool {
-        var bytes = [UInt8](data)
-        bytes.append(UInt8(ascii: "\n"))
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
+        (try? output.write(Array(data) + [UInt8(ascii: "\n")])) != nil
     }
 }

@@ -73,13 +73,18 @@ struct MCPParameter: Sendable {
             guard CalendarDate(text) != nil else { throw MCPError.invalidParams(field, "'\(text)' is not a day (YYYY-MM-DD)") }
             return value
         case (.id, .string(let text)):
-            guard (1...32).contains(text.count), text.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
+            guard Self.isRecordID(text) else {
                 throw MCPError.invalidParams(field, "'\(text.prefix(40))' is not a record ID (letters and digits, as phr lists them)")
             }
             return .string(text.lowercased())
         default:
             throw MCPError.invalidParams(field, "must be \(typeWords)")
         }
+    }
+
+    /// A record ID as phr prints them: 1 to 32 ASCII letters and digits.
+    static func isRecordID(_ text: String) -> Bool {
+        (1...32).contains(text.unicodeScalars.count) && text.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
     }
 
     private var typeWords: String {
