@@ -52,6 +52,7 @@ struct PHR: ParsableCommand {
             ShareCommand.self,
             ExportCommand.self,
             ImportCommand.self,
+            SyncCommand.self,
         ]
     )
 

@@ -90,6 +90,11 @@ public struct MedicalIDStore {
     static func save(_ db: Database, _ id: MedicalID, profileID: Int64) throws {
         try RecordFields.refuseControlCharacters(inStringsOf: id)
         try ProfileRow(record: id, profileID: profileID).upsert(db)
+        try index(db, id, profileID: profileID)
+    }
+
+    /// Replaces the profile's medical-ID search entry.
+    static func index(_ db: Database, _ id: MedicalID, profileID: Int64) throws {
         // Medical notes are searchable ("pacemaker", "epilepsy"); the rest is not text worth finding.
         // The entry is the profile's ("kind:profile"), one per profile, keyed by its number.
         let body = [id.notes].compactMap { $0 }.joined(separator: "\n")

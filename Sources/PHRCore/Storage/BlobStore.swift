@@ -111,7 +111,12 @@ public final class BlobStore: @unchecked Sendable {
     /// a sink that must not act on partial content writes to a temporary file.
     @discardableResult
     public func read(name: String, sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
-        let filePath = path(for: name)
+        try read(name: name, at: path(for: name), sink: sink)
+    }
+
+    /// `read` of the file at `filePath`, which must hold blob `name`.
+    @discardableResult
+    private func read(name: String, at filePath: String, sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Int64 {
         let file: FileDescriptor
         do {
             file = try FileDescriptor.openForReading(filePath)
@@ -143,6 +148,27 @@ public final class BlobStore: @unchecked Sendable {
     /// Authenticates a whole blob without keeping its plaintext.
     public func verify(name: String) throws -> Int64 {
         try read(name: name) { _ in }
+    }
+
+    /// A new file in the store's temporary directory, for a blob that arrives from elsewhere.
+    public func temporaryPath() throws -> String {
+        try FileSystem.makePrivateDirectories(temporaryDirectory)
+        return "\(temporaryDirectory)/\(try SecureRandom.bytes(12).hex).part"
+    }
+
+    /// Takes a blob file that came from another device (sync) into the store once it
+    /// authenticates as blob `name` (every chunk, and the content against the name); the file at
+    /// `filePath` is gone afterwards either way.
+    public func adopt(name: String, from filePath: String) throws {
+        defer { unlink(filePath) }
+        guard name.count == 64, name.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else {
+            throw VaultError.integrity(["a blob name that is not a blob's"])
+        }
+        try read(name: name, at: filePath) { _ in }
+        let destination = path(for: name)
+        try FileSystem.makePrivateDirectories((destination as NSString).deletingLastPathComponent)
+        guard rename(filePath, destination) == 0 else { throw POSIXIOError(operation: "rename", path: destination, code: errno) }
+        try FileSystem.syncDirectory((destination as NSString).deletingLastPathComponent)
     }
 
     /// Every blob file name present on disk (not the temporary ones).

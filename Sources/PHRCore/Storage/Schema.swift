@@ -35,6 +35,7 @@ enum Schema {
         Migration(identifier: "v6-procedures-family-history", sql: proceduresFamilyHistorySQL),
         Migration(identifier: "v7-undated-immunizations", sql: undatedImmunizationsSQL),
         Migration(identifier: "v8-assistant-access-log", sql: assistantAccessLogSQL),
+        Migration(identifier: "v9-sync", sql: syncSQL),
     ]
 
     static var migrator: DatabaseMigrator {

@@ -32,6 +32,14 @@ public enum TestPause {
         case resultsRead = "results-read"
         /// A phone-export import has written its 100th new entry in its open transaction.
         case entriesWritten = "entries-written"
+        /// `phr sync` has uploaded the documents' blobs and has not written its change log.
+        case syncBlobsPushed = "sync-blobs-pushed"
+        /// `phr sync` has written half of its change logs (or its only one) to the remote and not
+        /// committed that they are sent.
+        case syncLogWritten = "sync-log-written"
+        /// `phr sync` has applied half of the changes it pulled, inside the transaction that
+        /// applies them all.
+        case syncApplying = "sync-applying"
     }
 
     #if DEBUG

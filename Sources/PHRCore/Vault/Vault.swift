@@ -129,6 +129,39 @@ public final class Vault: @unchecked Sendable {
         }
     }
 
+    /// Creates a vault that joins another's sync (SyncEnrolment): the same key file and keys, an
+    /// empty database with a device id of its own, and no profile (the first pull brings them).
+    /// Assembled beside `location` and renamed into place, as `create` does.
+    public static func createJoined(at location: VaultLocation, keyFile: KeyFile, keys: VaultKeys, now: Date = Date()) throws -> Vault {
+        guard keys.matches(keyFile) else { throw VaultError.wrongPassphrase }
+        if FileSystem.exists(location.root) {
+            guard FileSystem.isDirectory(location.root), FileSystem.contents(of: location.root).isEmpty else {
+                throw VaultError.alreadyExists(path: location.root)
+            }
+        }
+        let parent = (location.root as NSString).deletingLastPathComponent
+        try FileSystem.makePrivateDirectories(parent)
+        let stagingDirectory = try StagingDirectory(parent: parent, prefix: StagingDirectory.initPrefix)
+        do {
+            let stagingLocation = VaultLocation(path: stagingDirectory.path)
+            try FileSystem.atomicWrite(Array("\(versionLine)\n".utf8), to: stagingLocation.versionFile)
+            try FileSystem.atomicWrite(try keyFile.encoded(), to: stagingLocation.keyFile)
+            try FileSystem.makePrivateDirectory(stagingLocation.blobs)
+            do {
+                let database = try VaultDatabase(path: stagingLocation.database, pageKey: keys.pageKey, create: true)
+                try database.write { db in
+                    try db.execute(sql: "INSERT INTO vault_info (key, value) VALUES ('vault_id', ?), ('created', ?)",
+                                   arguments: [keyFile.vaultID, Timestamp.string(now)])
+                }
+            }
+            try stagingDirectory.rename(to: location.root)
+            return try open(at: location, keyFile: keyFile, keys: keys)
+        } catch {
+            stagingDirectory.remove()
+            throw error
+        }
+    }
+
     // MARK: Opening
 
     /// Reads and validates VERSION and keys.json. Needs no secret.

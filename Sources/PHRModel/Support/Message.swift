@@ -308,6 +308,16 @@ public enum Action: Hashable, Sendable {
     case addProfile
     /// Export the vault's records in phr's own format.
     case exportRecords
+    /// Set up sync on the vault's first device.
+    case syncInit
+    /// Join a vault's sync on a new device with an enrolment file.
+    case syncJoin
+    /// Add a place to sync through.
+    case syncRemoteAdd
+    /// Sync now.
+    case sync
+    /// The conflicts sync kept.
+    case syncConflicts
 
     /// A plain phrase for the step, e.g. "list the documents".
     public var summary: String {
@@ -340,6 +350,11 @@ public enum Action: Hashable, Sendable {
         case .addReminderChannel: return "add a reminder channel"
         case .addProfile: return "add a profile"
         case .exportRecords: return "export the records"
+        case .syncInit: return "set up sync"
+        case .syncJoin: return "join the vault's sync from another device"
+        case .syncRemoteAdd: return "add a sync remote"
+        case .sync: return "sync"
+        case .syncConflicts: return "the sync conflicts"
         }
     }
 }

@@ -51,6 +51,11 @@ struct CLISpelling: MessageSpelling {
         case .addReminderChannel: return "remind channel add ntfy URL"
         case .addProfile: return "profile add NAME"
         case .exportRecords: return "export"
+        case .syncInit: return "sync init"
+        case .syncJoin: return "sync join FILE"
+        case .syncRemoteAdd: return "sync remote add NAME FOLDER"
+        case .sync: return "sync"
+        case .syncConflicts: return "sync conflicts"
         }
     }
 }

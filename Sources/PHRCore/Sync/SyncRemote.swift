@@ -1,0 +1,132 @@
+import Foundation
+import Glibc
+
+/// Storage a vault syncs through. phr only ever adds files, each written once under a name no
+/// other device writes (its blobs by content, its change logs under its own device id), so a file
+/// syncer, a USB disk or an object store never has two versions of one name to reconcile.
+///
+/// Layout under the remote's root:
+/// - `phr-sync.json`: which vault this is (a keyed hash of the sync key, never the vault's ID);
+/// - `blobs/NAME`: a document's encrypted file, as it is in the vault;
+/// - `logs/DEVICE/SEQUENCE.log`: one device's change logs, numbered from 1.
+public protocol SyncRemote: Sendable {
+    /// How the user named it (`/media/usb/phr`).
+    var description: String { get }
+    /// The file names in `directory` (relative to the root), empty when it does not exist.
+    func list(_ directory: String) throws -> [String]
+    /// The whole file at `path`; nil when there is none.
+    func read(_ path: String, limit: Int) throws -> [UInt8]?
+    /// Creates `path` with `bytes` unless it exists; true when this call created it.
+    func create(_ path: String, bytes: [UInt8]) throws -> Bool
+    /// Copies the local file `source` to `path` unless it exists; true when this call created it.
+    func create(_ path: String, copying source: String) throws -> Bool
+    /// Copies `path` into a new local file `destination` (mode 0600).
+    func fetch(_ path: String, to destination: String) throws
+}
+
+/// A folder: a USB disk, a network mount, or a folder Syncthing or Nextcloud distributes. A new
+/// file is written under a temporary name file syncers ignore (`.syncthing.*.tmp`), flushed, and
+/// then linked to its name, which fails if the name exists: a file appears whole or not at all.
+public struct FolderRemote: SyncRemote {
+    public let root: String
+    public var description: String { root }
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    public func list(_ directory: String) throws -> [String] {
+        let path = root + "/" + directory
+        guard FileSystem.isDirectory(path) else { return [] }
+        return FileSystem.contents(of: path).filter { !$0.hasPrefix(".") }
+    }
+
+    public func read(_ path: String, limit: Int) throws -> [UInt8]? {
+        let full = root + "/" + path
+        let fd = Glibc.open(full, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw SyncError.remote(POSIXIOError(operation: "open", path: full, code: errno).localizedDescription)
+        }
+        let file = FileDescriptor(fd: fd, path: full)
+        do {
+            return try file.readToEnd(limit: limit)
+        } catch let error as POSIXIOError {
+            throw SyncError.remote(error.localizedDescription)
+        }
+    }
+
+    public func create(_ path: String, bytes: [UInt8]) throws -> Bool {
+        try place(path) { file in try file.write(bytes) }
+    }
+
+    public func create(_ path: String, copying source: String) throws -> Bool {
+        try place(path) { file in
+            let input = try FileDescriptor.openForReading(source)
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { try input.readFully(into: $0) }
+                if count == 0 { break }
+                try buffer.withUnsafeBytes { try file.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < buffer.count { break }
+            }
+            try input.close()
+        }
+    }
+
+    public func fetch(_ path: String, to destination: String) throws {
+        let source = root + "/" + path
+        do {
+            let input = try FileDescriptor.openForReading(source)
+            let output = try FileDescriptor.createExclusive(destination)
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = try buffer.withUnsafeMutableBytes { try input.readFully(into: $0) }
+                if count == 0 { break }
+                try buffer.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < buffer.count { break }
+            }
+            try output.sync()
+            try output.close()
+        } catch let error as POSIXIOError {
+            throw SyncError.remote(error.localizedDescription)
+        }
+    }
+
+    /// Writes a new file through a temporary name and links it into place.
+    private func place(_ path: String, write: (FileDescriptor) throws -> Void) throws -> Bool {
+        let full = root + "/" + path
+        let directory = (full as NSString).deletingLastPathComponent
+        do {
+            try FileSystem.makeDirectories(directory)
+            if access(full, F_OK) == 0 { return false }
+            let temporary = directory + "/.syncthing.phr-\(try SecureRandom.bytes(8).hex).tmp"
+            let file = try FileDescriptor.createExclusive(temporary, mode: 0o644)
+            defer { unlink(temporary) }
+            try write(file)
+            try file.sync()
+            try file.close()
+            if link(temporary, full) != 0 {
+                if errno == EEXIST { return false }
+                throw POSIXIOError(operation: "link", path: full, code: errno)
+            }
+            try FileSystem.syncDirectory(directory)
+            return true
+        } catch let error as POSIXIOError {
+            throw SyncError.remote(error.localizedDescription)
+        }
+    }
+}
+
+extension FileSystem {
+    /// Creates `path` and its missing parents (mode 0755: a shared folder's own permissions
+    /// decide who reads it; everything phr puts there is encrypted).
+    static func makeDirectories(_ path: String) throws {
+        if isDirectory(path) { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty && parent != path { try makeDirectories(parent) }
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw POSIXIOError(operation: "create directory", path: path, code: errno)
+        }
+    }
+}

@@ -1,0 +1,301 @@
+import Foundation
+import Testing
+
+/// `phr sync` through the real binary: two vaults (two devices) syncing through a folder, as a
+/// person sets them up (`sync init`, `remote add`, `enroll`, `join`), with merges, conflicts,
+/// tampering, privacy and kills at the named pause points.
+@Suite struct SyncCommandTests {
+    static let passphrase = "correct horse battery staple"
+    static let env = ["PHR_PASSPHRASE": passphrase, "TZ": "Europe/Berlin"]
+
+    /// Two devices of one vault and the folder they share.
+    struct Devices {
+        let cli: CLI
+        var a: String { cli.vault }
+        var b: String { "\(cli.directory)/vault-b" }
+        var remote: String { "\(cli.directory)/shared" }
+
+        /// `phr ARGUMENTS --vault VAULT`, which must succeed; its stdout.
+        @discardableResult
+        func run(_ vault: String, _ arguments: [String], _ extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+            let result = try cli.run(arguments + ["--vault", vault], SyncCommandTests.env.merging(extra) { $1 })
+            #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            return result.stdout
+        }
+
+        func json(_ vault: String, _ arguments: [String]) throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(try run(vault, arguments + ["--json"]).utf8))
+        }
+
+        /// Both devices sync until neither has anything to send or apply.
+        func syncAll() throws {
+            for vault in [a, b, a] { try run(vault, ["sync"]) }
+        }
+    }
+
+    /// A vault with a few records on device A, synced; device B joined through an enrolment file.
+    static func twoDevices(_ label: String) throws -> Devices {
+        let cli = try CLI(label: label)
+        let devices = Devices(cli: cli)
+        _ = try cli.initVault(passphrase: passphrase)
+        try FileManager.default.createDirectory(atPath: devices.remote, withIntermediateDirectories: true)
+        try devices.run(devices.a, ["sync", "init"])
+        try devices.run(devices.a, ["sync", "remote", "add", "shared", devices.remote])
+        try devices.run(devices.a, ["sync"])
+        let enrol = try cli.run(["sync", "enroll", "--out", "\(cli.directory)/enrol.phr"], env)
+        #expect(enrol.status == 0, "\(enrol.stderr)")
+        let code = try #require(enrol.stderr.split(separator: "\n").last.map(String.init))
+        #expect(code.count == 39, "the code line: \(enrol.stderr)")
+        let join = try cli.run(["sync", "join", "\(cli.directory)/enrol.phr", "--vault", devices.b], env.merging(["PHR_SYNC_CODE": code]) { $1 })
+        #expect(join.status == 0, "\(join.stderr)")
+        #expect(join.stderr.contains("joined the vault's sync"), "\(join.stderr)")
+        return devices
+    }
+
+    static func field(_ object: Any, _ path: String...) -> Any? {
+        var current: Any? = object
+        for key in path { current = (current as? [String: Any])?[key] }
+        return current
+    }
+
+    @Test func aJoinedDeviceGetsEveryRecordAndDocumentAndFindsItsText() throws {
+        let devices = try Self.twoDevices("sync-join")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        try devices.run(a, ["med", "add", "Metformin", "--dose", "500 mg", "--schedule", "08:00,20:00"])
+        try devices.run(a, ["allergy", "add", "Penicillin", "--reaction", "hives"])
+        try devices.run(a, ["lab", "add", "ferritin", "12", "ng/mL", "--range", "30-400", "--date", "2024-03-18"])
+        try devices.run(a, ["log", "water", "250ml"])
+        try devices.run(a, ["profile", "add", "Mia", "--relation", "child"])
+        try devices.run(a, ["condition", "add", "Asthma", "--profile", "Mia"])
+        try devices.run(a, ["doc", "add", "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf"])
+        try devices.syncAll()
+
+        #expect(try devices.run(b, ["med", "list"]).contains("Metformin"))
+        #expect(try devices.run(b, ["allergy", "list"]).contains("Penicillin"))
+        #expect(try devices.run(b, ["lab", "list"]).contains("12"))
+        #expect(try devices.run(b, ["condition", "list", "--profile", "Mia"]).contains("Asthma"))
+        #expect(try devices.run(b, ["profile", "list"]).contains("* me") || devices.run(b, ["profile", "list"]).contains("*  me") ||
+                devices.run(b, ["profile", "list"]).split(separator: "\n").contains { $0.hasPrefix("*") && $0.contains("me") },
+                "the owner's profile is the joined device's default")
+        // The document's text came with it: found without reading the file again, and its file
+        // opens (authenticated) on B.
+        let found = try devices.run(b, ["search", "amoxicillin"])
+        #expect(found.contains("prescription") || found.lowercased().contains("amoxicillin"), "\(found)")
+        let check = try devices.cli.run(["check", "--vault", b], Self.env)
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let status = try devices.json(b, ["sync", "status"])
+        #expect(Self.field(status, "pending_changes") as? Int == 0, "\(status)")
+        #expect(Self.field(status, "remote_logs") as? Int == 0, "\(status)")
+        #expect((Self.field(status, "devices") as? [Any])?.count == 2, "\(status)")
+    }
+
+    @Test func fieldsChangedOnEachSideMergeAndTheLosingValueIsKeptUntilSettled() throws {
+        let devices = try Self.twoDevices("sync-merge")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        let added = try devices.json(a, ["allergy", "add", "Penicillin"])
+        let id = try #require(Self.field(added, "id") as? String)
+        try devices.syncAll()
+        // Both change the reaction; each changes one field the other does not.
+        try devices.run(a, ["allergy", "edit", id, "--reaction", "hives", "--severity", "mild"])
+        try devices.run(b, ["allergy", "edit", id, "--reaction", "rash", "--category", "medication"])
+        try devices.syncAll()
+        let onA = try #require((try devices.json(a, ["allergy", "list"]) as? [[String: Any]])?.first)
+        let onB = try #require((try devices.json(b, ["allergy", "list"]) as? [[String: Any]])?.first)
+        #expect(onA["reaction"] as? String == onB["reaction"] as? String)
+        #expect(onA["severity"] as? String == "mild" && onB["severity"] as? String == "mild")
+        #expect(onA["category"] as? String == "medication" && onB["category"] as? String == "medication")
+        let winner = try #require(onA["reaction"] as? String)
+        let loser = winner == "hives" ? "rash" : "hives"
+        // Each device lists the value that lost.
+        for vault in [a, b] {
+            let conflicts = try #require(try devices.json(vault, ["sync", "conflicts"]) as? [[String: Any]])
+            #expect(conflicts.count == 1, "\(conflicts)")
+            #expect(conflicts.first?["field"] as? String == "reaction" && conflicts.first?["lost"] as? String == loser
+                    && conflicts.first?["kept"] as? String == winner, "\(conflicts)")
+            #expect(conflicts.first?["record"] as? String == id)
+        }
+        // Settled on A by putting the other value back: B gets it, and B's conflict is settled too.
+        let conflictID = try #require(((try devices.json(a, ["sync", "conflicts"]) as? [[String: Any]])?.first?["id"]) as? String)
+        try devices.run(a, ["sync", "resolve", conflictID, "--keep", "other"])
+        try devices.syncAll()
+        for vault in [a, b] {
+            let allergy = try #require((try devices.json(vault, ["allergy", "list"]) as? [[String: Any]])?.first)
+            #expect(allergy["reaction"] as? String == loser)
+            let open = try #require(try devices.json(vault, ["sync", "conflicts"]) as? [[String: Any]])
+            #expect(open.isEmpty, "\(vault): \(open)")
+        }
+        let settled = try #require(try devices.json(b, ["sync", "conflicts", "--all"]) as? [[String: Any]])
+        #expect(settled.first?["resolution"] as? String == "superseded", "\(settled)")
+    }
+
+    @Test func theSameDoseOnTwoDevicesIsOneDoseAndARemovalDoesNotEraseAConcurrentEdit() throws {
+        let devices = try Self.twoDevices("sync-dose")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        let med = try #require(Self.field(try devices.json(a, ["med", "add", "Metformin", "--schedule", "08:00,20:00"]), "id") as? String)
+        let contact = try #require(Self.field(try devices.json(a, ["contact", "add", "Dr. Lee", "--phone", "+49 30 1111111"]), "id") as? String)
+        try devices.syncAll()
+        try devices.run(a, ["med", "take", med, "--at", "08:00"])
+        try devices.run(b, ["med", "take", med, "--at", "08:00"])
+        // Removed on A, changed on B: kept everywhere, and said.
+        try devices.run(a, ["contact", "rm", contact, "--yes"])
+        try devices.run(b, ["contact", "edit", contact, "--email", "lee@example.org"])
+        let said = try devices.cli.run(["sync", "--vault", a], Self.env)
+        #expect(said.status == 0)
+        let onB = try devices.cli.run(["sync", "--vault", b], Self.env)
+        #expect(onB.stderr.contains("counted once"), "\(onB.stderr)")
+        try devices.syncAll()
+        for vault in [a, b] {
+            let shown = try #require(try devices.json(vault, ["med", "show", med]) as? [String: Any])
+            let doses = (shown["doses"] as? [Any]) ?? (shown["recent_doses"] as? [Any]) ?? []
+            #expect(doses.count == 1, "\(vault): \(shown)")
+            let contacts = try #require(try devices.json(vault, ["contact", "list"]) as? [[String: Any]])
+            #expect(contacts.count == 1 && contacts.first?["email"] as? String == "lee@example.org", "\(vault): \(contacts)")
+            let conflicts = try #require(try devices.json(vault, ["sync", "conflicts", "--all"]) as? [[String: Any]])
+            #expect(conflicts.contains { $0["reason"] as? String == "changed_and_removed" }, "\(vault): \(conflicts)")
+            #expect(conflicts.contains { $0["reason"] as? String == "duplicate" && $0["kind"] as? String == "dose" }, "\(vault): \(conflicts)")
+        }
+    }
+
+    @Test func theRemoteHoldsNoRecordTextNoFileNameAndOnlyBucketSizedLogs() throws {
+        let devices = try Self.twoDevices("sync-privacy")
+        defer { devices.cli.cleanUp() }
+        let canary = "Zanzibarquux"
+        let file = "\(devices.cli.directory)/\(canary)-scan.pdf"
+        try FileManager.default.copyItem(atPath: "\(CLI.packageRoot)/Samples/documents/insurance-card.pdf", toPath: file)
+        try devices.run(devices.a, ["allergy", "add", canary, "--notes", "\(canary) notes"])
+        try devices.run(devices.a, ["doc", "add", file, "--title", "\(canary) card"])
+        try devices.run(devices.a, ["profile", "add", canary])
+        try devices.syncAll()
+        var logs = 0
+        let enumerator = FileManager.default.enumerator(atPath: devices.remote)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = "\(devices.remote)/\(relative)"
+            guard let data = FileManager.default.contents(atPath: path) else { continue }
+            #expect(!relative.contains(canary))
+            for needle in [canary, canary.lowercased(), "Penicillin", "insurance"] {
+                #expect(data.range(of: Data(needle.utf8)) == nil, "\(relative) holds \(needle)")
+            }
+            if relative.hasSuffix(".log") {
+                logs += 1
+                let size = data.count
+                #expect(size >= 4096 && (size & (size - 1)) == 0 || size % (1 << 20) == 0, "\(relative): \(size) bytes is not a bucket")
+            }
+        }
+        #expect(logs >= 2)
+    }
+
+    @Test func aTamperedReplayedOrMovedLogIsRefusedWithExit80AndNothingChanges() throws {
+        let devices = try Self.twoDevices("sync-tamper")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        try devices.run(a, ["allergy", "add", "Penicillin"])
+        try devices.run(a, ["sync"])
+        try devices.run(a, ["allergy", "add", "Latex"])
+        try devices.run(a, ["sync"])
+        let deviceA = try #require(Self.field(try devices.json(a, ["sync", "status"]), "device") as? String)
+        let logDirectory = "\(devices.remote)/logs/\(deviceA)"
+        let names = try FileManager.default.contentsOfDirectory(atPath: logDirectory).filter { $0.hasSuffix(".log") }.sorted()
+        let last = "\(logDirectory)/\(try #require(names.last))"
+        let original = try Data(contentsOf: URL(fileURLWithPath: last))
+        // Every file of B's vault, by content.
+        func fingerprint() -> [String: String] {
+            var result: [String: String] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: b)
+            while let relative = enumerator?.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: "\(b)/\(relative)", isDirectory: &isDirectory), !isDirectory.boolValue {
+                    result[relative] = CLI.sha256("\(b)/\(relative)")
+                }
+            }
+            return result
+        }
+        let before = fingerprint()
+        #expect(before["vault.db"] != nil)
+
+        func refused(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let result = try devices.cli.run(["sync", "--vault", b], Self.env)
+            #expect(result.status == 80, "\(what): \(result.status) \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(result.stderr.contains("sync integrity check failed"), "\(what): \(result.stderr)", sourceLocation: sourceLocation)
+            #expect(fingerprint() == before, "\(what) changed the vault", sourceLocation: sourceLocation)
+        }
+        // A flipped bit.
+        var flipped = original
+        flipped[flipped.count / 2] ^= 0x01
+        try flipped.write(to: URL(fileURLWithPath: last))
+        try refused("a flipped bit")
+        // Truncated.
+        try original.prefix(original.count - 100).write(to: URL(fileURLWithPath: last))
+        try refused("a truncated log")
+        // An older log re-uploaded as the newest.
+        try Data(contentsOf: URL(fileURLWithPath: "\(logDirectory)/\(names[0])")).write(to: URL(fileURLWithPath: last))
+        try refused("an old log re-uploaded")
+        // The log under another device's name.
+        try original.write(to: URL(fileURLWithPath: last))
+        let other = "\(devices.remote)/logs/\(String(repeating: "ab", count: 16))"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try original.write(to: URL(fileURLWithPath: "\(other)/0000000001.log"))
+        try refused("a log replayed under another device")
+        try FileManager.default.removeItem(atPath: other)
+        // Put back, it applies.
+        try devices.run(b, ["sync"])
+        #expect(try devices.run(b, ["allergy", "list"]).contains("Latex"))
+    }
+
+    /// SIGKILL where a sync is most fragile, then a rerun: the same end, no change twice, none lost.
+    @Test(arguments: ["sync-blobs-pushed", "sync-log-written", "sync-applying"])
+    func aKilledSyncRerunEndsTheSameWithNothingLostOrTwice(point: String) throws {
+        let devices = try Self.twoDevices("sync-kill")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        for name in ["Penicillin", "Latex", "Peanut", "Sulfa"] { try devices.run(a, ["allergy", "add", name]) }
+        try devices.run(a, ["doc", "add", "\(CLI.packageRoot)/Samples/documents/insurance-card.pdf"])
+        for amount in ["250ml", "300ml", "500ml"] { try devices.run(b, ["log", "water", amount]) }
+        // Killed on A while sending (blobs or log), or on B while applying what A sent.
+        if point == "sync-applying" { try devices.run(a, ["sync"]) }
+        let victim = point == "sync-applying" ? b : a
+        let running = try InterruptionTests.Running(devices.cli, ["sync", "--vault", victim], Self.env.merging(["PHR_TEST_PAUSE": point]) { $1 })
+        let said = running.waitForPause()
+        #expect(said.contains("paused at \(point)"), "\(said)")
+        running.stop(with: SIGKILL)
+        #expect(running.process.terminationReason == .uncaughtSignal)
+        try devices.syncAll()
+        try devices.syncAll()
+        for vault in [a, b] {
+            let allergies = try #require(try devices.json(vault, ["allergy", "list"]) as? [[String: Any]])
+            #expect(allergies.count == 4, "\(vault): \(allergies.map { $0["substance"] ?? "" })")
+            let log = try devices.run(vault, ["log", "list", "--json"])
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(log.utf8)) as? [[String: Any]])
+            #expect(entries.count == 3, "\(vault): \(entries.count) water entries")
+            #expect((try devices.json(vault, ["doc", "list"]) as? [Any])?.count == 1)
+            let check = try devices.cli.run(["check", "--vault", vault], Self.env)
+            #expect(check.status == 0, "\(vault): \(check.stdout)\(check.stderr)")
+            let status = try devices.json(vault, ["sync", "status"])
+            #expect(Self.field(status, "pending_changes") as? Int == 0 && Self.field(status, "remote_logs") as? Int == 0, "\(status)")
+        }
+    }
+
+    @Test func syncBeforeSetUpAndBadRemotesSayWhatToDo() throws {
+        let cli = try CLI(label: "sync-errors")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let early = try cli.run(["sync"], Self.env)
+        #expect(early.status == 1 && early.stderr.contains("phr: error: sync is not set up") && early.stderr.contains("phr: hint: start with phr sync init"),
+                "\(early.stderr)")
+        #expect(try cli.run(["sync", "init"], Self.env).status == 0)
+        let none = try cli.run(["sync"], Self.env)
+        #expect(none.status == 66 && none.stderr.contains("no sync remote"), "\(none.stderr)")
+        let missing = try cli.run(["sync", "remote", "add", "usb", "\(cli.directory)/nowhere"], Self.env)
+        #expect(missing.status == 64 && missing.stderr.contains("no such folder"), "\(missing.stderr)")
+        let inside = try cli.run(["sync", "remote", "add", "usb", "\(cli.vault)/blobs"], Self.env)
+        #expect(inside.status == 64 && inside.stderr.contains("inside the vault"), "\(inside.stderr)")
+        let wrongCode = try cli.run(["sync", "enroll", "--out", "\(cli.directory)/e.phr"], Self.env)
+        #expect(wrongCode.status == 0)
+        let join = try cli.run(["sync", "join", "\(cli.directory)/e.phr", "--vault", "\(cli.directory)/other", "--remote", cli.directory],
+                               Self.env.merging(["PHR_SYNC_CODE": "AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA-AAAA"]) { $1 })
+        #expect(join.status == 77 && join.stderr.contains("code does not open"), "\(join.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(cli.directory)/other"))
+    }
+}
