@@ -19,10 +19,11 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev zlib1g-dev ca-certificate
 # what draws the OCR accuracy corpus (Tools/ScanCorpus: PIL, heif-enc for the HEIC photo), and
 # Ghostscript (a PDF whose text is drawn as outlines, for the OCR tests), and readelf (binutils: what
 # phr-render links by itself), and a real browser for the web UI's tests (Debian's Chromium, its
-# WebDriver and Selenium).
+# WebDriver and Selenium), and the storage engines `phr sync` is tested through (rclone, which also
+# serves WebDAV, and Syncthing).
 TEST_PACKAGES := util-linux openssl poppler-utils fonts-dejavu-core fonts-noto-core fonts-noto-cjk \
 	python3 python3-jsonschema python3-icalendar python3-pil libheif-examples ghostscript binutils \
-	chromium chromium-driver python3-selenium python3-venv
+	chromium chromium-driver python3-selenium python3-venv rclone syncthing
 # Benchmarks only: the peers phr is measured against (img2pdf makes OCRmyPDF's input PDF).
 BENCH_PACKAGES := recoll hyperfine tesseract-ocr ocrmypdf img2pdf libxml2-utils
 
@@ -53,6 +54,8 @@ endef
 BROWSER_VENV := .build/venv-browser
 # The official MCP Python SDK, the client the `phr mcp` tests drive phr with (Tests/MCP/).
 MCP_VENV := .build/venv-mcp
+# moto's S3 API server, the S3 store the `phr sync` tests reach through rclone (about 20 s to install).
+S3_VENV := .build/venv-s3
 
 deps:
 	$(call install_missing,$(BUILD_PACKAGES) $(TEST_PACKAGES))
@@ -62,6 +65,9 @@ deps:
 	@[ -x $(MCP_VENV)/bin/python3 ] && $(MCP_VENV)/bin/python3 -c 'import mcp' 2>/dev/null || { \
 		mkdir -p .build && /usr/bin/python3 -m venv $(MCP_VENV) && \
 		$(MCP_VENV)/bin/pip install --quiet mcp==2.3.0; }
+	@[ -x $(S3_VENV)/bin/moto_server ] || { \
+		mkdir -p .build && /usr/bin/python3 -m venv $(S3_VENV) && \
+		$(S3_VENV)/bin/pip install --quiet 'moto[server]==5.0.28'; }
 	@mkdir -p $(PKG_CONFIG_OVERRIDES); \
 	for dir in $$(pkg-config --variable pc_path pkg-config | tr ':' ' '); do \
 		for pc in $$dir/*.pc; do \

@@ -299,3 +299,121 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(cli.directory)/other"))
     }
 }
+
+/// `phr sync` through real storage engines on loopback, started and stopped by the tests: rclone
+/// as the transport to a WebDAV server (`rclone serve webdav`) and to an S3 API server (moto's,
+/// from PyPI, installed by `make deps` into .build/venv-s3).
+@Suite struct SyncEngineTests {
+    struct ServerFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A server process on a loopback port, stopped when the test ends.
+    final class Server {
+        let process = Process()
+        let port: Int
+
+        init(_ executable: String, _ arguments: (Int) -> [String], environment: [String: String], log: String) throws {
+            port = Loopback.freePort()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments(port)
+            process.environment = environment
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: log)
+            process.standardError = FileHandle(forWritingAtPath: log)
+            try process.run()
+            let deadline = Date().addingTimeInterval(30)
+            while !Loopback.accepts(port: port), Date() < deadline, process.isRunning { usleep(50_000) }
+            guard Loopback.accepts(port: port) else {
+                stop()
+                throw ServerFailure(description: "\(executable) did not listen on 127.0.0.1:\(port): \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+            }
+        }
+
+        /// SIGTERM, and SIGKILL after five seconds (moto's server does not stop on SIGTERM).
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning, Date() < deadline { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        deinit { stop() }
+    }
+
+    /// Two devices through `target`, with rclone configured by `config`: everything A has reaches
+    /// B (a document's file too), and B's change reaches A.
+    static func twoDevices(through target: String, config: String, cli: CLI) throws {
+        let configFile = "\(cli.directory)/rclone.conf"
+        try config.write(toFile: configFile, atomically: true, encoding: .utf8)
+        let env = SyncCommandTests.env.merging(["RCLONE_CONFIG": configFile]) { $1 }
+        let b = "\(cli.directory)/vault-b"
+        func run(_ arguments: [String], _ extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
+            let result = try cli.run(arguments, env.merging(extra) { $1 })
+            #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            return result
+        }
+        _ = try cli.initVault(passphrase: SyncCommandTests.passphrase)
+        _ = try run(["allergy", "add", "Penicillin", "--reaction", "hives"])
+        _ = try run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/prescription-amoxicillin.pdf"])
+        _ = try run(["sync", "init"])
+        _ = try run(["sync", "remote", "add", "cloud", target])
+        let first = try run(["sync"])
+        #expect(first.stderr.contains("1 document file(s)"), "\(first.stderr)")
+        let enrol = try run(["sync", "enroll", "--out", "\(cli.directory)/enrol.phr"])
+        let code = try #require(enrol.stderr.split(separator: "\n").last.map(String.init))
+        _ = try run(["sync", "join", "\(cli.directory)/enrol.phr", "--vault", b], ["PHR_SYNC_CODE": code])
+        #expect(try run(["allergy", "list", "--vault", b]).stdout.contains("Penicillin"))
+        #expect(try run(["search", "amoxicillin", "--vault", b]).stdout.lowercased().contains("amoxicillin"))
+        #expect(try cli.run(["check", "--vault", b], env).status == 0)
+        _ = try run(["allergy", "add", "Latex", "--vault", b])
+        _ = try run(["sync", "--vault", b])
+        _ = try run(["sync"])
+        #expect(try run(["allergy", "list"]).stdout.contains("Latex"))
+        let status = try run(["sync", "status", "--json"])
+        #expect(status.stdout.contains("\"remote_logs\" : 0") && status.stdout.contains("\"pending_changes\" : 0"), "\(status.stdout)")
+    }
+
+    @Test func twoDevicesSyncThroughWebDAVWithRclone() throws {
+        let rclone = try #require(["/usr/bin/rclone", "/usr/local/bin/rclone"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                                  "rclone is installed by make deps")
+        let cli = try CLI(label: "sync-webdav")
+        defer { cli.cleanUp() }
+        let served = "\(cli.directory)/dav"
+        try FileManager.default.createDirectory(atPath: served, withIntermediateDirectories: true)
+        let server = try Server(rclone, { ["serve", "webdav", served, "--addr", "127.0.0.1:\($0)"] }, environment: ["HOME": cli.directory, "PATH": "/usr/bin:/bin"],
+                                log: "\(cli.directory)/dav.log")
+        defer { server.stop() }
+        try Self.twoDevices(through: "rclone:dav:phr", config: """
+            [dav]
+            type = webdav
+            url = http://127.0.0.1:\(server.port)
+            vendor = other
+            """, cli: cli)
+        // What the server holds: the marker, the logs and the blob, nothing else.
+        let files = FileManager.default.enumerator(atPath: "\(served)/phr")?.allObjects as? [String] ?? []
+        #expect(files.contains("phr-sync.json") && files.contains { $0.hasPrefix("logs/") && $0.hasSuffix(".log") }
+                && files.contains { $0.hasPrefix("blobs/") && $0.count == "blobs/ab/".count + 64 }, "\(files)")
+    }
+
+    @Test func twoDevicesSyncThroughAnS3ServerWithRclone() throws {
+        let moto = "\(CLI.packageRoot)/.build/venv-s3/bin/moto_server"
+        try #require(FileManager.default.isExecutableFile(atPath: moto), "moto's S3 server is installed by make deps into .build/venv-s3")
+        let cli = try CLI(label: "sync-s3")
+        defer { cli.cleanUp() }
+        let server = try Server(moto, { ["-H", "127.0.0.1", "-p", String($0)] }, environment: ["HOME": cli.directory, "PATH": "/usr/bin:/bin"],
+                                log: "\(cli.directory)/moto.log")
+        defer { server.stop() }
+        try Self.twoDevices(through: "rclone:s3:phr-vault/family", config: """
+            [s3]
+            type = s3
+            provider = Other
+            endpoint = http://127.0.0.1:\(server.port)
+            access_key_id = test
+            secret_access_key = test
+            region = us-east-1
+            """, cli: cli)
+    }
+}

@@ -101,7 +101,7 @@ public struct SyncEngine {
         }
         let stored: String
         if target.hasPrefix("rclone:") {
-            throw SyncError.badTarget(target, reason: "rclone remotes are not supported by this phr yet; use a folder (rclone mount, or a folder a file syncer shares)")
+            stored = try RcloneRemote(target: target).description
         } else {
             let absolute = target.hasPrefix("/") ? target : FileManager.default.currentDirectoryPath + "/" + target
             let standardized = (absolute as NSString).standardizingPath
@@ -142,7 +142,14 @@ public struct SyncEngine {
             }
             throw SyncError.noRemote(name)
         }
-        return FolderRemote(root: chosen.target)
+        return try remote(target: chosen.target)
+    }
+
+    /// The remote a target names: `rclone:NAME:PATH`, else a folder.
+    public static func remote(target: String) throws -> any SyncRemote {
+        if target.hasPrefix("rclone:") { return try RcloneRemote(target: target) }
+        guard FileSystem.isDirectory(target) else { throw SyncError.badTarget(target, reason: "no such folder on this device") }
+        return FolderRemote(root: target)
     }
 
     // MARK: Running
@@ -180,7 +187,7 @@ public struct SyncEngine {
             progress(.receivingBlobs, index, needed.count)
             let temporary = try vault.blobs.temporaryPath()
             do {
-                try remote.fetch("blobs/\(name)", to: temporary)
+                try remote.fetch(FolderRemote.blobPath(name), to: temporary)
             } catch {
                 unlink(temporary)
                 // A blob the log names but the remote lacks yet (a file syncer still copying it):
@@ -191,18 +198,17 @@ public struct SyncEngine {
             do {
                 try vault.blobs.adopt(name: name, from: temporary)
             } catch VaultError.integrity {
-                throw SyncError.tampered(object: "blobs/\(name)", reason: "fails authentication")
+                throw SyncError.tampered(object: FolderRemote.blobPath(name), reason: "fails authentication")
             }
             report.receivedBlobs += 1
         }
 
         // 2. This vault's blobs the remote lacks.
-        let remoteBlobs = Set(try remote.list("blobs"))
+        let remoteBlobs = try remote.blobNames()
         let localBlobs = try vault.database.read { db in try String.fetchAll(db, sql: "SELECT name FROM blob ORDER BY name") }
         let missing = localBlobs.filter { !remoteBlobs.contains($0) }
-        for (index, name) in missing.enumerated() {
-            progress(.sendingBlobs, index, missing.count)
-            if try remote.create("blobs/\(name)", copying: vault.blobs.path(for: name)) { report.sentBlobs += 1 }
+        if !missing.isEmpty {
+            report.sentBlobs += try remote.upload(blobs: missing, from: vault.blobs.root) { progress(.sendingBlobs, $0, missing.count) }
         }
         TestPause.here(.syncBlobsPushed)
 
@@ -215,7 +221,7 @@ public struct SyncEngine {
                 try merge.adopt(body)
             }
             clock = merge.clock
-            let sent = try send(db, device: device, key: key, vaultID: vaultID, clock: &clock, missingBlobs: remoteBlobs)
+            let sent = try send(db, device: device, key: key, vaultID: vaultID, clock: &clock, remoteBlobs: remoteBlobs.union(missing))
             report.sentLogs = sent.logs
             report.sentChanges = sent.changes
             report.sentBlobs += sent.blobs
@@ -290,7 +296,7 @@ public struct SyncEngine {
     /// Turns the journal since the last push into change logs, writes them to the remote and
     /// records them as applied here.
     private func send(_ db: Database, device: String, key: SecretBytes, vaultID: String, clock: inout SyncClock,
-                      missingBlobs remoteBlobs: Set<String>) throws -> (logs: Int, changes: Int, blobs: Int) {
+                      remoteBlobs: Set<String>) throws -> (logs: Int, changes: Int, blobs: Int) {
         let pushed = try SyncState.pushed(db)
         let entries = try ChangeJournal.entries(db, after: pushed)
         var order: [(kind: SyncKind, local: String)] = []
@@ -325,7 +331,7 @@ public struct SyncEngine {
                 changes.append(SyncChange(kind: kind.name, identity: identity, operation: .set, stamp: clock.tick(), fields: changed, id: id))
                 // A document added since the blobs were sent (another command, during this run).
                 if kind.shape == .document, let blob = fields["blob_name"]?.text, !remoteBlobs.contains(blob) {
-                    if try remote.create("blobs/\(blob)", copying: vault.blobs.path(for: blob)) { blobs += 1 }
+                    blobs += try remote.upload(blobs: [blob], from: vault.blobs.root) { _ in }
                 }
             } else if let identity = try SyncState.identity(db, kind: kind.name, local: local) {
                 changes.append(SyncChange(kind: kind.name, identity: identity, operation: .remove, stamp: clock.tick(), fields: nil, id: nil))

@@ -22,6 +22,21 @@ public protocol SyncRemote: Sendable {
     func create(_ path: String, copying source: String) throws -> Bool
     /// Copies `path` into a new local file `destination` (mode 0600).
     func fetch(_ path: String, to destination: String) throws
+    /// The names of the blobs the remote holds.
+    func blobNames() throws -> Set<String>
+    /// Uploads the blobs `names` from a vault's blob directory `root` (laid out as the remote's:
+    /// `ab/abcdef...`); returns how many it sent. `progress` hears how many are done.
+    func upload(blobs names: [String], from root: String, progress: (Int) -> Void) throws -> Int
+}
+
+extension SyncRemote {
+    /// Where blob `name` lives on a remote: sharded by its first two characters, as in the vault.
+    public static func blobPath(_ name: String) -> String { "blobs/\(name.prefix(2))/\(name)" }
+
+    /// Whether `name` is shaped like a blob's name (64 lowercase hex digits).
+    static func isBlobName(_ name: String) -> Bool {
+        name.count == 64 && name.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
 }
 
 /// A folder: a USB disk, a network mount, or a folder Syncthing or Nextcloud distributes. A new
@@ -72,6 +87,23 @@ public struct FolderRemote: SyncRemote {
             }
             try input.close()
         }
+    }
+
+    public func blobNames() throws -> Set<String> {
+        var names = Set<String>()
+        for shard in try list("blobs") where shard.count == 2 {
+            for name in try list("blobs/\(shard)") where Self.isBlobName(name) && name.hasPrefix(shard) { names.insert(name) }
+        }
+        return names
+    }
+
+    public func upload(blobs names: [String], from root: String, progress: (Int) -> Void) throws -> Int {
+        var sent = 0
+        for (index, name) in names.enumerated() {
+            progress(index)
+            if try create(Self.blobPath(name), copying: "\(root)/\(name.prefix(2))/\(name)") { sent += 1 }
+        }
+        return sent
     }
 
     public func fetch(_ path: String, to destination: String) throws {

@@ -106,14 +106,14 @@ struct SyncRemoteCommand: ParsableCommand {
 struct SyncRemoteAdd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a remote: a folder (a USB disk, or a folder Syncthing or Nextcloud shares)."
+        abstract: "Add a remote: a folder (a USB disk, or a folder Syncthing or Nextcloud shares) or rclone:NAME:PATH."
     )
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var output: OutputOptions
 
     @Argument(help: "A short name for it (letters, digits, - and _).") var name: String
-    @Argument(help: "The folder (it must exist).") var target: String
+    @Argument(help: "A folder that exists, or rclone:NAME:PATH for a remote 'rclone config' made (S3, WebDAV, SFTP, B2...).") var target: String
 
     func run() throws {
         let opened = try VaultAccess.open(vault.location)
@@ -324,11 +324,11 @@ struct SyncJoin: ParsableCommand {
         guard let folder = remote ?? contents.remote else {
             throw SyncError.badTarget("", reason: "the enrolment names no folder: give --remote FOLDER")
         }
-        guard FileSystem.isDirectory(folder) else { throw SyncError.badTarget(folder, reason: "no such folder on this device") }
+        let remoteTarget = try SyncEngine.remote(target: folder)
         let secret = try VaultAccess.verifiedSecret(for: location, keyFile: contents.keyFile, prompt: Unlocking.vaultPrompt)
         let keys = try Vault.unlock(keyFile: contents.keyFile, secret: secret)
         let joined = try SyncEnrolment.createVault(at: location, contents: contents, keys: keys, remote: folder)
-        let report = try SyncEngine(vault: joined, remote: FolderRemote(root: folder)).run()
+        let report = try SyncEngine(vault: joined, remote: remoteTarget).run()
         try SyncEnrolment.chooseDefaultProfile(joined)
         if output.json { try Console.json(report) } else {
             Console.note("joined the vault's sync at \(location.root)")

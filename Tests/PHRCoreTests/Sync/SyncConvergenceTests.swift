@@ -32,6 +32,12 @@ import Testing
             if hidden.contains(path) { throw SyncError.remote("\(path) has not arrived") }
             try folder.fetch(path, to: destination)
         }
+        func blobNames() throws -> Set<String> {
+            try folder.blobNames().filter { !hidden.contains(FolderRemote.blobPath($0)) }
+        }
+        func upload(blobs names: [String], from root: String, progress: (Int) -> Void) throws -> Int {
+            try folder.upload(blobs: names, from: root, progress: progress)
+        }
     }
 
     /// A splitmix64 generator, so a seed replays a run.
@@ -238,7 +244,7 @@ import Testing
                     hidden.insert("logs/\(device)/\(name)")
                 }
             }
-            for name in try folder.list("blobs") where Double.random(in: 0..<1, using: &random) < share / 2 { hidden.insert("blobs/\(name)") }
+            for name in try folder.blobNames().sorted() where Double.random(in: 0..<1, using: &random) < share / 2 { hidden.insert(FolderRemote.blobPath(name)) }
             return try SyncEngine(vault: vault, remote: DelayingRemote(folder: folder, hidden: hidden)).run()
         }
 
