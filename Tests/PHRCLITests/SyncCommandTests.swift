@@ -313,8 +313,9 @@ import Testing
         let process = Process()
         let port: Int
 
-        init(_ executable: String, _ arguments: (Int) -> [String], environment: [String: String], log: String) throws {
-            port = Loopback.freePort()
+        init(_ executable: String, _ arguments: (Int) -> [String], environment: [String: String], log: String, port: Int? = nil) throws {
+            self.port = port ?? Loopback.freePort()
+            let port = self.port
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments(port)
             process.environment = environment
@@ -415,5 +416,132 @@ import Testing
             secret_access_key = test
             region = us-east-1
             """, cli: cli)
+    }
+}
+
+/// `phr sync` through folders two Syncthing instances share on loopback (static addresses, no
+/// discovery, relays or NAT): the only files phr writes there are new, whole, uniquely named
+/// ones, so Syncthing carries them without a conflict copy, and each vault syncs with its own
+/// folder.
+@Suite struct SyncThroughSyncthingTests {
+    struct Instance {
+        let home: String
+        let folder: String
+        let id: String
+        let port: Int
+        let gui: Int
+    }
+
+    static func instance(_ cli: CLI, _ name: String) throws -> Instance {
+        let home = "\(cli.directory)/syncthing-\(name)"
+        let folder = "\(cli.directory)/shared-\(name)"
+        try FileManager.default.createDirectory(atPath: "\(folder)/.stfolder", withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/syncthing")
+        process.arguments = ["generate", "--home=\(home)", "--no-default-folder"]
+        process.environment = ["HOME": cli.directory, "PATH": "/usr/bin:/bin"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let line = try #require(said.split(separator: "\n").first { $0.contains("Device ID:") }, "\(said)")
+        let id = String(line.split(separator: " ").last ?? "")
+        return Instance(home: home, folder: folder, id: id, port: Loopback.freePort(), gui: Loopback.freePort())
+    }
+
+    /// `instance`'s configuration: both devices at their static loopback addresses, one shared
+    /// folder watched with a one-second delay, nothing that reaches beyond the machine.
+    static func configure(_ instance: Instance, peer: Instance) throws {
+        let devices = [instance, peer].map { device in
+            "<device id=\"\(device.id)\" name=\"\(device.id.prefix(7))\" compression=\"metadata\"><address>tcp://127.0.0.1:\(device.port)</address></device>"
+        }.joined(separator: "\n")
+        let config = """
+            <configuration version="36">
+                <folder id="phr-vault" label="phr" path="\(instance.folder)" type="sendreceive" rescanIntervalS="2" fsWatcherEnabled="true" fsWatcherDelayS="1">
+                    <device id="\(instance.id)"></device>
+                    <device id="\(peer.id)"></device>
+                    <minDiskFree unit="%">0</minDiskFree>
+                </folder>
+                \(devices)
+                <gui enabled="true" tls="false"><address>127.0.0.1:\(instance.gui)</address><apikey>phr-test-\(instance.gui)</apikey></gui>
+                <options>
+                    <listenAddress>tcp://127.0.0.1:\(instance.port)</listenAddress>
+                    <globalAnnounceEnabled>false</globalAnnounceEnabled>
+                    <localAnnounceEnabled>false</localAnnounceEnabled>
+                    <relaysEnabled>false</relaysEnabled>
+                    <natEnabled>false</natEnabled>
+                    <urAccepted>-1</urAccepted>
+                    <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
+                    <crashReportingEnabled>false</crashReportingEnabled>
+                    <startBrowser>false</startBrowser>
+                    <minHomeDiskFree unit="%">0</minHomeDiskFree>
+                </options>
+            </configuration>
+            """
+        try config.write(toFile: "\(instance.home)/config.xml", atomically: true, encoding: .utf8)
+    }
+
+    /// Waits until every file under `source` (phr's objects) is also under `destination`.
+    static func carried(from source: String, to destination: String, seconds: Double = 90) -> Bool {
+        func files(_ root: String) -> Set<String> {
+            Set((FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter {
+                ($0.hasPrefix("logs/") && $0.hasSuffix(".log")) || ($0.hasPrefix("blobs/") && $0.count > 60) || $0 == "phr-sync.json"
+            })
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if files(source).isSubset(of: files(destination)) { return true }
+            usleep(200_000)
+        }
+        return false
+    }
+
+    @Test func editsOnOneVaultAppearInTheOtherThroughSyncthing() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/syncthing"), "Syncthing is installed by make deps")
+        let cli = try CLI(label: "sync-syncthing")
+        defer { cli.cleanUp() }
+        let one = try Self.instance(cli, "one"), two = try Self.instance(cli, "two")
+        try Self.configure(one, peer: two)
+        try Self.configure(two, peer: one)
+        let servers = try [one, two].map { instance in
+            try SyncEngineTests.Server("/usr/bin/syncthing", { _ in
+                ["serve", "--home=\(instance.home)", "--no-browser", "--no-restart", "--no-upgrade", "--skip-port-probing"]
+            }, environment: ["HOME": cli.directory, "PATH": "/usr/bin:/bin", "STNOUPGRADE": "1"], log: "\(instance.home).log", port: instance.gui)
+        }
+        defer { servers.forEach { $0.stop() } }
+
+        let env = SyncCommandTests.env
+        func run(_ arguments: [String], _ extra: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> CLI.Result {
+            let result = try cli.run(arguments, env.merging(extra) { $1 })
+            #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+            return result
+        }
+        let b = "\(cli.directory)/vault-b"
+        _ = try cli.initVault(passphrase: SyncCommandTests.passphrase)
+        _ = try run(["med", "add", "Metformin", "--dose", "500 mg", "--schedule", "08:00,20:00"])
+        _ = try run(["doc", "add", "\(CLI.packageRoot)/Samples/documents/insurance-card.pdf"])
+        _ = try run(["sync", "init"])
+        _ = try run(["sync", "remote", "add", "syncthing", one.folder])
+        _ = try run(["sync"])
+        #expect(Self.carried(from: one.folder, to: two.folder), "Syncthing carried A's objects to B's folder")
+        let enrol = try run(["sync", "enroll", "--out", "\(cli.directory)/enrol.phr"])
+        let code = try #require(enrol.stderr.split(separator: "\n").last.map(String.init))
+        _ = try run(["sync", "join", "\(cli.directory)/enrol.phr", "--vault", b, "--remote", two.folder], ["PHR_SYNC_CODE": code])
+        #expect(try run(["med", "list", "--vault", b]).stdout.contains("Metformin"))
+        #expect(try run(["doc", "list", "--vault", b]).stdout.contains("Member ID card"))
+
+        // An edit on B reaches A through Syncthing.
+        _ = try run(["allergy", "add", "Penicillin", "--vault", b])
+        _ = try run(["sync", "--vault", b])
+        #expect(Self.carried(from: two.folder, to: one.folder), "Syncthing carried B's log to A's folder")
+        _ = try run(["sync"])
+        #expect(try run(["allergy", "list"]).stdout.contains("Penicillin"))
+        // No conflict copies: every file in either folder is one phr wrote.
+        for folder in [one.folder, two.folder] {
+            let strays = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).filter { $0.contains("sync-conflict") }
+            #expect(strays.isEmpty, "\(strays)")
+        }
     }
 }
