@@ -1,7 +1,7 @@
 // `make bench`: phr's benchmarks, each printed beside the peer or baseline it is judged against,
 // measured in the same run on the same machine. Not a test: it reports, it does not assert.
 //
-// Usage: phr-bench [storage] [ingest] [search] [share] [healthlog] [import] [applehealth] [ocr] [labs] [journal] [screens] [mcp]   (no argument runs them all)
+// Usage: phr-bench [storage] [ingest] [search] [share] [healthlog] [import] [applehealth] [ocr] [labs] [journal] [screens] [mcp] [sync]   (no argument runs them all)
 import Foundation
 
 let requested = Set(CommandLine.arguments.dropFirst())
@@ -18,6 +18,7 @@ let all: [(String, () throws -> Void)] = [
     ("journal", JournalBenchmark.run),
     ("screens", ScreensBenchmark.run),
     ("mcp", MCPBenchmark.run),
+    ("sync", SyncBenchmark.run),
 ]
 print("phr benchmarks on \(ProcessInfo.processInfo.activeProcessorCount) cores, \(Benchmark.hostDescription)")
 for (name, run) in all where requested.isEmpty || requested.contains(name) {

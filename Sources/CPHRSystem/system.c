@@ -159,6 +159,10 @@ int phr_pipe_cloexec(int descriptors[2]) {
     return pipe2(descriptors, O_CLOEXEC);
 }
 
+long phr_copy_file_range(int in, int out, size_t length) {
+    return (long)copy_file_range(in, NULL, out, NULL, length, 0);
+}
+
 int phr_peer_uid(int fd, unsigned *uid) {
     struct ucred credentials;
     socklen_t length = sizeof credentials;

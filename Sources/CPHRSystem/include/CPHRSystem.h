@@ -61,6 +61,11 @@ int phr_tmpfile_link(int fd, const char *path);
 /// or -1 with errno.
 int phr_pipe_cloexec(int descriptors[2]);
 
+/// copy_file_range(2) of up to `length` bytes from `in` to `out` at their current offsets (the
+/// kernel copies; a reflink where the filesystem can). Returns the bytes copied, 0 at the end of
+/// `in`, or -1 with errno set (EXDEV, ENOSYS, EOPNOTSUPP or EINVAL: copy another way).
+long phr_copy_file_range(int in, int out, size_t length);
+
 /// Flushes C stdio's stdout and reports whether anything written through it failed (a write
 /// error now or earlier, e.g. on a full disk). Returns 0 when all of it was written, else errno.
 int phr_flush_stdout(void);

@@ -6,7 +6,8 @@ extension Schema {
     /// - `sync_record`: every record that has been synced, by its identity across devices (a
     ///   kind, and for example the profile uid and the record uid), and its key here (`local`,
     ///   the change journal's `record`); `removed` once a removal is applied or sent.
-    /// - `sync_field`: each field's last value written by any device, with its hybrid-logical-clock
+    /// - `sync_field`: each field's last value written by any device (as stored in its column:
+    ///   `ANY` keeps integers, reals, text and bytes apart), with its hybrid-logical-clock
     ///   stamp and the (device, log) it came in: what the next push compares against, and what a
     ///   merge decides a winner by.
     /// - `sync_log`: each change log applied here (this device's too), with the version vector it
@@ -36,7 +37,7 @@ extension Schema {
             kind TEXT NOT NULL,
             identity TEXT NOT NULL,
             field TEXT NOT NULL,
-            value TEXT NOT NULL,
+            value ANY,
             stamp TEXT NOT NULL,
             device TEXT NOT NULL,
             log INTEGER NOT NULL,

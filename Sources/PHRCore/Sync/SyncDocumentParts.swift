@@ -31,18 +31,18 @@ enum SyncDocumentParts {
     static func fields(_ db: Database, documentID: String, blob name: String) throws -> [String: SyncValue] {
         var fields: [String: SyncValue] = [:]
         fields["tags"] = try json(DocumentStore.tags(db, documentID: documentID))
-        let text = try Row.fetchAll(db, sql: """
+        let text = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT page, body FROM search_entry WHERE kind = ? AND record_id = ? ORDER BY ifnull(page, 0)
-            """, arguments: [DocumentStore.kind, documentID]).map { Text(page: $0["page"], body: $0["body"]) }
+            """), arguments: [DocumentStore.kind, documentID]).map { Text(page: $0["page"], body: $0["body"]) }
         fields["text"] = try json(text)
-        let pages = try Row.fetchAll(db, sql: """
+        let pages = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT page, ocr, confidence, detail, width, height, words FROM document_page WHERE document_id = ? ORDER BY page
-            """, arguments: [documentID]).map { row in
+            """), arguments: [documentID]).map { row in
             Page(page: row["page"], ocr: row["ocr"], confidence: row["confidence"], detail: row["detail"], width: row["width"],
                  height: row["height"], words: (row["words"] as Data? ?? Data()).base64EncodedString())
         }
         fields["pages"] = try json(pages)
-        if let row = try Row.fetchOne(db, sql: "SELECT size, sha256 FROM blob WHERE name = ?", arguments: [name]) {
+        if let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT size, sha256 FROM blob WHERE name = ?"), arguments: [name]) {
             fields["blob"] = try json(Blob(size: row["size"], sha256: (row["sha256"] as Data).base64EncodedString()))
         }
         return fields
@@ -62,23 +62,23 @@ enum SyncDocumentParts {
     /// and date follow the document as written.
     static func write(_ db: Database, documentID: String, fields: [String: SyncValue]) throws {
         if let tags = fields["tags"]?.text {
-            try db.execute(sql: "DELETE FROM document_tag WHERE document_id = ?", arguments: [documentID])
+            try db.cachedStatement(sql: "DELETE FROM document_tag WHERE document_id = ?").execute(arguments: [documentID])
             for tag in try SyncJSON.decoder.decode([String].self, from: Data(tags.utf8)) {
-                try db.execute(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)", arguments: [documentID, tag])
+                try db.cachedStatement(sql: "INSERT INTO document_tag (document_id, tag) VALUES (?, ?)").execute(arguments: [documentID, tag])
             }
         }
         if let pages = fields["pages"]?.text {
-            try db.execute(sql: "DELETE FROM document_page WHERE document_id = ?", arguments: [documentID])
+            try db.cachedStatement(sql: "DELETE FROM document_page WHERE document_id = ?").execute(arguments: [documentID])
             for page in try SyncJSON.decoder.decode([Page].self, from: Data(pages.utf8)) {
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT INTO document_page (document_id, page, ocr, confidence, detail, width, height, words)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [documentID, page.page, page.ocr, page.confidence, page.detail, page.width, page.height,
+                    """).execute(arguments: [documentID, page.page, page.ocr, page.confidence, page.detail, page.width, page.height,
                                      Data(base64Encoded: page.words) ?? Data()])
             }
         }
         guard let document = try DocumentStore.fetch(db, id: documentID) else { return }
-        let profileID = try Int64.fetchOne(db, sql: "SELECT profile_id FROM document WHERE id = ?", arguments: [documentID]) ?? -1
+        let profileID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT profile_id FROM document WHERE id = ?"), arguments: [documentID]) ?? -1
         if let text = fields["text"]?.text {
             try SearchIndex.remove(db, kind: DocumentStore.kind, recordID: documentID)
             for entry in try SyncJSON.decoder.decode([Text].self, from: Data(text.utf8)) {

@@ -33,6 +33,16 @@ public enum SyncEnrolment {
         let syncKey: String
     }
 
+    /// What an enrolment file for `vault` carries, naming `remote` (for a device created in this
+    /// process: a benchmark's, a test's).
+    public static func contents(of vault: Vault, remote: String?) throws -> Contents {
+        let syncKey = try vault.database.read { db -> String in
+            guard let key = try SyncState.value(db, "sync_key") else { throw SyncError.notInitialized }
+            return key
+        }
+        return Contents(keyFile: vault.keyFile, remote: remote, syncKey: syncKey)
+    }
+
     /// Writes the enrolment file for `vault` to `path` (which must not exist) and returns the
     /// code that opens it, to be shown once.
     public static func write(_ vault: Vault, to path: String, remote: String?, now: Date = Date()) throws -> String {

@@ -74,7 +74,7 @@ struct SyncKind: Sendable {
     /// The row `local` names, nil when there is none.
     func row(_ db: Database, local: String) throws -> Row? {
         let (sql, arguments) = try whereClause(local: local)
-        return try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(sql)", arguments: arguments)
+        return try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE \(sql)"), arguments: arguments)
     }
 
     private func whereClause(local: String) throws -> (String, StatementArguments) {
@@ -111,7 +111,7 @@ struct SyncKind: Sendable {
                                        arguments: [medication, String(identity[split.upperBound...])])
         case .record:
             guard let split = identity.range(of: Self.separator) else { return nil }
-            return try String.fetchOne(db, sql: "SELECT id FROM \(table) WHERE profile_id = (SELECT id FROM profile WHERE uid = ?) AND uid = ?",
+            return try String.fetchOne(db.cachedStatement(sql: "SELECT id FROM \(table) WHERE profile_id = (SELECT id FROM profile WHERE uid = ?) AND uid = ?"),
                                        arguments: [String(identity[..<split.lowerBound]), String(identity[split.upperBound...])])
         }
     }
@@ -176,7 +176,7 @@ struct SyncKind: Sendable {
         for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
             switch field {
             case "profile":
-                guard let uid = value.text, let id = try Int64.fetchOne(db, sql: "SELECT id FROM profile WHERE uid = ?", arguments: [uid]) else {
+                guard let uid = value.text, let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM profile WHERE uid = ?"), arguments: [uid]) else {
                     throw SyncError.missingParent(kind: name)
                 }
                 columns.append(("profile_id", id.databaseValue))
@@ -199,8 +199,8 @@ struct SyncKind: Sendable {
                 let (clause, keyArguments) = try whereClause(local: local)
                 var arguments = StatementArguments(settable.map { $0.1 })
                 arguments += keyArguments
-                try db.execute(sql: "UPDATE \(table) SET \(settable.map { "\($0.0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(clause)",
-                               arguments: arguments)
+                let sql = "UPDATE \(table) SET \(settable.map { "\($0.0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(clause)"
+                try db.cachedStatement(sql: sql).execute(arguments: arguments)
             }
         } else {
             var all = columns
@@ -210,8 +210,8 @@ struct SyncKind: Sendable {
                 let free = try shaped && !RecordID.exists(db, table: table, id: wanted)
                 all.append(("id", (free ? wanted : try RecordID.generate(db, table: table)).databaseValue))
             }
-            try db.execute(sql: "INSERT INTO \(table) (\(all.map { $0.0.quotedDatabaseIdentifier }.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))",
-                           arguments: StatementArguments(all.map { $0.1 }))
+            let sql = "INSERT INTO \(table) (\(all.map { $0.0.quotedDatabaseIdentifier }.joined(separator: ", "))) VALUES (\(all.map { _ in "?" }.joined(separator: ", ")))"
+            try db.cachedStatement(sql: sql).execute(arguments: StatementArguments(all.map { $0.1 }))
         }
         // The row as written, found again by what identifies it.
         let written: Row?
@@ -219,7 +219,7 @@ struct SyncKind: Sendable {
         case .profile: written = try row(db, local: fields["uid"]?.text ?? local ?? "")
         case .document, .dose, .record:
             if let existing { written = try row(db, local: existing["id"]) } else {
-                written = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE rowid = ?", arguments: [db.lastInsertedRowID])
+                written = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE rowid = ?"), arguments: [db.lastInsertedRowID])
             }
         case .perProfile, .goal:
             if existing != nil, let local {
@@ -228,7 +228,7 @@ struct SyncKind: Sendable {
             }
             let profile = columns.first { $0.0 == "profile_id" }?.1 ?? .null
             if shape == .perProfile {
-                written = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE profile_id = ?", arguments: [profile])
+                written = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM \(table) WHERE profile_id = ?"), arguments: [profile])
             } else {
                 let metric = columns.first { $0.0 == "metric" }?.1 ?? .null, since = columns.first { $0.0 == "since" }?.1 ?? .null
                 written = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE profile_id = ? AND metric = ? AND since = ?",
@@ -251,11 +251,11 @@ struct SyncKind: Sendable {
             try SearchIndex.remove(db, kind: searchKind, recordID: row["id"])
         }
         let (clause, arguments) = try whereClause(local: local)
-        try db.execute(sql: "DELETE FROM \(table) WHERE \(clause)", arguments: arguments)
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(clause)").execute(arguments: arguments)
         if shape == .document {
             let blob: String = row["blob_name"]
-            if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM document WHERE blob_name = ?)", arguments: [blob])! {
-                try db.execute(sql: "DELETE FROM blob WHERE name = ?", arguments: [blob])
+            if try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM document WHERE blob_name = ?)"), arguments: [blob])! {
+                try db.cachedStatement(sql: "DELETE FROM blob WHERE name = ?").execute(arguments: [blob])
             }
         }
     }

@@ -39,12 +39,13 @@ struct Merge {
             guard let kind = SyncKind.named(change.kind) else { continue }
             switch change.operation {
             case .set:
-                let stored = try SyncState.fields(db, kind: kind.name, identity: change.identity)
+                let stored = onlyNewer ? try SyncState.fields(db, kind: kind.name, identity: change.identity) : [:]
+                let conflicted = try !onlyNewer && hasOpenConflicts(kind: kind.name, identity: change.identity)
                 for (field, value) in change.fields ?? [:] {
                     if onlyNewer, let current = stored[field], current.stamp >= change.stamp { continue }
                     try SyncState.setField(db, kind: kind.name, identity: change.identity, field: field,
                                            .init(value: value, stamp: change.stamp, device: body.device, log: body.sequence))
-                    if !onlyNewer { try settle(kind: kind.name, identity: change.identity, field: field, vector: body.vector) }
+                    if conflicted { try settle(kind: kind.name, identity: change.identity, field: field, vector: body.vector) }
                 }
                 try clearRemoval(kind: kind.name, identity: change.identity)
                 try markEdit(kind: kind.name, identity: change.identity, change: change, body: body)
@@ -87,10 +88,10 @@ struct Merge {
         var states = Array(try SyncState.fields(db, kind: kind.name, identity: change.identity).filter { $0.key != Self.removal }.values)
         if kind.kind == .medication {
             let prefix = change.identity + SyncKind.separator
-            states += try Row.fetchAll(db, sql: """
+            states += try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT value, stamp, device, log FROM sync_field WHERE kind = 'dose' AND identity >= ? AND identity < ? AND field <> ?
-                """, arguments: [prefix, change.identity + "\u{20}", Self.removal]).map {
-                SyncState.FieldState(value: try SyncValue(stored: $0["value"]), stamp: $0["stamp"], device: $0["device"], log: $0["log"])
+                """), arguments: [prefix, change.identity + "\u{20}", Self.removal]).map {
+                SyncState.FieldState(value: SyncValue($0["value"] as DatabaseValue), stamp: $0["stamp"], device: $0["device"], log: $0["log"])
             }
         }
         if try states.contains(where: { try isConcurrent($0, with: body) }) {
@@ -141,12 +142,13 @@ struct Merge {
             try conflict(kind: kind.name, identity: identity, field: item.field, reason: "both_changed", kept: item.kept, lost: item.lost,
                          lostDevice: item.lostDevice, lostLog: item.lostLog, lostStamp: item.lostStamp)
         }
+        let conflicted = try hasOpenConflicts(kind: kind.name, identity: identity)
         for (field, value) in decision.winners {
             try SyncState.setField(db, kind: kind.name, identity: identity, field: field,
                                    .init(value: value, stamp: change.stamp, device: body.device, log: body.sequence))
-            try settle(kind: kind.name, identity: identity, field: field, vector: body.vector)
+            if conflicted { try settle(kind: kind.name, identity: identity, field: field, vector: body.vector) }
         }
-        if removedHere { try clearRemoval(kind: kind.name, identity: identity) }
+        if removedHere || stored[Self.removal] != nil { try clearRemoval(kind: kind.name, identity: identity) }
         try markEdit(kind: kind.name, identity: identity, change: change, body: body)
         try SyncState.setRecord(db, kind: kind.name, identity: identity, .init(local: written, removed: written == nil))
     }
@@ -244,7 +246,7 @@ struct Merge {
                     if identity > clash.identity {
                         fields["name"] = .text(try freeProfileName(name))
                     } else {
-                        try db.execute(sql: "UPDATE profile SET name = ? WHERE uid = ?", arguments: [try freeProfileName(name), clash.identity])
+                        try db.cachedStatement(sql: "UPDATE profile SET name = ? WHERE uid = ?").execute(arguments: [try freeProfileName(name), clash.identity])
                     }
                     try conflict(kind: kind.name, identity: max(identity, clash.identity), field: "name", reason: "duplicate",
                                  kept: fields["name"], lost: .text(name), lostDevice: body.device, lostLog: body.sequence, lostStamp: stamp)
@@ -252,7 +254,7 @@ struct Merge {
                     if identity > clash.identity {
                         fields["source_key"] = .null
                     } else {
-                        try db.execute(sql: "UPDATE \(kind.table) SET source_key = NULL WHERE id = ?", arguments: [clash.local])
+                        try db.cachedStatement(sql: "UPDATE \(kind.table) SET source_key = NULL WHERE id = ?").execute(arguments: [clash.local])
                     }
                 }
             }
@@ -283,7 +285,7 @@ struct Merge {
         let row: Row?
         switch kind.shape {
         case .profile:
-            row = try Row.fetchOne(db, sql: "SELECT * FROM profile WHERE name = ? COLLATE NOCASE", arguments: [fields["name"]?.databaseValue ?? .null])
+            row = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM profile WHERE name = ? COLLATE NOCASE"), arguments: [fields["name"]?.databaseValue ?? .null])
         case .dose:
             guard let medication = try (fields["medication"]?.text ?? parent).flatMap({ try SyncKind.medicationID(db, identity: $0) }) else { return nil }
             row = try Row.fetchOne(db, sql: "SELECT * FROM dose WHERE medication_id = ? AND scheduled_for = ?",
@@ -291,9 +293,9 @@ struct Merge {
         default:
             guard try SyncKind.columns(db, table: kind.table).contains("source_key"),
                   let profile = fields["profile"]?.text ?? parent, let key = fields["source_key"], key != .null else { return nil }
-            row = try Row.fetchOne(db, sql: """
+            row = try Row.fetchOne(db.cachedStatement(sql: """
                 SELECT * FROM \(kind.table) WHERE profile_id = (SELECT id FROM profile WHERE uid = ?) AND source_key = ?
-                """, arguments: [profile, key.databaseValue])
+                """), arguments: [profile, key.databaseValue])
         }
         guard let row else { return nil }
         return (try kind.identity(db, of: row), try kind.localKey(db, of: row))
@@ -302,7 +304,7 @@ struct Merge {
     private func freeProfileName(_ name: String) throws -> String {
         for number in 2... {
             let candidate = "\(name) (\(number))"
-            if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM profile WHERE name = ? COLLATE NOCASE)", arguments: [candidate])! {
+            if try !Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM profile WHERE name = ? COLLATE NOCASE)"), arguments: [candidate])! {
                 return candidate
             }
         }
@@ -330,10 +332,10 @@ struct Merge {
     private mutating func conflict(kind: String, identity: String, field: String, reason: String, kept: SyncValue?, lost: SyncValue?,
                                    lostDevice: String, lostLog: Int64, lostStamp: String, settled: Bool = false) throws {
         let now = Timestamp.string(Date())
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO sync_conflict (id, kind, identity, field, reason, kept, lost, lost_device, lost_log, lost_stamp, at, resolved_at, resolution)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [try RecordID.generate(db, table: "sync_conflict"), kind, identity, field, reason, kept?.stored, lost?.stored,
+            """).execute(arguments: [try RecordID.generate(db, table: "sync_conflict"), kind, identity, field, reason, kept?.stored, lost?.stored,
                              lostDevice, lostLog, lostStamp, now, settled ? now : nil, settled ? "kept" : nil])
         if !settled { conflicts += 1 }
     }
@@ -349,11 +351,17 @@ struct Merge {
         return "\(fields["status"]?.text ?? "") \(fields["at"]?.text ?? "")" + (slot.map { " for \($0.suffix(5))" } ?? "")
     }
 
+    private func hasOpenConflicts(kind: String, identity: String) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM sync_conflict WHERE kind = ? AND identity = ? AND resolved_at IS NULL)
+            """), arguments: [kind, identity])!
+    }
+
     /// A write that saw both sides of an open conflict on its field settles it.
     private func settle(kind: String, identity: String, field: String, vector: [String: Int64]) throws {
-        for row in try Row.fetchAll(db, sql: """
+        for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT id, lost_device, lost_log FROM sync_conflict WHERE kind = ? AND identity = ? AND field = ? AND resolved_at IS NULL
-            """, arguments: [kind, identity, field]) {
+            """), arguments: [kind, identity, field]) {
             let lostDevice: String = row["lost_device"], lostLog: Int64 = row["lost_log"]
             guard (vector[lostDevice] ?? 0) >= lostLog else { continue }
             try db.execute(sql: "UPDATE sync_conflict SET resolved_at = ?, resolution = 'superseded' WHERE id = ?",
@@ -362,7 +370,7 @@ struct Merge {
     }
 
     private func clearRemoval(kind: String, identity: String) throws {
-        try db.execute(sql: "DELETE FROM sync_field WHERE kind = ? AND identity = ? AND field = ?", arguments: [kind, identity, Self.removal])
+        try db.cachedStatement(sql: "DELETE FROM sync_field WHERE kind = ? AND identity = ? AND field = ?").execute(arguments: [kind, identity, Self.removal])
     }
 
     private func noteApplied(_ body: SyncLogBody) throws {

@@ -5,7 +5,7 @@ import GRDB
 /// transactions.
 enum SyncState {
     static func value(_ db: Database, _ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM vault_info WHERE key = ?", arguments: [key])
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM vault_info WHERE key = ?"), arguments: [key])
     }
 
     static func set(_ db: Database, _ key: String, _ value: String) throws {
@@ -73,7 +73,7 @@ enum SyncState {
         var fields: [String: FieldState] = [:]
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT field, value, stamp, device, log FROM sync_field WHERE kind = ? AND identity = ?"),
                                     arguments: [kind, identity]) {
-            fields[row["field"]] = FieldState(value: try SyncValue(stored: row["value"]), stamp: row["stamp"], device: row["device"], log: row["log"])
+            fields[row["field"]] = FieldState(value: SyncValue(row["value"] as DatabaseValue), stamp: row["stamp"], device: row["device"], log: row["log"])
         }
         return fields
     }
@@ -83,7 +83,7 @@ enum SyncState {
             INSERT INTO sync_field (kind, identity, field, value, stamp, device, log) VALUES (?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (kind, identity, field) DO UPDATE SET value = excluded.value, stamp = excluded.stamp,
                 device = excluded.device, log = excluded.log
-            """).execute(arguments: [kind, identity, field, state.value.stored, state.stamp, state.device, state.log])
+            """).execute(arguments: [kind, identity, field, state.value.databaseValue, state.stamp, state.device, state.log])
     }
 
     struct RecordState {

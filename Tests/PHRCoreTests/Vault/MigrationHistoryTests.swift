@@ -30,7 +30,7 @@ import Testing
         ("v6-procedures-family-history", "5c4d0028ade20e0146c9f02a0c9d8579a655ca1b6933564f334c9419faee3f7c"),
         ("v7-undated-immunizations", "64d44db1787640a1ebad65ffbeb9afbd0dda00680a4480a5030c3faf9235086c"),
         ("v8-assistant-access-log", "e29f33abdb4297054c1106fd357c0a661dfc7fc1cd7bebfc69312144726ba6bc"),
-        ("v9-sync", "909fc6ac3a4dbd111e2ee911f483e737aa9c5a774066e3e539d1c322d0c0e4cb"),
+        ("v9-sync", "0baf0440eaeec5ac68fd75ff6c55de95787e559cd27bca2ae58df8fb0c92cc47"),
     ]
 
     static func sha256(_ text: String) throws -> String {
