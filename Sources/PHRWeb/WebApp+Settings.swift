@@ -157,6 +157,7 @@ extension WebApp {
         </form>
         <p class="muted">Documents added from now on are read in these languages; <code>phr doc reindex --ocr always ID</code> reads one again.</p></section>
         """
+        let sync = try syncCard(session)
         let lock: HTML = """
         <section class="card" aria-labelledby="lock-heading"><h2 id="lock-heading">Lock</h2>
         <p>phr locks itself after a while without use. Lock it now to forget its keys at once; run <code>phr serve</code> to come back.</p>
@@ -165,9 +166,68 @@ extension WebApp {
         let body: HTML = """
         <h1>Settings</h1>
         <p class="whose-line">Profile: \(profile.name) (units, goals and channels are the profile's; OCR languages the vault's)</p>
-        <div class="cards">\(units)\(goalsHTML)\(remindersHTML)\(reminders)\(profilesHTML)\(ocr)\(lock)</div>
+        <div class="cards">\(units)\(goalsHTML)\(remindersHTML)\(reminders)\(profilesHTML)\(sync)\(ocr)\(lock)</div>
         """
         return try layout(.settings, session, profile).page(body)
+    }
+
+    /// Sync between devices: set up or not, where, when last, what waits each way, the devices
+    /// and the open conflicts (docs/sync.md); a button that syncs now. Setting sync up and adding
+    /// devices stay on the command line (`phr sync init`, `enroll`, `join`).
+    func syncCard(_ session: WebSession) throws -> HTML {
+        guard try SyncEngine.isInitialized(vault) else {
+            return """
+            <section class="card" aria-labelledby="sync-heading"><h2 id="sync-heading">Sync between devices</h2>
+            <p>This vault is not synced with another device. To keep it on a second computer through a folder you already share (a USB disk, Syncthing, Nextcloud) or an rclone remote, run <code>phr sync init</code> and <code>phr sync remote add NAME FOLDER</code> here, then <code>phr sync enroll</code>; see <code>docs/sync.md</code>.</p></section>
+            """
+        }
+        let remote = try? SyncEngine.remote(vault, name: nil)
+        let status = try SyncEngine.status(vault, remote: remote)
+        let conflicts = try SyncEngine.conflicts(vault)
+        let last = status.lastSync.flatMap(Timestamp.parse).map { Self.longDate(CalendarDate($0, in: clock().zone)) + " at " + Self.hourMinute($0, clock().zone) } ?? "never"
+        let devices = status.devices.count
+        let conflictList: HTML = conflicts.isEmpty ? "" : """
+            <h3>Open conflicts</h3>
+            <p class="muted">Both devices changed the same thing; the record has the later change, and the other value is kept here. Settle one with <code>phr sync resolve ID --keep current</code> or <code>--keep other</code>.</p>
+            <ul class="plain">\(conflicts.prefix(20).map { conflict in
+                HTML("<li><strong>\(conflict.kind.replacingOccurrences(of: "_", with: " ")) \(conflict.record ?? "(removed)")</strong>, \(conflict.field == "*" ? "the record" : conflict.field): now <q>\(conflict.kept ?? "kept")</q>, other <q>\(conflict.lost ?? "removed")</q> <span class=\"muted\">(\(conflict.id))</span></li>")
+            })</ul>
+            """
+        return """
+        <section class="card" aria-labelledby="sync-heading"><h2 id="sync-heading">Sync between devices</h2>
+        <dl class="facts">
+        <dt>Through</dt><dd>\(status.remotes.isEmpty ? "no remote yet (phr sync remote add NAME FOLDER)" : status.remotes.map { "\($0.name): \($0.target)" }.joined(separator: ", "))</dd>
+        <dt>Last sync</dt><dd>\(last)</dd>
+        <dt>To send</dt><dd>\(status.pendingChanges == 0 ? "nothing" : "\(status.pendingChanges) changed record\(status.pendingChanges == 1 ? "" : "s")")</dd>
+        <dt>To receive</dt><dd>\(status.remoteLogs.map { $0 == 0 ? "nothing" : "\($0) change log\($0 == 1 ? "" : "s")" } ?? "unknown (the remote cannot be read)")</dd>
+        <dt>Devices</dt><dd>\(devices) (this one: \(String(status.device.prefix(8))))</dd>
+        <dt>Conflicts</dt><dd>\(status.openConflicts == 0 ? "none" : "\(status.openConflicts) open")</dd>
+        </dl>
+        \(conflictList)
+        \(status.remotes.count == 1 ? HTML("<form method=\"post\" action=\"/settings/sync\"><input type=\"hidden\" name=\"csrf\" value=\"\(session.csrf)\"><button type=\"submit\">Sync now</button></form>") : "")
+        </section>
+        """
+    }
+
+    /// "14:05" in `zone`.
+    static func hourMinute(_ date: Date, _ zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// Syncs now with the vault's only remote, and says what it did.
+    public func syncNow(_ session: WebSession) {
+        do {
+            let report = try SyncEngine(vault: vault, remote: try SyncEngine.remote(vault, name: nil)).run()
+            var words = "Synced: sent \(report.sentChanges) change\(report.sentChanges == 1 ? "" : "s"), applied \(report.appliedChanges) from \(report.receivedLogs) log\(report.receivedLogs == 1 ? "" : "s")."
+            if report.newConflicts > 0 { words += " \(report.newConflicts) new conflict\(report.newConflicts == 1 ? "" : "s"): both devices changed the same thing; the other value is kept, listed below." }
+            if report.waitingLogs > 0 { words += " \(report.waitingLogs) log\(report.waitingLogs == 1 ? " waits" : "s wait") for earlier ones that have not arrived." }
+            session.flash(words, isError: report.newConflicts > 0)
+        } catch {
+            session.flash("Not synced. " + Self.words(error), isError: true)
+        }
     }
 
     public func saveHealthSettings(_ session: WebSession, form: [String: String]) {

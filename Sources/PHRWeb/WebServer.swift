@@ -242,6 +242,7 @@ public struct WebServer: Sendable {
         }
         Self.settingsForm(router, "/settings/profile") { app.addProfile($0, form: $1) }
         Self.settingsForm(router, "/settings/ocr") { app.setOCRLanguages($0, form: $1) }
+        Self.settingsForm(router, "/settings/sync") { session, _ in app.syncNow(session) }
         router.get("/share") { _, context in try await Self.page { try app.share(context.signedIn) } }
         router.post("/share/preview") { _, context in
             let session = try context.signedIn

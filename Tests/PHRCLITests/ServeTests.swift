@@ -413,6 +413,46 @@ import Testing
         #expect(gone)
     }
 
+    /// Settings shows the sync's state (docs/sync.md) and syncs on request: what another
+    /// device sent arrives, and the page says so.
+    @Test func settingsShowTheSyncAndSyncNow() throws {
+        let cli = try CLI(label: "serve-sync")
+        defer { cli.cleanUp() }
+        _ = try cli.initVault(passphrase: Self.passphrase)
+        let before = try Agent(cli)
+        let (firstCookie, _) = try before.signIn()
+        let unsynced = try before.request("GET", "/settings", headers: ["Cookie": firstCookie])
+        #expect(unsynced.body.contains("This vault is not synced with another device"), "\(unsynced.body)")
+        before.stop()
+
+        let shared = "\(cli.directory)/shared", other = "\(cli.directory)/vault-b"
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        for arguments in [["sync", "init"], ["sync", "remote", "add", "usb", shared], ["sync"]] {
+            let result = try cli.run(arguments, Self.env)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let enrol = try cli.run(["sync", "enroll", "--out", "\(cli.directory)/enrol.phr"], Self.env)
+        let code = try #require(enrol.stderr.split(separator: "\n").last.map(String.init))
+        #expect(try cli.run(["sync", "join", "\(cli.directory)/enrol.phr", "--vault", other], Self.env.merging(["PHR_SYNC_CODE": code]) { $1 }).status == 0)
+        #expect(try cli.run(["allergy", "add", "Latex", "--vault", other], Self.env).status == 0)
+        #expect(try cli.run(["sync", "--vault", other], Self.env).status == 0)
+
+        let agent = try Agent(cli)
+        defer { agent.stop() }
+        let (cookie, csrf) = try agent.signIn()
+        let settings = try agent.request("GET", "/settings", headers: ["Cookie": cookie])
+        #expect(settings.body.contains("Sync between devices") && settings.body.contains("usb: \(shared)"), "\(settings.body)")
+        #expect(settings.body.contains("1 change log"), "what waits on the remote")
+        #expect(settings.body.contains("action=\"/settings/sync\""))
+        let synced = try agent.request("POST", "/settings/sync", body: "csrf=\(csrf)", headers: ["Cookie": cookie, "Origin": "http://\(agent.host)"])
+        #expect(synced.status == 303)
+        let after = try agent.request("GET", "/settings", headers: ["Cookie": cookie])
+        #expect(after.body.contains("Synced: sent 0 changes, applied 1 from 1 log."), "\(after.body)")
+        #expect(after.body.contains("<dt>To receive</dt><dd>nothing</dd>"))
+        let allergies = try agent.request("GET", "/records", headers: ["Cookie": cookie])
+        #expect(allergies.body.contains("Latex"), "the other device's allergy arrived")
+    }
+
     @Test func pagesShowTheRecordsAndTakeADose() throws {
         let cli = try CLI(label: "serve-pages")
         defer { cli.cleanUp() }

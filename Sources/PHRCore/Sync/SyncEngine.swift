@@ -352,7 +352,7 @@ public struct SyncEngine {
             let body = SyncLogBody(device: device, sequence: sequence, vector: vector, journal: through, changes: chunk)
             let object = try SyncLogObject.seal(body, key: key, vault: vaultID)
             guard try remote.create(SyncLogObject.path(device: device, sequence: sequence), bytes: object) else {
-                throw SyncError.remote("\(SyncLogObject.path(device: device, sequence: sequence)) already exists: is another phr sync of this vault running on this device?")
+                throw SyncError.remote("\(SyncLogObject.path(device: device, sequence: sequence)) already exists: is another sync of this vault running on this device?")
             }
             if index == chunks.count / 2 { TestPause.here(.syncLogWritten) }
             try merge.recordOwn(body)

@@ -22,6 +22,9 @@ import Testing
         "PHRModel/Share/RenderWorkerSettings.swift": ("phr-render draw", ["--documents", "--memory-bytes", "--cpu-seconds"]),
         "PHRModel/Interop/CCDAWorkerSettings.swift": ("phr-render ccda", ["--memory-bytes", "--cpu-seconds", "--maximum-bytes"]),
         "PHRModel/Interop/HealthExportProtocol.swift": ("phr-render health-export", ["--memory-bytes", "--cpu-seconds", "--time-zone"]),
+        "PHRCore/Sync/RcloneRemote.swift": ("rclone", ["--contimeout", "--timeout", "--retries", "--low-level-retries", "--use-mmap",
+                                                       "--files-only", "--dirs-only", "--max-depth", "--files-from-raw", "--no-traverse",
+                                                       "--ignore-existing"]),
         // The column comment of a migration whose text is pinned by its checksum.
         "PHRCore/Storage/Schema+Records.swift": ("SQLite (a comment in a pinned migration)", ["--force"]),
         "PHRCore/Interop/RecordImport.swift": ("the name of phr's export format", ["phr export"]),
