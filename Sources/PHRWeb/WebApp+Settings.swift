@@ -181,8 +181,9 @@ extension WebApp {
             <p>This vault is not synced with another device. To keep it on a second computer through a folder you already share (a USB disk, Syncthing, Nextcloud) or an rclone remote, run <code>phr sync init</code> and <code>phr sync remote add NAME FOLDER</code> here, then <code>phr sync enroll</code>; see <code>docs/sync.md</code>.</p></section>
             """
         }
+        // A remote that cannot be read (offline, unmounted) leaves "to receive" unknown.
         let remote = try? SyncEngine.remote(vault, name: nil)
-        let status = try SyncEngine.status(vault, remote: remote)
+        let status = try (try? SyncEngine.status(vault, remote: remote)) ?? SyncEngine.status(vault, remote: nil)
         let conflicts = try SyncEngine.conflicts(vault)
         let last = status.lastSync.flatMap(Timestamp.parse).map { Self.longDate(CalendarDate($0, in: clock().zone)) + " at " + Self.hourMinute($0, clock().zone) } ?? "never"
         let devices = status.devices.count

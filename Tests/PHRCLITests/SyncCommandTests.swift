@@ -23,8 +23,8 @@ import Testing
             return result.stdout
         }
 
-        func json(_ vault: String, _ arguments: [String]) throws -> Any {
-            try JSONSerialization.jsonObject(with: Data(try run(vault, arguments + ["--json"]).utf8))
+        func json(_ vault: String, _ arguments: [String], _ extra: [String: String] = [:]) throws -> Any {
+            try JSONSerialization.jsonObject(with: Data(try run(vault, arguments + ["--json"], extra).utf8))
         }
 
         /// Both devices sync until neither has anything to send or apply.
@@ -134,11 +134,13 @@ import Testing
         let devices = try Self.twoDevices("sync-dose")
         defer { devices.cli.cleanUp() }
         let a = devices.a, b = devices.b
-        let med = try #require(Self.field(try devices.json(a, ["med", "add", "Metformin", "--schedule", "08:00,20:00"]), "id") as? String)
+        // The same scheduled dose, this morning's 08:00, whatever time the test runs at.
+        let now = ["PHR_TEST_NOW": "2026-05-10T10:00:00Z"]
+        let med = try #require(Self.field(try devices.json(a, ["med", "add", "Metformin", "--schedule", "08:00,20:00", "--start", "2026-05-01"], now), "id") as? String)
         let contact = try #require(Self.field(try devices.json(a, ["contact", "add", "Dr. Lee", "--phone", "+49 30 1111111"]), "id") as? String)
         try devices.syncAll()
-        try devices.run(a, ["med", "take", med, "--at", "08:00"])
-        try devices.run(b, ["med", "take", med, "--at", "08:00"])
+        try devices.run(a, ["med", "take", med, "--at", "08:00"], now)
+        try devices.run(b, ["med", "take", med, "--at", "08:00"], now)
         // Removed on A, changed on B: kept everywhere, and said.
         try devices.run(a, ["contact", "rm", contact, "--yes"])
         try devices.run(b, ["contact", "edit", contact, "--email", "lee@example.org"])
@@ -148,7 +150,7 @@ import Testing
         #expect(onB.stderr.contains("counted once"), "\(onB.stderr)")
         try devices.syncAll()
         for vault in [a, b] {
-            let shown = try #require(try devices.json(vault, ["med", "show", med]) as? [String: Any])
+            let shown = try #require(try JSONSerialization.jsonObject(with: Data(try devices.run(vault, ["med", "show", med, "--json"], now).utf8)) as? [String: Any])
             let doses = (shown["doses"] as? [Any]) ?? (shown["recent_doses"] as? [Any]) ?? []
             #expect(doses.count == 1, "\(vault): \(shown)")
             let contacts = try #require(try devices.json(vault, ["contact", "list"]) as? [[String: Any]])
@@ -157,6 +159,34 @@ import Testing
             #expect(conflicts.contains { $0["reason"] as? String == "changed_and_removed" }, "\(vault): \(conflicts)")
             #expect(conflicts.contains { $0["reason"] as? String == "duplicate" && $0["kind"] as? String == "dose" }, "\(vault): \(conflicts)")
         }
+    }
+
+    /// A schedule is a set of fields the schema ties together (kind, times, interval): changed on
+    /// both devices, it is taken whole from one change, both devices end alike, the other
+    /// schedule is listed, and sync goes on.
+    @Test func aScheduleChangedOnBothDevicesIsTakenWholeFromOne() throws {
+        let devices = try Self.twoDevices("sync-schedule")
+        defer { devices.cli.cleanUp() }
+        let a = devices.a, b = devices.b
+        let med = try #require(Self.field(try devices.json(a, ["med", "add", "Metformin", "--schedule", "08:00,20:00"]), "id") as? String)
+        try devices.syncAll()
+        try devices.run(a, ["med", "edit", med, "--every", "8h"])
+        try devices.run(b, ["med", "edit", med, "--schedule", "07:00,19:00", "--notes", "with food"])
+        try devices.syncAll()
+        try devices.syncAll()
+        let shownA = try #require(try devices.json(a, ["med", "show", med]) as? [String: Any])
+        let shownB = try #require(try devices.json(b, ["med", "show", med]) as? [String: Any])
+        let scheduleA = (shownA["medication"] as? [String: Any])?["schedule"].map { "\($0)" } ?? "\(shownA["schedule"] ?? "")"
+        let scheduleB = (shownB["medication"] as? [String: Any])?["schedule"].map { "\($0)" } ?? "\(shownB["schedule"] ?? "")"
+        #expect(scheduleA == scheduleB && !scheduleA.isEmpty, "\(scheduleA) vs \(scheduleB)")
+        for vault in [a, b] {
+            let conflicts = try #require(try devices.json(vault, ["sync", "conflicts"]) as? [[String: Any]])
+            #expect(conflicts.contains { $0["field"] as? String == "schedule" || $0["field"] as? String == "times" }, "\(vault): \(conflicts)")
+            let status = try devices.json(vault, ["sync", "status"])
+            #expect(Self.field(status, "pending_changes") as? Int == 0 && Self.field(status, "remote_logs") as? Int == 0, "\(status)")
+        }
+        // The note, changed on one side only, is kept.
+        #expect(try devices.run(a, ["med", "show", med]).contains("with food"))
     }
 
     @Test func theRemoteHoldsNoRecordTextNoFileNameAndOnlyBucketSizedLogs() throws {

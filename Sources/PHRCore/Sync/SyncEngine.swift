@@ -24,6 +24,20 @@ public struct SyncEngine {
     public let remote: any SyncRemote
     /// Most changes in one log (a month of heavy use is about 10,000 changes: two logs).
     static let changesPerLog = 5_000
+    /// About the most JSON in one log; a single larger change (a very long document's text) makes
+    /// a log of its own, up to what a reader accepts (SyncLogObject.limit).
+    static let bytesPerLog = 16 << 20
+
+    /// A generous guess of a change's JSON size (text may be escaped, bytes are base64).
+    static func estimatedSize(_ change: SyncChange) -> Int {
+        (change.fields ?? [:]).reduce(200 + change.identity.utf8.count) { sum, item in
+            switch item.value {
+            case .text(let text): return sum + item.key.utf8.count + 16 + text.utf8.count * 2
+            case .bytes(let data): return sum + item.key.utf8.count + 16 + data.count * 4 / 3
+            default: return sum + item.key.utf8.count + 32
+            }
+        }
+    }
 
     public init(vault: Vault, remote: any SyncRemote) {
         self.vault = vault
@@ -175,14 +189,25 @@ public struct SyncEngine {
             }
         }
         // Their documents' blobs, authenticated as they arrive.
+        // A document's blob is named in its identity (profile, blob), so a change that brings a
+        // document back without naming its blob still fetches it.
+        func blob(of change: SyncChange) -> String? {
+            guard change.kind == RecordKind.document.name, change.operation == .set else { return nil }
+            return change.identity.components(separatedBy: SyncKind.separator).last
+        }
+        // No `phr check --repair` removes a blob between its arrival and the commit that names it.
+        let blobLock = try vault.blobs.writerLock()
+        defer { blobLock.release() }
         var needed: [String] = []
+        var seenBlobs = Set<String>()
         for body in pulled where body.device != device {
-            for change in body.changes where change.kind == RecordKind.document.name && change.operation == .set {
-                if let name = change.fields?["blob_name"]?.text, access(vault.blobs.path(for: name), F_OK) != 0, !needed.contains(name) {
+            for change in body.changes {
+                if let name = blob(of: change), seenBlobs.insert(name).inserted, access(vault.blobs.path(for: name), F_OK) != 0 {
                     needed.append(name)
                 }
             }
         }
+        var missingBlobs = Set<String>()
         for (index, name) in needed.enumerated() {
             progress(.receivingBlobs, index, needed.count)
             let temporary = try vault.blobs.temporaryPath()
@@ -191,8 +216,8 @@ public struct SyncEngine {
             } catch {
                 unlink(temporary)
                 // A blob the log names but the remote lacks yet (a file syncer still copying it):
-                // the log waits for the next run.
-                pulled.removeAll { body in body.changes.contains { $0.fields?["blob_name"]?.text == name } }
+                // the log waits for the next run, and is counted as waiting.
+                missingBlobs.insert(name)
                 continue
             }
             do {
@@ -201,6 +226,13 @@ public struct SyncEngine {
                 throw SyncError.tampered(object: FolderRemote.blobPath(name), reason: "fails authentication")
             }
             report.receivedBlobs += 1
+        }
+
+        var held = 0
+        if !missingBlobs.isEmpty {
+            let before = pulled.count
+            pulled.removeAll { body in body.device != device && body.changes.contains { blob(of: $0).map(missingBlobs.contains) ?? false } }
+            held = before - pulled.count
         }
 
         // 2. This vault's blobs the remote lacks.
@@ -217,7 +249,10 @@ public struct SyncEngine {
             var clock = SyncClock(last: try SyncState.value(db, "sync_clock"), device: device)
             var merge = Merge(db: db, device: device, clock: clock)
             // This device's own logs a killed run wrote and never recorded.
-            for body in pulled where body.device == device {
+            // (Read again inside the transaction: another sync of this vault may have recorded
+            // them since.)
+            let recorded = try SyncState.applied(db)[device] ?? 0
+            for body in pulled.sorted(by: { $0.sequence < $1.sequence }) where body.device == device && body.sequence > recorded {
                 try merge.adopt(body)
             }
             clock = merge.clock
@@ -255,7 +290,7 @@ public struct SyncEngine {
                 }
                 waiting.removeAll { (applied[$0.device] ?? 0) >= $0.sequence }
             }
-            report.waitingLogs = waiting.count
+            report.waitingLogs = waiting.count + held
             report.appliedChanges = merge.applied
             report.newConflicts = merge.conflicts
             report.mergedDoses = merge.mergedDoses
@@ -322,9 +357,12 @@ public struct SyncEngine {
                 let stored = try SyncState.fields(db, kind: kind.name, identity: identity)
                 let record = try SyncState.record(db, kind: kind.name, identity: identity)
                 let isNew = record == nil || record?.removed == true
-                let changed = isNew ? fields : fields.filter { field, value in
+                var changed = isNew ? fields : fields.filter { field, value in
                     guard let state = stored[field] else { return true }
                     return state.value != value || state.stamp.isEmpty
+                }
+                for group in kind.mustAgree where group.contains(where: { changed[$0] != nil }) {
+                    for field in group { changed[field] = fields[field] ?? changed[field] }
                 }
                 if changed.isEmpty { continue }
                 let id: String? = kind.shape == .profile ? nil : (row["id"] as DatabaseValue?).flatMap { String.fromDatabaseValue($0) }
@@ -344,13 +382,28 @@ public struct SyncEngine {
         }
         var vector = try SyncState.applied(db)
         var sequence = vector[device] ?? 0
-        let chunks = stride(from: 0, to: changes.count, by: Self.changesPerLog).map { Array(changes[$0..<min($0 + Self.changesPerLog, changes.count)]) }
+        // At most `changesPerLog` changes and about `bytesPerLog` of JSON in a log: a document's
+        // page text and word boxes make some changes large.
+        var chunks: [[SyncChange]] = [[]]
+        var size = 0
+        for change in changes {
+            let estimate = Self.estimatedSize(change)
+            if !chunks[chunks.count - 1].isEmpty, chunks[chunks.count - 1].count >= Self.changesPerLog || size + estimate > Self.bytesPerLog {
+                chunks.append([])
+                size = 0
+            }
+            chunks[chunks.count - 1].append(change)
+            size += estimate
+        }
         var merge = Merge(db: db, device: device, clock: clock)
         for (index, chunk) in chunks.enumerated() {
             sequence += 1
             vector[device] = sequence
             let body = SyncLogBody(device: device, sequence: sequence, vector: vector, journal: through, changes: chunk)
             let object = try SyncLogObject.seal(body, key: key, vault: vaultID)
+            guard object.count <= SyncLogObject.limit else {
+                throw SyncError.damagedState("a change too large for a change log (\(object.count >> 20) MiB); nothing was sent")
+            }
             guard try remote.create(SyncLogObject.path(device: device, sequence: sequence), bytes: object) else {
                 throw SyncError.remote("\(SyncLogObject.path(device: device, sequence: sequence)) already exists: is another sync of this vault running on this device?")
             }

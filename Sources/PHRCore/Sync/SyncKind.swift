@@ -49,6 +49,19 @@ struct SyncKind: Sendable {
 
     static func named(_ name: String) -> SyncKind? { all.first { $0.name == name } }
 
+    /// Fields whose values must agree (the schema's CHECKs tie them): sent together whenever one
+    /// changes, with one stamp, so a merge takes them from the same change.
+    var mustAgree: [[String]] {
+        switch kind {
+        case .medication: return [["schedule", "times", "every_minutes"], ["status", "stopped_on"]]
+        case .dose: return [["status", "forced"]]
+        case .appointment: return [["start_local", "time_zone", "start_utc", "all_day", "duration_minutes"]]
+        case .reminder: return [["kind", "mode", "window_start", "window_end", "medication", "before_minutes"]]
+        case .logEntry: return [["metric", "at", "start_at", "diastolic", "pulse", "factor", "unit", "kind", "value"]]
+        default: return []
+        }
+    }
+
     /// The order records are applied in: parents before children.
     var rank: Int { Self.all.firstIndex { $0.name == name } ?? Int.max }
 

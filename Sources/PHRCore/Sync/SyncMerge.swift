@@ -49,8 +49,11 @@ struct Merge {
                 }
                 try clearRemoval(kind: kind.name, identity: change.identity)
                 try markEdit(kind: kind.name, identity: change.identity, change: change, body: body)
-                try SyncState.setRecord(db, kind: kind.name, identity: change.identity,
-                                        .init(local: try kind.local(db, identity: change.identity), removed: false))
+                // The record may be gone since (removed here after a killed run wrote this log):
+                // its key here stays known, so the next push can send the removal.
+                let previous = try SyncState.record(db, kind: kind.name, identity: change.identity)
+                let local = try kind.local(db, identity: change.identity) ?? previous?.local ?? (kind.shape == .record || kind.shape == .dose ? change.id : nil)
+                try SyncState.setRecord(db, kind: kind.name, identity: change.identity, .init(local: local, removed: false))
             case .remove:
                 let previous = try SyncState.record(db, kind: kind.name, identity: change.identity)
                 try SyncState.setRecord(db, kind: kind.name, identity: change.identity, .init(local: previous?.local, removed: true))
@@ -125,7 +128,13 @@ struct Merge {
         if !exists {
             var full = stored.filter { !$0.key.hasPrefix("*") }.mapValues(\.value)
             full.merge(decision.winners) { $1 }
-            written = try write(kind, identity: identity, fields: full, local: nil, idHint: change.id, body: body, stamp: change.stamp)
+            do {
+                written = try write(kind, identity: identity, fields: full, local: nil, idHint: change.id, body: body, stamp: change.stamp)
+            } catch let error as DatabaseError where [.SQLITE_CONSTRAINT_CHECK, .SQLITE_CONSTRAINT_NOTNULL].contains(error.extendedResultCode) {
+                // A record the schema refuses as merged: not made here; what it brought is listed.
+                decision = refused(incoming, stored: stored, change: change, body: body)
+                written = nil
+            }
         } else if !decision.winners.isEmpty {
             do {
                 _ = try write(kind, identity: identity, fields: decision.winners, local: local, idHint: nil, body: body, stamp: change.stamp)
@@ -134,7 +143,11 @@ struct Merge {
                 // refuses: the change is taken or left as a whole, by its stamp.
                 decision = try decide(kind: kind, identity: identity, incoming: incoming, stored: stored, change: change, body: body, asUnit: true)
                 if !decision.winners.isEmpty {
-                    _ = try write(kind, identity: identity, fields: decision.winners, local: local, idHint: nil, body: body, stamp: change.stamp)
+                    do {
+                        _ = try write(kind, identity: identity, fields: decision.winners, local: local, idHint: nil, body: body, stamp: change.stamp)
+                    } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_CHECK {
+                        decision = refused(incoming, stored: stored, change: change, body: body)
+                    }
                 }
             }
         }
@@ -169,6 +182,17 @@ struct Merge {
         var conflicts: [(field: String, kept: SyncValue, lost: SyncValue, lostDevice: String, lostLog: Int64, lostStamp: String)] = []
     }
 
+    /// A change whose merged row the schema refuses even as a whole: the row stays as it is and
+    /// every value the change brought is kept as a conflict, so nothing is lost and sync goes on.
+    private func refused(_ incoming: [String: SyncValue], stored: [String: SyncState.FieldState], change: SyncChange,
+                         body: SyncLogBody) -> Decision {
+        var decision = Decision()
+        for (field, value) in incoming.sorted(by: { $0.key < $1.key }) where stored[field]?.value != value {
+            decision.conflicts.append((field, stored[field]?.value ?? .null, value, body.device, body.sequence, change.stamp))
+        }
+        return decision
+    }
+
     /// Which incoming fields win. A field written here without seeing the other's write (and the
     /// other way round) is concurrent: the later stamp wins and the other value is a conflict.
     /// `asUnit` decides the whole change by its stamp against the latest concurrent one.
@@ -188,13 +212,14 @@ struct Merge {
             }
             if current.stamp == change.stamp && current.device == body.device { continue }
             let concurrent = try isConcurrent(current, with: body)
-            let wins = asUnit ? unitWins || !concurrent && change.stamp > current.stamp : change.stamp > current.stamp
+            let wins = asUnit ? unitWins : change.stamp > current.stamp
             if wins {
                 decision.winners[field] = value
                 if concurrent, current.value != value {
                     decision.conflicts.append((field, value, current.value, current.device, current.log, current.stamp))
                 }
-            } else if concurrent, current.value != value {
+            } else if (concurrent || asUnit), current.value != value {
+                // (A change that loses as a whole keeps every value it brought, conflicting or not.)
                 decision.conflicts.append((field, current.value, value, body.device, body.sequence, change.stamp))
             }
         }

@@ -57,14 +57,26 @@ public struct FolderRemote: SyncRemote {
         return FileSystem.contents(of: path).filter { !$0.hasPrefix(".") }
     }
 
-    public func read(_ path: String, limit: Int) throws -> [UInt8]? {
-        let full = root + "/" + path
-        let fd = Glibc.open(full, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    /// Opens a file of the remote for reading: never through a symbolic link, never a FIFO or a
+    /// device (a hostile folder could hold either); nil when there is none.
+    private func openRegular(_ full: String) throws -> FileDescriptor? {
+        let fd = Glibc.open(full, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw SyncError.remote(POSIXIOError(operation: "open", path: full, code: errno).localizedDescription)
         }
-        let file = FileDescriptor(fd: fd, path: full)
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            Glibc.close(fd)
+            throw SyncError.remote("\(full) is not a regular file")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return FileDescriptor(fd: fd, path: full)
+    }
+
+    public func read(_ path: String, limit: Int) throws -> [UInt8]? {
+        let full = root + "/" + path
+        guard let file = try openRegular(full) else { return nil }
         do {
             return try file.readToEnd(limit: limit)
         } catch let error as POSIXIOError {
@@ -141,7 +153,7 @@ public struct FolderRemote: SyncRemote {
     public func fetch(_ path: String, to destination: String) throws {
         let source = root + "/" + path
         do {
-            let input = try FileDescriptor.openForReading(source)
+            guard let input = try openRegular(source) else { throw SyncError.remote("\(source) has not arrived") }
             let output = try FileDescriptor.createExclusive(destination)
             var buffer = [UInt8](repeating: 0, count: 1 << 20)
             while true {

@@ -20,6 +20,6 @@ public enum ProcessEnvironment {
     /// notification tool, systemctl, a reminder channel's command): without any passphrase or
     /// passphrase source (PHR_PASSPHRASE, PHR_NEW_PASSPHRASE and their _FILE and _COMMAND forms).
     public static func withoutPassphrases(_ environment: [String: String]) -> [String: String] {
-        environment.filter { !$0.key.hasPrefix("PHR_PASSPHRASE") && !$0.key.hasPrefix("PHR_NEW_PASSPHRASE") }
+        environment.filter { !$0.key.hasPrefix("PHR_PASSPHRASE") && !$0.key.hasPrefix("PHR_NEW_PASSPHRASE") && $0.key != "PHR_SYNC_CODE" }
     }
 }

@@ -170,7 +170,8 @@ struct SyncStatus: ParsableCommand {
     func run() throws {
         let opened = try VaultAccess.open(vault.location)
         let target = try? SyncEngine.remote(opened, name: remote)
-        let status = try SyncEngine.status(opened, remote: target)
+        // A remote that cannot be read leaves "to receive" unknown rather than failing the status.
+        let status = try (try? SyncEngine.status(opened, remote: target)) ?? SyncEngine.status(opened, remote: nil)
         if output.json {
             try Console.json(status)
             return
@@ -285,7 +286,10 @@ struct SyncEnroll: ParsableCommand {
     func run() throws {
         try vault.refuseOutput(out, option: "--out")
         let opened = try VaultAccess.open(vault.location)
-        let target = try SyncEngine.remotes(opened).first { remote == nil || $0.name == remote }?.target
+        let remotes = try SyncEngine.remotes(opened)
+        let chosen = remotes.first { remote == nil || $0.name == remote }
+        if remote != nil, chosen == nil { throw SyncError.noRemote(remote) }
+        let target = chosen?.target
         let code = try SyncEnrolment.write(opened, to: out, remote: target)
         Console.note("wrote \(out); on the new device run 'phr sync join \((out as NSString).lastPathComponent)' and type this code:")
         Console.message(code)
