@@ -176,9 +176,11 @@ import Testing
         try devices.syncAll()
         let shownA = try #require(try devices.json(a, ["med", "show", med]) as? [String: Any])
         let shownB = try #require(try devices.json(b, ["med", "show", med]) as? [String: Any])
-        let scheduleA = (shownA["medication"] as? [String: Any])?["schedule"].map { "\($0)" } ?? "\(shownA["schedule"] ?? "")"
-        let scheduleB = (shownB["medication"] as? [String: Any])?["schedule"].map { "\($0)" } ?? "\(shownB["schedule"] ?? "")"
-        #expect(scheduleA == scheduleB && !scheduleA.isEmpty, "\(scheduleA) vs \(scheduleB)")
+        func schedule(_ shown: [String: Any]) -> NSDictionary? {
+            ((shown["medication"] as? [String: Any])?["schedule"] ?? shown["schedule"]) as? NSDictionary
+        }
+        let scheduleA = try #require(schedule(shownA)), scheduleB = try #require(schedule(shownB))
+        #expect(scheduleA.isEqual(scheduleB), "\(scheduleA) vs \(scheduleB)")
         for vault in [a, b] {
             let conflicts = try #require(try devices.json(vault, ["sync", "conflicts"]) as? [[String: Any]])
             #expect(conflicts.contains { $0["field"] as? String == "schedule" || $0["field"] as? String == "times" }, "\(vault): \(conflicts)")
