@@ -323,6 +323,12 @@ import Testing
         #expect(missing.status == 64 && missing.stderr.contains("no such folder"), "\(missing.stderr)")
         let inside = try cli.run(["sync", "remote", "add", "usb", "\(cli.vault)/blobs"], Self.env)
         #expect(inside.status == 64 && inside.stderr.contains("inside the vault"), "\(inside.stderr)")
+        // Through a symbolic link, and the other way round: a folder that holds the vault.
+        try FileManager.default.createSymbolicLink(atPath: "\(cli.directory)/link", withDestinationPath: "\(cli.vault)/blobs")
+        let linked = try cli.run(["sync", "remote", "add", "usb", "\(cli.directory)/link"], Self.env)
+        #expect(linked.status == 64 && linked.stderr.contains("inside the vault"), "\(linked.stderr)")
+        let holding = try cli.run(["sync", "remote", "add", "usb", cli.directory], Self.env)
+        #expect(holding.status == 64 && holding.stderr.contains("the vault is inside this folder"), "\(holding.stderr)")
         let wrongCode = try cli.run(["sync", "enroll", "--out", "\(cli.directory)/e.phr"], Self.env)
         #expect(wrongCode.status == 0)
         let join = try cli.run(["sync", "join", "\(cli.directory)/e.phr", "--vault", "\(cli.directory)/other", "--remote", cli.directory],

@@ -117,13 +117,7 @@ public struct SyncEngine {
         if target.hasPrefix("rclone:") {
             stored = try RcloneRemote(target: target).description
         } else {
-            let absolute = target.hasPrefix("/") ? target : FileManager.default.currentDirectoryPath + "/" + target
-            let standardized = (absolute as NSString).standardizingPath
-            guard FileSystem.isDirectory(standardized) else { throw SyncError.badTarget(target, reason: "no such folder") }
-            guard !(standardized + "/").hasPrefix(vault.location.root + "/") else {
-                throw SyncError.badTarget(target, reason: "a folder inside the vault")
-            }
-            stored = standardized
+            stored = try folder(target, apartFrom: vault.location.root)
         }
         return try vault.database.write { db in
             guard try SyncState.isInitialized(db) else { throw SyncError.notInitialized }
@@ -157,6 +151,24 @@ public struct SyncEngine {
             throw SyncError.noRemote(name)
         }
         return try remote(target: chosen.target)
+    }
+
+    /// The folder `target` names, absolute, with symbolic links resolved; refused when it does
+    /// not exist, is inside the vault `vaultRoot`, or holds it (a vault in a synced folder is what
+    /// sync is there to avoid: a file syncer splits its database from its journal).
+    public static func folder(_ target: String, apartFrom vaultRoot: String) throws -> String {
+        func resolved(_ path: String) -> String {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            return URL(fileURLWithPath: (absolute as NSString).standardizingPath).resolvingSymlinksInPath().path
+        }
+        let folder = resolved(target)
+        guard FileSystem.isDirectory(folder) else { throw SyncError.badTarget(target, reason: "no such folder") }
+        let vault = resolved(vaultRoot)
+        if (folder + "/").hasPrefix(vault + "/") { throw SyncError.badTarget(target, reason: "a folder inside the vault") }
+        if (vault + "/").hasPrefix(folder + "/") {
+            throw SyncError.badTarget(target, reason: "the vault is inside this folder; sync through a folder of its own, beside the vault")
+        }
+        return folder
     }
 
     /// The remote a target names: `rclone:NAME:PATH`, else a folder.

@@ -325,9 +325,10 @@ struct SyncJoin: ParsableCommand {
             code = typed.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
         }
         let contents = try SyncEnrolment.open(file, code: code)
-        guard let folder = remote ?? contents.remote else {
+        guard let given = remote ?? contents.remote else {
             throw SyncError.badTarget("", reason: "the enrolment names no folder: give --remote FOLDER")
         }
+        let folder = given.hasPrefix("rclone:") ? given : try SyncEngine.folder(given, apartFrom: location.root)
         let remoteTarget = try SyncEngine.remote(target: folder)
         let secret = try VaultAccess.verifiedSecret(for: location, keyFile: contents.keyFile, prompt: Unlocking.vaultPrompt)
         let keys = try Vault.unlock(keyFile: contents.keyFile, secret: secret)
