@@ -309,7 +309,7 @@ import Testing
         }
     }
 
-    @Test func syncBeforeSetUpAndBadRemotesSayWhatToDo() throws {
+    @Test func syncBeforeSetupAndBadRemotesAreRefusedWithAHint() throws {
         let cli = try CLI(label: "sync-errors")
         defer { cli.cleanUp() }
         _ = try cli.initVault(passphrase: Self.passphrase)

@@ -84,61 +84,48 @@ public final class Vault: @unchecked Sendable {
                               profileName: String = Profiles.initialName,
                               now: Date = Date()) throws -> (vault: Vault, recoveryKey: String) {
         try Passphrase.validateNew(passphrase)
-        if FileSystem.exists(location.root) {
-            guard FileSystem.isDirectory(location.root), FileSystem.contents(of: location.root).isEmpty else {
-                throw VaultError.alreadyExists(path: location.root)
-            }
-        }
-        let parent = (location.root as NSString).deletingLastPathComponent
-        try FileSystem.makePrivateDirectories(parent)
-        let stagingDirectory = try StagingDirectory(parent: parent, prefix: StagingDirectory.initPrefix)
-        let staging = stagingDirectory.path
-        do {
-            let masterKey = try SecretBytes.random(count: 32)
-            let keys = try VaultKeys(masterKey: masterKey)
-            let vaultID = UUID().uuidString.lowercased()
-            let recovery = try RecoveryKey.generate()
-            let keyFile = KeyFile(
-                format: KeyFile.formatName, version: KeyFile.currentVersion, vaultID: vaultID,
-                created: Timestamp.string(now),
-                keyCheck: Data(try keys.keyCheck(vaultID: vaultID)).base64EncodedString(),
-                slots: [
-                    try KeySlots.wrap(masterKey: masterKey, secret: Passphrase.normalized(passphrase),
-                                      kind: .passphrase, vaultID: vaultID, parameters: parameters, now: now),
-                    try KeySlots.wrap(masterKey: masterKey, secret: recovery.secret, kind: .recovery,
-                                      vaultID: vaultID, parameters: parameters, now: now),
-                ])
-            let stagingLocation = VaultLocation(path: staging)
-            try FileSystem.atomicWrite(Array("\(versionLine)\n".utf8), to: stagingLocation.versionFile)
-            try FileSystem.atomicWrite(try keyFile.encoded(), to: stagingLocation.keyFile)
-            try FileSystem.makePrivateDirectory(stagingLocation.blobs)
-            do {
-                let database = try VaultDatabase(path: stagingLocation.database, pageKey: keys.pageKey, create: true)
-                try database.write { db in
-                    try db.execute(sql: "INSERT INTO vault_info (key, value) VALUES ('vault_id', ?), ('created', ?)",
-                                   arguments: [vaultID, Timestamp.string(now)])
-                    try Profiles.create(db, name: profileName, relation: .self)
-                }
-            }
-            try stagingDirectory.rename(to: location.root)
-            let vault = try open(at: location, keyFile: keyFile, keys: keys)
-            return (vault, recovery.text)
-        } catch {
-            stagingDirectory.remove()
-            throw error
-        }
+        // Before the key slots' scrypt, so a taken path fails at once.
+        try refuseTaken(location)
+        let masterKey = try SecretBytes.random(count: 32)
+        let keys = try VaultKeys(masterKey: masterKey)
+        let vaultID = UUID().uuidString.lowercased()
+        let recovery = try RecoveryKey.generate()
+        let keyFile = KeyFile(
+            format: KeyFile.formatName, version: KeyFile.currentVersion, vaultID: vaultID,
+            created: Timestamp.string(now),
+            keyCheck: Data(try keys.keyCheck(vaultID: vaultID)).base64EncodedString(),
+            slots: [
+                try KeySlots.wrap(masterKey: masterKey, secret: Passphrase.normalized(passphrase),
+                                  kind: .passphrase, vaultID: vaultID, parameters: parameters, now: now),
+                try KeySlots.wrap(masterKey: masterKey, secret: recovery.secret, kind: .recovery,
+                                  vaultID: vaultID, parameters: parameters, now: now),
+            ])
+        let vault = try assemble(at: location, keyFile: keyFile, keys: keys, profileName: profileName, now: now)
+        return (vault, recovery.text)
     }
 
     /// Creates a vault that joins another's sync (SyncEnrolment): the same key file and keys, an
     /// empty database with a device id of its own, and no profile (the first pull brings them).
-    /// Assembled beside `location` and renamed into place, as `create` does.
     public static func createJoined(at location: VaultLocation, keyFile: KeyFile, keys: VaultKeys, now: Date = Date()) throws -> Vault {
         guard keys.matches(keyFile) else { throw VaultError.wrongPassphrase }
+        return try assemble(at: location, keyFile: keyFile, keys: keys, profileName: nil, now: now)
+    }
+
+    /// A path a new vault may take: none, or an empty directory.
+    private static func refuseTaken(_ location: VaultLocation) throws {
         if FileSystem.exists(location.root) {
             guard FileSystem.isDirectory(location.root), FileSystem.contents(of: location.root).isEmpty else {
                 throw VaultError.alreadyExists(path: location.root)
             }
         }
+    }
+
+    /// Writes a new vault (VERSION, the key file, blobs/, a database with its first profile if
+    /// named) in a hidden sibling directory and renames it into place, so an interruption leaves
+    /// nothing half-made at the path; opens it.
+    private static func assemble(at location: VaultLocation, keyFile: KeyFile, keys: VaultKeys, profileName: String?,
+                                 now: Date) throws -> Vault {
+        try refuseTaken(location)
         let parent = (location.root as NSString).deletingLastPathComponent
         try FileSystem.makePrivateDirectories(parent)
         let stagingDirectory = try StagingDirectory(parent: parent, prefix: StagingDirectory.initPrefix)
@@ -152,6 +139,7 @@ public final class Vault: @unchecked Sendable {
                 try database.write { db in
                     try db.execute(sql: "INSERT INTO vault_info (key, value) VALUES ('vault_id', ?), ('created', ?)",
                                    arguments: [keyFile.vaultID, Timestamp.string(now)])
+                    if let profileName { try Profiles.create(db, name: profileName, relation: .self) }
                 }
             }
             try stagingDirectory.rename(to: location.root)
